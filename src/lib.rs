@@ -1,0 +1,2 @@
+//! placeholder while the runtime builds
+pub use tool_runtime::*;

@@ -1,0 +1,321 @@
+//! Support for the code `#[tool]` generates. Not public API: no stability guarantees.
+//!
+//! Generated code reaches the runtime only through this module, with absolute paths.
+
+use std::fmt::Display;
+use std::marker::PhantomData;
+
+pub use core;
+pub use schemars;
+pub use serde;
+pub use serde_json;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub use crate::args::ArgumentError;
+pub use crate::call::{Arguments, CallInfo};
+pub use crate::output::{IntoOutcome, Outcome};
+pub use crate::registry::ToolEntry;
+pub use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, UnknownArgs};
+use crate::tool::Deprecation;
+use crate::{docs, schema};
+
+#[cfg(feature = "inventory")]
+pub use inventory;
+
+/// Registers a generated tool for `Toolbox::collect` when the `inventory` feature is on; nothing
+/// otherwise.
+#[cfg(feature = "inventory")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tool_submit {
+    ($entry:expr) => {
+        $crate::__private::inventory::submit! { $entry }
+    };
+}
+
+/// Registers a generated tool for `Toolbox::collect` when the `inventory` feature is on; nothing
+/// otherwise.
+#[cfg(not(feature = "inventory"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tool_submit {
+    ($entry:expr) => {};
+}
+
+pub use crate::__tool_submit as submit;
+
+/// The static facts `#[tool]` knows about a tool.
+#[derive(Debug)]
+pub struct MacroTool {
+    /// The tool's name.
+    pub name: &'static str,
+    /// The fn's doc attributes, joined by newlines, unprocessed.
+    pub doc: &'static str,
+    /// `#[tool(description = "..")]`.
+    pub description: Option<&'static str>,
+    /// `(rust name, argument name)` of each argument parameter.
+    pub params: &'static [(&'static str, &'static str)],
+    /// `#[tool(display = "..")]`.
+    pub display: Option<&'static str>,
+    /// `#[tool(tags = [..])]`.
+    pub tags: &'static [&'static str],
+    /// `#[deprecated(since, note)]`.
+    pub deprecated: Option<(Option<&'static str>, Option<&'static str>)>,
+    /// Behaviour hints.
+    pub annotations: ToolAnnotations,
+    /// `#[tool(unknown_args = "..")]`.
+    pub unknown_args: UnknownArgs,
+}
+
+/// Builds a generated tool's definition; called once per tool and cached by the generated code.
+pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>) -> ToolDefinition {
+    let parts = docs::split(tool.doc);
+    let description = match tool.description {
+        Some(text) => docs::tidy(text),
+        None => parts.description,
+    };
+    let mut definition = ToolDefinition::from_canonical(
+        tool.name.into(),
+        description,
+        schema::canonical_parameters(schema::schema_for::<A>())
+            .unwrap_or_else(|_| schema::canonical_parameters(Value::Object(Default::default())).unwrap_or_default()),
+    );
+    // `# Arguments` items name the Rust parameters; the schema knows the argument names.
+    let argument_docs: Vec<(String, String)> = parts
+        .arguments
+        .into_iter()
+        .filter_map(|(rust, text)| {
+            let (_, wire) = tool.params.iter().find(|(r, _)| *r == rust)?;
+            Some(((*wire).to_owned(), text))
+        })
+        .collect();
+    definition.fill_parameter_docs(&argument_docs);
+    definition = definition
+        .with_unknown_args(tool.unknown_args)
+        .with_output_schema(output_schema)
+        .with_tags(tool.tags.iter().copied())
+        .with_annotations(tool.annotations);
+    if let Some(display) = tool.display {
+        definition = definition.with_display_text(display);
+    }
+    if let Some((since, note)) = tool.deprecated {
+        definition = definition.with_deprecated(Deprecation {
+            since: since.map(str::to_owned),
+            note: note.map(str::to_owned),
+        });
+    }
+    definition
+}
+
+/// The default argument handling for a generated arguments struct, which enforces required and
+/// unknown names itself, so the strict fast path is sound.
+///
+/// # Errors
+/// As [`crate::parse_arguments`].
+pub fn parse_generated<A: DeserializeOwned>(
+    definition: &ToolDefinition,
+    arguments: &Arguments,
+) -> Result<A, ArgumentError> {
+    crate::args::parse_default(definition.param_table(), arguments)
+}
+
+/// A tool's own parser: `fn(&Value) -> Result<Args, E>` or `fn(&Value, &C) -> Result<Args, E>`,
+/// `E: Display` being the message for the model.
+pub trait ParseFn<C: ?Sized, A, Marker> {
+    /// Runs the parser.
+    ///
+    /// # Errors
+    /// The parser's message.
+    fn parse(&self, arguments: &Value, ctx: &C) -> Result<A, String>;
+}
+
+/// Marker of the one-argument parser form.
+pub enum WithoutContext {}
+/// Marker of the two-argument parser form.
+pub enum WithContext {}
+
+impl<C: ?Sized, A, E: Display, F: Fn(&Value) -> Result<A, E>> ParseFn<C, A, WithoutContext> for F {
+    fn parse(&self, arguments: &Value, _ctx: &C) -> Result<A, String> {
+        self(arguments).map_err(|e| e.to_string())
+    }
+}
+
+impl<C: ?Sized, A, E: Display, F: Fn(&Value, &C) -> Result<A, E>> ParseFn<C, A, WithContext> for F {
+    fn parse(&self, arguments: &Value, ctx: &C) -> Result<A, String> {
+        self(arguments, ctx).map_err(|e| e.to_string())
+    }
+}
+
+/// Runs a tool's own parser: only the arguments' JSON decoding is done for it; every check is its
+/// own.
+///
+/// # Errors
+/// Undecodable arguments, or the parser's message.
+pub fn parse_custom<C: ?Sized, A, M, F: ParseFn<C, A, M>>(
+    parser: &F,
+    arguments: &Arguments,
+    ctx: &C,
+) -> Result<A, ArgumentError> {
+    let decoded;
+    let value = match arguments {
+        Arguments::Json(value) if !value.is_null() => value,
+        _ => {
+            decoded = Value::Object(crate::args::decode(arguments)?.into_owned());
+            &decoded
+        }
+    };
+    parser.parse(value, ctx).map_err(ArgumentError::Rejected)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Return types. What a return type becomes is decided by traits, most specific first (autoref
+// specialization at the generated call site, where the type is concrete):
+// 1. `IntoOutcome` (ToolOutput, Interrupt, String, Value, Result<those, E>, user impls);
+// 2. `Result<T: Serialize, E: Display>`;
+// 3. any `T: Serialize` (`ToolReturn`, whose diagnostic explains the choices when nothing fits).
+
+/// A type-level probe of a return type `R`.
+pub struct Probe<R: ?Sized>(PhantomData<fn() -> PhantomData<R>>);
+
+impl<R: ?Sized> Probe<R> {
+    /// The probe.
+    pub const NEW: Self = Probe(PhantomData);
+}
+
+/// Converts through `IntoOutcome`.
+pub struct OutcomeKind;
+/// Converts `Result<T: Serialize, E: Display>`.
+pub struct ResultKind;
+/// Converts any `T: Serialize`.
+pub struct SerializeKind;
+
+/// Level 1 of the return-type probe.
+pub trait ViaOutcome {
+    /// The conversion for this return type.
+    fn __tool_kind(&self) -> OutcomeKind {
+        OutcomeKind
+    }
+}
+impl<R: IntoOutcome> ViaOutcome for &&Probe<R> {}
+
+/// Level 2 of the return-type probe.
+pub trait ViaResult {
+    /// The conversion for this return type.
+    fn __tool_kind(&self) -> ResultKind {
+        ResultKind
+    }
+}
+impl<T: Serialize + Send + 'static, E: Display + Send + 'static> ViaResult for &Probe<Result<T, E>> {}
+
+/// Level 3 of the return-type probe.
+pub trait ViaSerialize {
+    /// The conversion for this return type.
+    fn __tool_kind(&self) -> SerializeKind {
+        SerializeKind
+    }
+}
+impl<R> ViaSerialize for Probe<R> {}
+
+impl OutcomeKind {
+    /// Converts the value.
+    pub fn convert<R: IntoOutcome>(self, value: R) -> Outcome {
+        value.into_outcome()
+    }
+}
+
+impl ResultKind {
+    /// Converts the value.
+    pub fn convert<T: Serialize + Send + 'static, E: Display + Send + 'static>(self, value: Result<T, E>) -> Outcome {
+        match value {
+            Ok(value) => Outcome::from_serialize(value),
+            Err(error) => Outcome::from_error(error),
+        }
+    }
+}
+
+/// Any serializable value can be returned from a tool.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a #[tool] fn",
+    label = "not a tool result",
+    note = "a #[tool] fn returns a type that implements `serde::Serialize` (derive it), `Result<T, E>` with `T: Serialize` and `E: Display`, `toolwright::ToolOutput` or `toolwright::Interrupt`",
+    note = "values must also be `Send + 'static`"
+)]
+pub trait ToolReturn: Serialize + Send + 'static {}
+impl<T: Serialize + Send + 'static> ToolReturn for T {}
+
+impl SerializeKind {
+    /// Converts the value.
+    pub fn convert<R: ToolReturn>(self, value: R) -> Outcome {
+        Outcome::from_serialize(value)
+    }
+}
+
+/// A type-level probe of a return type's output schema.
+pub struct SchemaProbe<R: ?Sized>(PhantomData<fn() -> PhantomData<R>>);
+
+impl<R: ?Sized> SchemaProbe<R> {
+    /// The probe.
+    pub const NEW: Self = SchemaProbe(PhantomData);
+}
+
+/// `Result<T: JsonSchema, E>`: the schema of `T`.
+pub trait SchemaViaResult {
+    /// The output schema.
+    fn __tool_output_schema(&self) -> Option<Value>;
+}
+impl<T: JsonSchema, E> SchemaViaResult for &&SchemaProbe<Result<T, E>> {
+    fn __tool_output_schema(&self) -> Option<Value> {
+        Some(schema::schema_for::<T>())
+    }
+}
+
+/// `T: JsonSchema`: its schema.
+pub trait SchemaViaValue {
+    /// The output schema.
+    fn __tool_output_schema(&self) -> Option<Value>;
+}
+impl<T: JsonSchema> SchemaViaValue for &SchemaProbe<T> {
+    fn __tool_output_schema(&self) -> Option<Value> {
+        Some(schema::schema_for::<T>())
+    }
+}
+
+/// Anything else: no output schema.
+pub trait SchemaViaNone {
+    /// The output schema.
+    fn __tool_output_schema(&self) -> Option<Value> {
+        None
+    }
+}
+impl<T> SchemaViaNone for SchemaProbe<T> {}
+
+// ---------------------------------------------------------------------------------------------
+// Spanned checks of parameter types.
+
+/// A type that can be a tool argument.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the type of tool argument `{P}`",
+    label = "not a tool argument type",
+    note = "a tool argument's type implements `serde::Deserialize` and `schemars::JsonSchema`: add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to it",
+    note = "to inject the application context instead, mark the parameter `#[tool(context)]` and take it as `&T`"
+)]
+pub trait ToolArg<P> {}
+impl<P, T: DeserializeOwned + JsonSchema + Send + 'static> ToolArg<P> for T {}
+
+/// Checks a parameter type at the parameter's span.
+pub const fn assert_arg<T: ToolArg<P>, P>() {}
+
+/// The call-info parameter type.
+#[diagnostic::on_unimplemented(
+    message = "a #[tool(call_info)] parameter must be `&CallInfo`, not `{Self}`",
+    label = "expected `&toolwright::CallInfo`",
+    note = "write the parameter as `info: &toolwright::CallInfo`"
+)]
+pub trait IsCallInfo {}
+impl IsCallInfo for &CallInfo<'_> {}
+
+/// Checks the call-info parameter type at its span.
+pub const fn assert_call_info<T: IsCallInfo>() {}

@@ -1,0 +1,213 @@
+//! A tool call as a model sent it.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::args::{self, ArgumentError};
+
+/// The arguments of a [`ToolCall`], kept exactly as the model sent them.
+///
+/// Chat-style providers send the arguments as JSON text (often broken); others send a JSON object.
+/// Deserializes from either: a JSON string becomes [`Arguments::Text`], anything else
+/// [`Arguments::Json`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Arguments {
+    /// Raw text, as in OpenAI's `function.arguments`.
+    Text(String),
+    /// A decoded JSON value, as in Anthropic's `input`.
+    Json(Value),
+}
+
+impl Default for Arguments {
+    fn default() -> Self {
+        Arguments::Json(Value::Object(Map::new()))
+    }
+}
+
+impl From<String> for Arguments {
+    fn from(text: String) -> Self {
+        Arguments::Text(text)
+    }
+}
+
+impl From<&str> for Arguments {
+    fn from(text: &str) -> Self {
+        Arguments::Text(text.to_owned())
+    }
+}
+
+impl From<Value> for Arguments {
+    fn from(value: Value) -> Self {
+        Arguments::Json(value)
+    }
+}
+
+impl From<Map<String, Value>> for Arguments {
+    fn from(map: Map<String, Value>) -> Self {
+        Arguments::Json(Value::Object(map))
+    }
+}
+
+impl Arguments {
+    /// The arguments as a JSON object, forgivingly: an object is returned unchanged, text that holds
+    /// a JSON object is decoded, and everything else (`null`, `""`, arrays, scalars, text that is not
+    /// JSON) becomes an empty object.
+    ///
+    /// Use [`ToolCall::complete`] to learn *why* arguments are not an object.
+    pub fn as_map(&self) -> Map<String, Value> {
+        match self {
+            Arguments::Json(Value::Object(map)) => map.clone(),
+            Arguments::Text(text) => match serde_json::from_str(text) {
+                Ok(Value::Object(map)) => map,
+                _ => Map::new(),
+            },
+            Arguments::Json(_) => Map::new(),
+        }
+    }
+}
+
+/// Whether a call has been received in full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallStatus {
+    /// Still streaming, or the stream ended before the call did.
+    Incomplete,
+    /// Received in full.
+    #[default]
+    Complete,
+}
+
+/// Where a call is in its execution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExecutionStatus {
+    /// Known, not yet run.
+    #[default]
+    Identified,
+    /// Running.
+    Executing,
+    /// Ran and produced a result.
+    Completed,
+    /// Could not produce a successful result.
+    Failed,
+}
+
+/// One tool call made by a model.
+///
+/// ```
+/// use toolwright::ToolCall;
+///
+/// let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
+/// assert_eq!(call.arguments_as_map()["a"], 2);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The provider's id for the call; the result must carry it back.
+    pub call_id: String,
+    /// The tool's name as the model wrote it.
+    pub name: String,
+    /// The arguments, exactly as sent.
+    #[serde(default)]
+    pub arguments: Arguments,
+    /// Position of the call within the model's turn.
+    #[serde(default)]
+    pub index: usize,
+    /// Whether the call was received in full.
+    #[serde(default)]
+    pub status: CallStatus,
+    /// Where the call is in its execution.
+    #[serde(default)]
+    pub execution: ExecutionStatus,
+    /// Text for a user interface ("Looking up the weather in Paris…").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_text: Option<String>,
+    /// Anything the application wants to keep beside the call.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub metadata: Map<String, Value>,
+}
+
+impl ToolCall {
+    /// A complete call with the given id, tool name and arguments.
+    pub fn new(
+        call_id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<Arguments>,
+    ) -> Self {
+        ToolCall {
+            call_id: call_id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+            index: 0,
+            status: CallStatus::Complete,
+            execution: ExecutionStatus::Identified,
+            display_text: None,
+            metadata: Map::new(),
+        }
+    }
+
+    /// Sets the call's position within the model's turn.
+    #[must_use]
+    pub fn with_index(mut self, index: usize) -> Self {
+        self.index = index;
+        self
+    }
+
+    /// The arguments as a JSON object; see [`Arguments::as_map`].
+    pub fn arguments_as_map(&self) -> Map<String, Value> {
+        self.arguments.as_map()
+    }
+
+    /// Marks the call as received in full and decodes its arguments.
+    ///
+    /// Text arguments are parsed and replaced by the JSON value they hold; `""` and `null` become
+    /// `{}`. A problem (text that is not JSON, arguments that are not an object) is returned as an
+    /// error and the arguments are left as they were, so nothing is lost.
+    ///
+    /// ```
+    /// use toolwright::ToolCall;
+    ///
+    /// let mut call = ToolCall::new("c1", "add", r#"{"a": 1"#);
+    /// assert!(call.complete().is_err());
+    /// ```
+    pub fn complete(&mut self) -> Result<(), ArgumentError> {
+        self.status = CallStatus::Complete;
+        let decoded = args::decode(&self.arguments)?.into_owned();
+        self.arguments = Arguments::Json(Value::Object(decoded));
+        Ok(())
+    }
+}
+
+/// What a tool body may learn about the call it is serving: inject it by marking a parameter
+/// `#[tool(call_info)] info: &CallInfo`.
+#[derive(Debug, Clone, Copy)]
+pub struct CallInfo<'a> {
+    call: &'a ToolCall,
+}
+
+impl<'a> CallInfo<'a> {
+    /// Info for `call`.
+    pub fn new(call: &'a ToolCall) -> Self {
+        CallInfo { call }
+    }
+
+    /// The provider's id for the call.
+    pub fn call_id(&self) -> &'a str {
+        &self.call.call_id
+    }
+
+    /// The tool's name as the model called it.
+    pub fn tool_name(&self) -> &'a str {
+        &self.call.name
+    }
+
+    /// Position of the call within the model's turn.
+    pub fn index(&self) -> usize {
+        self.call.index
+    }
+
+    /// The whole call, for anything else (metadata, display text).
+    pub fn call(&self) -> &'a ToolCall {
+        self.call
+    }
+}

@@ -1,0 +1,103 @@
+//! Executor-agnostic helpers: catching panics across polls, and a minimal blocking executor.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread::{self, Thread};
+
+/// A boxed, sendable future, as the erased tool interface returns.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Polls a future, turning a panic during any poll into `Err(payload)`.
+pub(crate) struct CatchUnwind<F> {
+    inner: F,
+}
+
+impl<F> CatchUnwind<F> {
+    pub(crate) fn new(inner: F) -> Self {
+        CatchUnwind { inner }
+    }
+}
+
+impl<F: Future + Unpin> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        // A tool that panicked is never polled again: the toolbox drops it with this result.
+        let inner = &mut self.inner;
+        match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    }
+}
+
+struct ThreadWaker(Thread);
+
+impl Wake for ThreadWaker {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+/// Runs a future to completion on the current thread, parking between polls.
+///
+/// Enough for sync callers of tools that do not need a particular async runtime; a tool that needs
+/// tokio must be run inside tokio.
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+        thread::park();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_in_a_poll_become_errors() {
+        let result = block_on(CatchUnwind::new(Box::pin(async { panic!("boom") })));
+        let payload = result.map(|()| ()).unwrap_err();
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"boom"));
+    }
+
+    #[test]
+    fn block_on_waits_for_wakeups_from_other_threads() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        // Ready only after another thread has set the flag and woken the task.
+        struct Flag(Arc<AtomicBool>, bool);
+        impl Future for Flag {
+            type Output = &'static str;
+            fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+                if self.0.load(Ordering::SeqCst) {
+                    return Poll::Ready("done");
+                }
+                if !self.1 {
+                    self.1 = true;
+                    let (flag, waker) = (Arc::clone(&self.0), cx.waker().clone());
+                    thread::spawn(move || {
+                        thread::sleep(std::time::Duration::from_millis(10));
+                        flag.store(true, Ordering::SeqCst);
+                        waker.wake();
+                    });
+                }
+                Poll::Pending
+            }
+        }
+        assert_eq!(block_on(Flag(Arc::new(AtomicBool::new(false)), false)), "done");
+    }
+}

@@ -1,0 +1,34 @@
+//! The runtime of [toolwright](https://docs.rs/toolwright): tools, the registry, tool calls,
+//! argument handling and dispatch. Users depend on the `toolwright` facade, which re-exports this
+//! crate and the `#[tool]` attribute.
+//!
+//! Everything here is plain Rust, usable without the macro: implement [`Tool`] by hand, or build
+//! a [`DynamicTool`] at run time.
+
+pub mod args;
+mod call;
+mod docs;
+mod exec;
+mod names;
+mod output;
+mod registry;
+mod result;
+mod schema;
+mod tool;
+mod toolbox;
+
+#[doc(hidden)]
+pub mod __private;
+
+pub use crate::args::ArgumentError;
+pub use crate::call::{Arguments, CallInfo, CallStatus, ExecutionStatus, ToolCall};
+pub use crate::exec::{BoxFuture, block_on};
+pub use crate::names::close_matches;
+pub use crate::output::{ContentPart, IntoOutcome, Interrupt, Native, Outcome, ToolOutput};
+pub use crate::result::{ResultDetail, ToolResult};
+pub use crate::schema::{canonical_parameters, schema_for};
+pub use crate::tool::{
+    Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations, ToolDefinition,
+    UnknownArgs, parse_arguments,
+};
+pub use crate::toolbox::{ParsedArguments, RegisterError, Toolbox};

@@ -1,0 +1,278 @@
+//! What a tool body returns, and what it becomes.
+
+use std::any::Any;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A piece of content for the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ContentPart {
+    /// Text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// An image, base64-encoded.
+    Image {
+        /// Base64 data.
+        data: String,
+        /// `image/png`, `image/jpeg`, ...
+        mime_type: String,
+    },
+}
+
+impl ContentPart {
+    /// A text part.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentPart::Text { text: text.into() }
+    }
+
+    /// An image part from base64 data.
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        ContentPart::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+}
+
+/// A native value kept for the application beside the content the model sees.
+pub type Native = Box<dyn Any + Send>;
+
+/// An explicit tool result: content for the model, a processed native value for the application,
+/// and provider options.
+///
+/// ```
+/// use toolwright::ToolOutput;
+///
+/// struct Invoice { total: u32 }
+/// let output = ToolOutput::text("SUCCESS").with_native(Invoice { total: 12 });
+/// assert_eq!(output.text(), "SUCCESS");
+/// ```
+#[derive(Default)]
+pub struct ToolOutput {
+    pub(crate) content: Vec<ContentPart>,
+    pub(crate) native: Option<Native>,
+    pub(crate) options: Map<String, Value>,
+    pub(crate) display_text: Option<String>,
+    pub(crate) is_error: bool,
+}
+
+impl fmt::Debug for ToolOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolOutput")
+            .field("content", &self.content)
+            .field("native", &self.native.as_ref().map(|_| ".."))
+            .field("options", &self.options)
+            .field("display_text", &self.display_text)
+            .field("is_error", &self.is_error)
+            .finish()
+    }
+}
+
+impl ToolOutput {
+    /// Text for the model.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput::parts(vec![ContentPart::text(text)])
+    }
+
+    /// Content parts for the model (text, images).
+    pub fn parts(content: Vec<ContentPart>) -> Self {
+        ToolOutput {
+            content,
+            ..ToolOutput::default()
+        }
+    }
+
+    /// A value for the model as JSON text (a JSON string as-is), and kept as the native value.
+    ///
+    /// # Errors
+    /// When the value cannot be serialized.
+    pub fn json<T: Serialize + Send + 'static>(value: T) -> Result<Self, serde_json::Error> {
+        let text = json_text(&value)?;
+        Ok(ToolOutput::text(text).with_native(value))
+    }
+
+    /// An error for the model: the call failed, and this says why.
+    pub fn error(text: impl Into<String>) -> Self {
+        ToolOutput {
+            is_error: true,
+            ..ToolOutput::text(text)
+        }
+    }
+
+    /// Keeps a processed native value for the application; the model does not see it.
+    #[must_use]
+    pub fn with_native<T: Any + Send>(mut self, native: T) -> Self {
+        self.native = Some(Box::new(native));
+        self
+    }
+
+    /// Attaches a provider option (e.g. Anthropic's `cache_control`).
+    #[must_use]
+    pub fn with_option(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.options.insert(key.into(), value);
+        self
+    }
+
+    /// Sets text for a user interface.
+    #[must_use]
+    pub fn with_display_text(mut self, text: impl Into<String>) -> Self {
+        self.display_text = Some(text.into());
+        self
+    }
+
+    /// The text parts, joined.
+    pub fn text_content(&self) -> String {
+        text_of(&self.content)
+    }
+
+    /// The content parts.
+    pub fn content(&self) -> &[ContentPart] {
+        &self.content
+    }
+}
+
+pub(crate) fn text_of(content: &[ContentPart]) -> String {
+    let mut text = String::new();
+    for part in content {
+        if let ContentPart::Text { text: t } = part {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(t);
+        }
+    }
+    text
+}
+
+/// A value as the model sees it: JSON text, a JSON string as-is.
+pub(crate) fn json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+    match serde_json::to_value(value)? {
+        Value::String(text) => Ok(text),
+        other => serde_json::to_string(&other),
+    }
+}
+
+/// A pause for human review: the call produced no result yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Interrupt {
+    /// What to show the person asked to review.
+    pub message: String,
+    /// Data for the review (the parsed arguments, say).
+    pub data: Value,
+}
+
+impl Interrupt {
+    /// An interrupt with a display message and data.
+    pub fn new(message: impl Into<String>, data: Value) -> Self {
+        Interrupt {
+            message: message.into(),
+            data,
+        }
+    }
+}
+
+/// What a tool body's return value becomes.
+pub enum Outcome {
+    /// Content for the model, maybe a native value for the application.
+    Output(ToolOutput),
+    /// The tool failed: a message for the model, the typed error for the application.
+    Error {
+        /// The error's `Display`, sent to the model.
+        message: String,
+        /// The typed error.
+        error: Native,
+    },
+    /// Paused for human review.
+    Interrupt(Interrupt),
+}
+
+impl fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Output(output) => f.debug_tuple("Output").field(output).finish(),
+            Outcome::Error { message, .. } => f.debug_struct("Error").field("message", message).finish_non_exhaustive(),
+            Outcome::Interrupt(interrupt) => f.debug_tuple("Interrupt").field(interrupt).finish(),
+        }
+    }
+}
+
+impl Outcome {
+    /// A serializable value: JSON text for the model (a string as-is), the value kept as native.
+    /// A value that fails to serialize becomes an error outcome.
+    pub fn from_serialize<T: Serialize + Send + 'static>(value: T) -> Self {
+        match ToolOutput::json(value) {
+            Ok(output) => Outcome::Output(output),
+            Err(error) => Outcome::Error {
+                message: format!("the tool's result could not be serialized: {error}"),
+                error: Box::new(error),
+            },
+        }
+    }
+
+    /// A typed error: its `Display` for the model, the value for the application.
+    pub fn from_error<E: fmt::Display + Send + 'static>(error: E) -> Self {
+        Outcome::Error {
+            message: error.to_string(),
+            error: Box::new(error),
+        }
+    }
+}
+
+/// Types a tool body can return explicitly, beyond any `T: Serialize` and `Result<T, E>`.
+///
+/// Implement it for your own result types to control exactly what the model and the application
+/// get.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the result of a tool",
+    label = "not a tool result",
+    note = "return a type that implements `serde::Serialize`, `Result<T, E>` with `T: Serialize` and `E: Display`, `ToolOutput`, or `Interrupt`"
+)]
+pub trait IntoOutcome {
+    /// Converts the value.
+    fn into_outcome(self) -> Outcome;
+}
+
+impl IntoOutcome for Outcome {
+    fn into_outcome(self) -> Outcome {
+        self
+    }
+}
+
+impl IntoOutcome for ToolOutput {
+    fn into_outcome(self) -> Outcome {
+        Outcome::Output(self)
+    }
+}
+
+impl IntoOutcome for Interrupt {
+    fn into_outcome(self) -> Outcome {
+        Outcome::Interrupt(self)
+    }
+}
+
+impl IntoOutcome for String {
+    fn into_outcome(self) -> Outcome {
+        Outcome::Output(ToolOutput::text(self.clone()).with_native(self))
+    }
+}
+
+impl IntoOutcome for Value {
+    fn into_outcome(self) -> Outcome {
+        Outcome::from_serialize(self)
+    }
+}
+
+impl<T: IntoOutcome, E: fmt::Display + Send + 'static> IntoOutcome for Result<T, E> {
+    fn into_outcome(self) -> Outcome {
+        match self {
+            Ok(value) => value.into_outcome(),
+            Err(error) => Outcome::from_error(error),
+        }
+    }
+}

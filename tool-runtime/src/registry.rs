@@ -1,0 +1,98 @@
+//! Auto-collection of every `#[tool]` in the binary (the `inventory` feature).
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::args::ArgumentError;
+use crate::call::{Arguments, CallInfo};
+use std::future::Future;
+use crate::output::Outcome;
+use crate::tool::{DynTool, Tool, ToolDefinition};
+
+/// A generated tool's entry in the binary-wide registry.
+pub struct ToolEntry {
+    kind: EntryKind,
+}
+
+enum EntryKind {
+    /// A tool that takes no context: usable in every toolbox.
+    Free(fn() -> Arc<dyn DynTool<()>>),
+    /// A tool for one context type: makes a boxed `Arc<dyn DynTool<C>>`.
+    Context(fn() -> Box<dyn Any>),
+}
+
+impl fmt::Debug for ToolEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolEntry").finish_non_exhaustive()
+    }
+}
+
+impl ToolEntry {
+    /// The entry of a tool that takes no context.
+    pub const fn free(make: fn() -> Arc<dyn DynTool<()>>) -> Self {
+        ToolEntry { kind: EntryKind::Free(make) }
+    }
+
+    /// The entry of a tool for one context type; `make` boxes an `Arc<dyn DynTool<C>>`.
+    pub const fn with_context(make: fn() -> Box<dyn Any>) -> Self {
+        ToolEntry {
+            kind: EntryKind::Context(make),
+        }
+    }
+
+    /// The tool for a toolbox of context `C`, or `None` when it needs another context.
+    #[cfg_attr(not(feature = "inventory"), allow(dead_code))]
+    pub(crate) fn make<C: ?Sized + Sync + 'static>(&self) -> Option<Arc<dyn DynTool<C>>> {
+        match self.kind {
+            EntryKind::Free(make) => Some(Arc::new(AnyContext(make()))),
+            EntryKind::Context(make) => make().downcast::<Arc<dyn DynTool<C>>>().ok().map(|tool| *tool),
+        }
+    }
+}
+
+#[cfg(feature = "inventory")]
+inventory::collect!(ToolEntry);
+
+/// A context-free tool in a toolbox of any context type.
+struct AnyContext(Arc<dyn DynTool<()>>);
+
+impl<C: ?Sized + Sync + 'static> Tool<C> for AnyContext {
+    type Args = Box<dyn Any + Send>;
+
+    fn definition(&self) -> &ToolDefinition {
+        self.0.definition()
+    }
+
+    fn parse_args(&self, arguments: &Arguments, _ctx: &C) -> Result<Self::Args, ArgumentError> {
+        self.0.parse_dyn(arguments, &())
+    }
+
+    fn call<'a>(
+        &'a self,
+        args: Self::Args,
+        _ctx: &'a C,
+        info: &'a CallInfo<'a>,
+    ) -> impl Future<Output = Outcome> + Send + 'a {
+        self.0.call_dyn(args, &(), info)
+    }
+}
+
+#[cfg(feature = "inventory")]
+impl<C: ?Sized + Sync + 'static> crate::Toolbox<C> {
+    /// A toolbox of every `#[tool]` in the binary that works with context `C` (tools that take no
+    /// context, and tools that take `&C`), ordered by name.
+    ///
+    /// # Errors
+    /// When two collected tools share a name.
+    pub fn collect() -> Result<Self, crate::RegisterError> {
+        let mut tools: Vec<Arc<dyn DynTool<C>>> =
+            inventory::iter::<ToolEntry>.into_iter().filter_map(ToolEntry::make::<C>).collect();
+        tools.sort_by(|a, b| a.definition().name().cmp(b.definition().name()));
+        let mut toolbox = crate::Toolbox::new();
+        for tool in tools {
+            toolbox.register_dyn(tool)?;
+        }
+        Ok(toolbox)
+    }
+}

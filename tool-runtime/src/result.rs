@@ -1,0 +1,166 @@
+//! The result of one tool call.
+
+use std::any::Any;
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::args::ArgumentError;
+use crate::output::{ContentPart, Interrupt, Native, Outcome, text_of};
+
+/// What the application gets beside the content the model sees.
+#[non_exhaustive]
+pub enum ResultDetail {
+    /// The tool ran; its native (processed) value, if it produced one.
+    Value(Option<Native>),
+    /// The tool returned an error; the typed error.
+    ToolError(Native),
+    /// The arguments were rejected before the tool ran.
+    Arguments(ArgumentError),
+    /// No tool has the called name.
+    UnknownTool {
+        /// Registered names close to the called one.
+        suggestions: Vec<String>,
+    },
+    /// The tool, or its argument parser, panicked; the panic payload.
+    Panic(Native),
+    /// The call is paused for human review.
+    Interrupt(Interrupt),
+}
+
+impl fmt::Debug for ResultDetail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResultDetail::Value(native) => f.debug_tuple("Value").field(&native.as_ref().map(|_| "..")).finish(),
+            ResultDetail::ToolError(_) => f.write_str("ToolError(..)"),
+            ResultDetail::Arguments(error) => f.debug_tuple("Arguments").field(error).finish(),
+            ResultDetail::UnknownTool { suggestions } => {
+                f.debug_struct("UnknownTool").field("suggestions", suggestions).finish()
+            }
+            ResultDetail::Panic(payload) => f.debug_tuple("Panic").field(&panic_message(payload.as_ref())).finish(),
+            ResultDetail::Interrupt(interrupt) => f.debug_tuple("Interrupt").field(interrupt).finish(),
+        }
+    }
+}
+
+/// The result of one tool call: content for the model and detail for the application.
+#[derive(Debug)]
+pub struct ToolResult {
+    /// The call's id, to pair the result with its call.
+    pub call_id: String,
+    /// The called tool's name.
+    pub tool_name: String,
+    /// Content for the model.
+    pub content: Vec<ContentPart>,
+    /// Whether the model is told the call failed.
+    pub is_error: bool,
+    /// Text for a user interface.
+    pub display_text: Option<String>,
+    /// Provider options (e.g. Anthropic's `cache_control`).
+    pub options: Map<String, Value>,
+    /// Typed detail for the application.
+    pub detail: ResultDetail,
+}
+
+impl ToolResult {
+    pub(crate) fn error(call_id: &str, tool_name: &str, message: String, detail: ResultDetail) -> Self {
+        ToolResult {
+            call_id: call_id.to_owned(),
+            tool_name: tool_name.to_owned(),
+            content: vec![ContentPart::text(message)],
+            is_error: true,
+            display_text: None,
+            options: Map::new(),
+            detail,
+        }
+    }
+
+    pub(crate) fn from_outcome(call_id: &str, tool_name: &str, outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Output(output) => ToolResult {
+                call_id: call_id.to_owned(),
+                tool_name: tool_name.to_owned(),
+                content: output.content,
+                is_error: output.is_error,
+                display_text: output.display_text,
+                options: output.options,
+                detail: ResultDetail::Value(output.native),
+            },
+            Outcome::Error { message, error } => {
+                ToolResult::error(call_id, tool_name, message, ResultDetail::ToolError(error))
+            }
+            Outcome::Interrupt(interrupt) => ToolResult {
+                call_id: call_id.to_owned(),
+                tool_name: tool_name.to_owned(),
+                content: vec![ContentPart::text(interrupt.message.clone())],
+                is_error: false,
+                display_text: Some(interrupt.message.clone()),
+                options: Map::new(),
+                detail: ResultDetail::Interrupt(interrupt),
+            },
+        }
+    }
+
+    /// The text the model sees: the text parts, joined by newlines.
+    pub fn text(&self) -> String {
+        text_of(&self.content)
+    }
+
+    /// The native value the tool produced, if it is a `T`.
+    ///
+    /// ```
+    /// # use toolwright::{Toolbox, ToolCall, tool};
+    /// /// Add two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let tools = Toolbox::new().with(add {}).unwrap();
+    /// let result = tools.execute_blocking(&ToolCall::new("c1", "add", r#"{"a":2,"b":3}"#), &());
+    /// assert_eq!(result.native::<i64>(), Some(&5));
+    /// ```
+    pub fn native<T: Any>(&self) -> Option<&T> {
+        match &self.detail {
+            ResultDetail::Value(Some(native)) => native.downcast_ref(),
+            _ => None,
+        }
+    }
+
+    /// The typed error the tool returned, if it is an `E`.
+    pub fn tool_error<E: Any>(&self) -> Option<&E> {
+        match &self.detail {
+            ResultDetail::ToolError(error) => error.downcast_ref(),
+            _ => None,
+        }
+    }
+
+    /// The argument error, when the arguments were rejected.
+    pub fn argument_error(&self) -> Option<&ArgumentError> {
+        match &self.detail {
+            ResultDetail::Arguments(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The panic message, when the tool panicked with a string payload.
+    pub fn panic_message(&self) -> Option<&str> {
+        match &self.detail {
+            ResultDetail::Panic(payload) => panic_message(payload.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// The interrupt, when the call paused for human review.
+    pub fn interrupt(&self) -> Option<&Interrupt> {
+        match &self.detail {
+            ResultDetail::Interrupt(interrupt) => Some(interrupt),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> Option<&str> {
+    payload
+        .downcast_ref::<&'static str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+}

@@ -1,0 +1,125 @@
+//! The canonical parameters schema of a tool (JSON Schema draft 2020-12) and what is read off it.
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value};
+
+/// The schema of `T` as JSON Schema draft 2020-12, definitions under `$defs`.
+pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
+    SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
+}
+
+/// Brings a parameters schema to canonical form: `$schema` and the root `title` removed, and the
+/// root an object with `properties` and `required`, even when both are empty.
+///
+/// # Errors
+/// When the root describes something other than an object.
+pub fn canonical_parameters(schema: Value) -> Result<Value, String> {
+    let mut root = match schema {
+        Value::Object(map) => map,
+        Value::Bool(true) => Map::new(),
+        other => return Err(format!("a parameters schema must be a JSON object, not {other}")),
+    };
+    root.remove("$schema");
+    root.remove("title");
+    match root.get("type") {
+        None => {
+            root.insert("type".into(), Value::from("object"));
+        }
+        Some(Value::String(t)) if t == "object" => {}
+        Some(other) => {
+            return Err(format!("a parameters schema must have `\"type\": \"object\"`, not {other}"));
+        }
+    }
+    if !matches!(root.get("properties"), Some(Value::Object(_))) {
+        root.insert("properties".into(), Value::Object(Map::new()));
+    }
+    if !matches!(root.get("required"), Some(Value::Array(_))) {
+        root.insert("required".into(), Value::Array(Vec::new()));
+    }
+    // Keep the familiar order: type, properties, required first.
+    let mut ordered = Map::with_capacity(root.len());
+    for key in ["type", "description", "properties", "required"] {
+        if let Some(value) = root.remove(key) {
+            ordered.insert(key.into(), value);
+        }
+    }
+    ordered.extend(root);
+    Ok(Value::Object(ordered))
+}
+
+/// Argument names read off a canonical parameters schema, built once per tool.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ParamTable {
+    /// Names in `required`, in schema order.
+    pub(crate) required: Vec<String>,
+    /// Names in `properties`, in declaration order.
+    pub(crate) accepted: Vec<String>,
+    /// `additionalProperties: false`: unknown names are rejected.
+    pub(crate) closed: bool,
+    /// Whether the schema lists its properties at all (a bare `{"type": "object"}` does not).
+    pub(crate) known: bool,
+}
+
+impl ParamTable {
+    pub(crate) fn from_schema(schema: &Value) -> Self {
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let accepted: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
+        let required = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        ParamTable {
+            required,
+            known: properties.is_some_and(|p| !p.is_empty())
+                || schema.get("additionalProperties") == Some(&Value::Bool(false)),
+            closed: schema.get("additionalProperties") == Some(&Value::Bool(false)),
+            accepted,
+        }
+    }
+
+    pub(crate) fn accepts(&self, name: &str) -> bool {
+        self.accepted.iter().any(|a| a == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_form_strips_root_noise_and_fills_the_object() {
+        let canonical = canonical_parameters(json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Args",
+            "type": "object",
+        }))
+        .unwrap();
+        assert_eq!(canonical, json!({"type": "object", "properties": {}, "required": []}));
+    }
+
+    #[test]
+    fn non_object_roots_are_refused() {
+        assert!(canonical_parameters(json!({"type": "string"})).is_err());
+        assert!(canonical_parameters(json!(3)).is_err());
+    }
+
+    #[test]
+    fn tables_read_required_accepted_and_closed() {
+        let table = ParamTable::from_schema(&json!({
+            "type": "object",
+            "properties": {"b": {}, "a": {}},
+            "required": ["b"],
+            "additionalProperties": false,
+        }));
+        assert_eq!(table.accepted, ["b", "a"]);
+        assert_eq!(table.required, ["b"]);
+        assert!(table.closed && table.known);
+        assert!(!ParamTable::from_schema(&json!({"type": "object"})).known);
+    }
+}

@@ -1,0 +1,293 @@
+//! What a model and an application are told about a tool.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::schema::{ParamTable, canonical_parameters};
+
+/// Hints about a tool's behaviour, as in MCP's `ToolAnnotations`. `None` leaves a hint unsaid.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// The tool does not modify its environment.
+    #[serde(rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// The tool may perform destructive updates.
+    #[serde(rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// Calling the tool again with the same arguments has no further effect.
+    #[serde(rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    /// The tool reaches an open world of external entities (the web, say).
+    #[serde(rename = "openWorldHint", skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// Whether no hint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == ToolAnnotations::default()
+    }
+}
+
+/// A deprecated tool's `#[deprecated]` attribute.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deprecation {
+    /// `since = ".."`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// `note = ".."`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What to do with arguments a tool does not declare.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnknownArgs {
+    /// Refuse the call, naming each unknown argument and its close match (the default). The
+    /// schema says `additionalProperties: false`.
+    #[default]
+    Reject,
+    /// Drop unknown arguments silently. The schema allows additional properties.
+    Ignore,
+}
+
+/// A tool as a model and an application see it: name, description, schemas and metadata.
+///
+/// Built once per tool; the parameters schema is canonical JSON Schema draft 2020-12 whose root is
+/// always an object with `properties` and `required`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDefinition {
+    name: Cow<'static, str>,
+    description: String,
+    parameters: Value,
+    output_schema: Option<Value>,
+    display_text: Option<String>,
+    tags: Vec<String>,
+    deprecated: Option<Deprecation>,
+    annotations: ToolAnnotations,
+    unknown_args: UnknownArgs,
+    options: Map<String, Value>,
+    params: ParamTable,
+}
+
+impl ToolDefinition {
+    /// A definition with the given parameters schema, brought to canonical form.
+    ///
+    /// # Errors
+    /// When the schema does not describe an object.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwright::ToolDefinition;
+    ///
+    /// let def = ToolDefinition::new("ping", "Check the service is up.", json!({})).unwrap();
+    /// assert_eq!(def.parameters(), &json!({"type": "object", "properties": {}, "required": []}));
+    /// ```
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        description: impl Into<String>,
+        parameters: Value,
+    ) -> Result<Self, String> {
+        Ok(ToolDefinition::from_canonical(
+            name.into(),
+            description.into(),
+            canonical_parameters(parameters)?,
+        ))
+    }
+
+    /// A definition from a schema already in canonical form.
+    pub(crate) fn from_canonical(name: Cow<'static, str>, description: String, parameters: Value) -> Self {
+        ToolDefinition {
+            name,
+            description,
+            params: ParamTable::from_schema(&parameters),
+            parameters,
+            output_schema: None,
+            display_text: None,
+            tags: Vec::new(),
+            deprecated: None,
+            annotations: ToolAnnotations::default(),
+            unknown_args: UnknownArgs::Reject,
+            options: Map::new(),
+        }
+    }
+
+    /// The name the model calls the tool by.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the tool does, for the model.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The canonical parameters schema.
+    pub fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    /// The schema of the tool's structured output, where its return type has one.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.as_ref()
+    }
+
+    /// Text for a user interface (MCP's `title`).
+    pub fn display_text(&self) -> Option<&str> {
+        self.display_text.as_deref()
+    }
+
+    /// Free-form tags for grouping and filtering tools.
+    pub fn tags(&self) -> &[String] {
+        &self.tags
+    }
+
+    /// The tool's `#[deprecated]` attribute, if it has one.
+    pub fn deprecated(&self) -> Option<&Deprecation> {
+        self.deprecated.as_ref()
+    }
+
+    /// Behaviour hints.
+    pub fn annotations(&self) -> &ToolAnnotations {
+        &self.annotations
+    }
+
+    /// The unknown-argument policy.
+    pub fn unknown_args(&self) -> UnknownArgs {
+        self.unknown_args
+    }
+
+    /// Provider or application options attached to the tool.
+    pub fn options(&self) -> &Map<String, Value> {
+        &self.options
+    }
+
+    /// The required parameters' names, in schema order. Empty means unknown, not "none required"
+    /// (a raw schema may not say).
+    pub fn required_param_names(&self) -> &[String] {
+        &self.params.required
+    }
+
+    /// The accepted parameters' names, in declaration order. Empty means unknown, not "accepts
+    /// nothing".
+    pub fn accepted_param_names(&self) -> &[String] {
+        &self.params.accepted
+    }
+
+    pub(crate) fn param_table(&self) -> &ParamTable {
+        &self.params
+    }
+
+    /// Sets the output schema.
+    #[must_use]
+    pub fn with_output_schema(mut self, schema: Option<Value>) -> Self {
+        self.output_schema = schema;
+        self
+    }
+
+    /// Sets the display text.
+    #[must_use]
+    pub fn with_display_text(mut self, text: impl Into<String>) -> Self {
+        self.display_text = Some(text.into());
+        self
+    }
+
+    /// Adds tags.
+    #[must_use]
+    pub fn with_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+
+    /// Marks the tool deprecated.
+    #[must_use]
+    pub fn with_deprecated(mut self, deprecation: Deprecation) -> Self {
+        self.deprecated = Some(deprecation);
+        self
+    }
+
+    /// Sets the behaviour hints.
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Sets an option.
+    #[must_use]
+    pub fn with_option(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.options.insert(key.into(), value);
+        self
+    }
+
+    /// Sets the unknown-argument policy, and makes the schema say so: `additionalProperties: false`
+    /// when unknown arguments are rejected, nothing when they are ignored.
+    #[must_use]
+    pub fn with_unknown_args(mut self, policy: UnknownArgs) -> Self {
+        self.unknown_args = policy;
+        if let Value::Object(root) = &mut self.parameters {
+            match policy {
+                UnknownArgs::Reject => {
+                    root.insert("additionalProperties".into(), Value::Bool(false));
+                }
+                UnknownArgs::Ignore => {
+                    root.remove("additionalProperties");
+                }
+            }
+        }
+        self.params = ParamTable::from_schema(&self.parameters);
+        self
+    }
+
+    /// Fills in parameter descriptions the schema lacks, from `(name, description)` pairs.
+    pub(crate) fn fill_parameter_docs(&mut self, docs: &[(String, String)]) {
+        let Some(Value::Object(properties)) = self.parameters.get_mut("properties") else {
+            return;
+        };
+        for (name, description) in docs {
+            if let Some(Value::Object(property)) = properties.get_mut(name) {
+                property
+                    .entry("description")
+                    .or_insert_with(|| Value::from(description.as_str()));
+            }
+        }
+    }
+}
+
+impl Serialize for ToolDefinition {
+    /// A neutral form: `name`, `description`, `parameters`, then what is set of the rest.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &self.name)?;
+        if let Some(text) = &self.display_text {
+            map.serialize_entry("display_text", text)?;
+        }
+        map.serialize_entry("description", &self.description)?;
+        map.serialize_entry("parameters", &self.parameters)?;
+        if let Some(schema) = &self.output_schema {
+            map.serialize_entry("output_schema", schema)?;
+        }
+        if !self.tags.is_empty() {
+            map.serialize_entry("tags", &self.tags)?;
+        }
+        if let Some(deprecated) = &self.deprecated {
+            map.serialize_entry("deprecated", deprecated)?;
+        }
+        if !self.annotations.is_empty() {
+            map.serialize_entry("annotations", &self.annotations)?;
+        }
+        if !self.options.is_empty() {
+            map.serialize_entry("options", &self.options)?;
+        }
+        map.end()
+    }
+}

@@ -1,0 +1,127 @@
+//! Tools: the typed [`Tool`] trait, its object-safe form [`DynTool`], definitions and dynamic
+//! tools built at run time.
+
+mod definition;
+mod dynamic;
+
+use std::any::Any;
+use std::future::Future;
+
+use serde::de::DeserializeOwned;
+
+pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
+pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
+use crate::args::{self, ArgumentError};
+use crate::call::{Arguments, CallInfo};
+use crate::exec::BoxFuture;
+use crate::output::Outcome;
+
+/// A tool a model can call, usable in a [`Toolbox<C>`](crate::Toolbox) of context type `C`.
+///
+/// `#[tool]` implements it for the handle struct it generates; a tool that takes no context
+/// implements it for every `C`. Implement it by hand for tools the attribute cannot express.
+pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
+    /// The typed arguments the body receives.
+    type Args: Send + 'static;
+
+    /// The tool's definition, built once and cached.
+    fn definition(&self) -> &ToolDefinition;
+
+    /// Turns a call's arguments into typed arguments, or says what is wrong with them.
+    ///
+    /// May run more than once for one call (a check before human approval, then execution), so it
+    /// must not have side effects. [`parse_arguments`] is the default handling.
+    ///
+    /// # Errors
+    /// An [`ArgumentError`] whose `Display` is the message for the model.
+    fn parse_args(&self, arguments: &Arguments, ctx: &C) -> Result<Self::Args, ArgumentError>;
+
+    /// Runs the body.
+    fn call<'a>(
+        &'a self,
+        args: Self::Args,
+        ctx: &'a C,
+        info: &'a CallInfo<'a>,
+    ) -> impl Future<Output = Outcome> + Send + 'a;
+}
+
+/// The default argument handling, against a definition's parameters schema: missing required and
+/// unknown arguments (with close matches) reported together, then serde with the failing field's
+/// path.
+///
+/// # Errors
+/// Everything that is wrong, as one [`ArgumentError`].
+pub fn parse_arguments<T: DeserializeOwned>(
+    definition: &ToolDefinition,
+    arguments: &Arguments,
+) -> Result<T, ArgumentError> {
+    args::parse_checked(definition.param_table(), arguments)
+}
+
+/// The object-safe form of [`Tool`], as a [`Toolbox`](crate::Toolbox) stores tools. Every `Tool<C>`
+/// is a `DynTool<C>`.
+pub trait DynTool<C: ?Sized>: Send + Sync {
+    /// The tool's definition.
+    fn definition(&self) -> &ToolDefinition;
+
+    /// Parses arguments into the tool's boxed `Args`.
+    ///
+    /// # Errors
+    /// As [`Tool::parse_args`].
+    fn parse_dyn(&self, arguments: &Arguments, ctx: &C) -> Result<Box<dyn Any + Send>, ArgumentError>;
+
+    /// Runs the body with arguments from [`parse_dyn`](Self::parse_dyn) of this same tool; other
+    /// arguments give an error outcome.
+    fn call_dyn<'a>(
+        &'a self,
+        args: Box<dyn Any + Send>,
+        ctx: &'a C,
+        info: &'a CallInfo<'a>,
+    ) -> BoxFuture<'a, Outcome>;
+
+    /// Parses the arguments and, when they are good, runs the body.
+    fn run_dyn<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        ctx: &'a C,
+        info: &'a CallInfo<'a>,
+    ) -> BoxFuture<'a, Result<Outcome, ArgumentError>>;
+}
+
+impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
+    fn definition(&self) -> &ToolDefinition {
+        Tool::definition(self)
+    }
+
+    fn parse_dyn(&self, arguments: &Arguments, ctx: &C) -> Result<Box<dyn Any + Send>, ArgumentError> {
+        Ok(Box::new(self.parse_args(arguments, ctx)?))
+    }
+
+    fn call_dyn<'a>(
+        &'a self,
+        args: Box<dyn Any + Send>,
+        ctx: &'a C,
+        info: &'a CallInfo<'a>,
+    ) -> BoxFuture<'a, Outcome> {
+        match args.downcast::<T::Args>() {
+            Ok(args) => Box::pin(self.call(*args, ctx, info)),
+            Err(_) => {
+                let name = Tool::definition(self).name();
+                let message = format!("tool `{name}` was given arguments parsed for another tool");
+                Box::pin(std::future::ready(Outcome::from_error(message)))
+            }
+        }
+    }
+
+    fn run_dyn<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        ctx: &'a C,
+        info: &'a CallInfo<'a>,
+    ) -> BoxFuture<'a, Result<Outcome, ArgumentError>> {
+        Box::pin(async move {
+            let args = self.parse_args(arguments, ctx)?;
+            Ok(self.call(args, ctx, info).await)
+        })
+    }
+}

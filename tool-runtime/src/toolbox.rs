@@ -1,0 +1,261 @@
+//! The registry of tools, and dispatch of the calls a model makes.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+use tracing::Instrument;
+use tracing::field::Empty;
+
+use crate::args::ArgumentError;
+use crate::call::{CallInfo, ToolCall};
+use crate::exec::{CatchUnwind, block_on};
+use crate::names::{self, close_matches};
+use crate::output::Outcome;
+use crate::result::{ResultDetail, ToolResult, panic_message};
+use crate::tool::{DynTool, Tool, ToolDefinition};
+
+/// Why a tool could not be registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// Another tool already has this name.
+    #[error("a tool named `{0}` is already registered")]
+    DuplicateName(String),
+}
+
+/// A set of tools for one application context type `C`, and the dispatcher of calls to them.
+///
+/// Tools that take no context work in a toolbox of any context type; tools that take `&C` only in
+/// a `Toolbox<C>`.
+///
+/// ```
+/// use toolwright::{ToolCall, Toolbox, tool};
+///
+/// /// Add two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let tools = Toolbox::new().with(add {}).unwrap();
+/// let result = tools.execute_blocking(&ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#), &());
+/// assert_eq!(result.text(), "5");
+/// assert!(!result.is_error);
+/// ```
+pub struct Toolbox<C: ?Sized = ()> {
+    tools: Vec<Arc<dyn DynTool<C>>>,
+    by_name: HashMap<String, usize>,
+    expose_panic_messages: bool,
+}
+
+impl<C: ?Sized> Default for Toolbox<C> {
+    fn default() -> Self {
+        Toolbox {
+            tools: Vec::new(),
+            by_name: HashMap::new(),
+            expose_panic_messages: false,
+        }
+    }
+}
+
+impl<C: ?Sized> fmt::Debug for Toolbox<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("tools", &self.tools.iter().map(|t| t.definition().name()).collect::<Vec<_>>())
+            .field("expose_panic_messages", &self.expose_panic_messages)
+            .finish()
+    }
+}
+
+/// Typed arguments parsed ahead of execution, by [`Toolbox::parse_arguments`].
+pub struct ParsedArguments {
+    args: Box<dyn Any + Send>,
+}
+
+impl fmt::Debug for ParsedArguments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParsedArguments").finish_non_exhaustive()
+    }
+}
+
+impl ParsedArguments {
+    /// The arguments, if they are the tool's `Args` type `T`.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.args.downcast_ref()
+    }
+
+    /// The arguments by value, if they are a `T`; otherwise `self` back.
+    ///
+    /// # Errors
+    /// `self`, when the arguments are not a `T`.
+    pub fn downcast<T: Any>(self) -> Result<T, Self> {
+        match self.args.downcast::<T>() {
+            Ok(args) => Ok(*args),
+            Err(args) => Err(ParsedArguments { args }),
+        }
+    }
+}
+
+impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+    /// An empty toolbox.
+    pub fn new() -> Self {
+        Toolbox::default()
+    }
+
+    /// Registers a tool.
+    ///
+    /// # Errors
+    /// When a tool of the same name is already registered.
+    pub fn register<T: Tool<C>>(&mut self, tool: T) -> Result<&mut Self, RegisterError> {
+        self.register_dyn(Arc::new(tool))
+    }
+
+    /// Registers an already erased tool.
+    ///
+    /// # Errors
+    /// When a tool of the same name is already registered.
+    pub fn register_dyn(&mut self, tool: Arc<dyn DynTool<C>>) -> Result<&mut Self, RegisterError> {
+        let name = tool.definition().name().to_owned();
+        if self.by_name.contains_key(&name) {
+            return Err(RegisterError::DuplicateName(name));
+        }
+        self.by_name.insert(name, self.tools.len());
+        self.tools.push(tool);
+        Ok(self)
+    }
+
+    /// Registers a tool, builder style.
+    ///
+    /// # Errors
+    /// When a tool of the same name is already registered.
+    pub fn with<T: Tool<C>>(mut self, tool: T) -> Result<Self, RegisterError> {
+        self.register(tool)?;
+        Ok(self)
+    }
+
+    /// Sends the panic message of a panicking tool to the model. Off by default: a panic message can
+    /// carry secrets. The application always gets the payload.
+    #[must_use]
+    pub fn expose_panic_messages(mut self, expose: bool) -> Self {
+        self.expose_panic_messages = expose;
+        self
+    }
+
+    /// The tool with this name.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn DynTool<C>>> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// The tools, in registration order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Arc<dyn DynTool<C>>> {
+        self.tools.iter()
+    }
+
+    /// The tools' definitions, in registration order.
+    pub fn definitions(&self) -> impl ExactSizeIterator<Item = &ToolDefinition> {
+        self.tools.iter().map(|tool| tool.definition())
+    }
+
+    /// How many tools there are.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Runs exactly the argument handling that [`execute`](Self::execute) would, without running
+    /// the tool: for approval flows. Parsers have no side effects, so this may run any number of
+    /// times.
+    ///
+    /// # Errors
+    /// The error result that execution would have produced (unknown tool, bad arguments, a panic in
+    /// the parser).
+    pub fn parse_arguments(&self, call: &ToolCall, ctx: &C) -> Result<ParsedArguments, ToolResult> {
+        let tool = self.lookup(call)?;
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool.parse_dyn(&call.arguments, ctx))) {
+            Ok(Ok(args)) => Ok(ParsedArguments { args }),
+            Ok(Err(error)) => Err(self.argument_result(call, error)),
+            Err(payload) => Err(self.panic_result(call, payload)),
+        }
+    }
+
+    /// Runs one call and returns its result. Never fails and never panics: an unknown tool, bad
+    /// arguments, a tool error and a panic all become error results, and the toolbox keeps working.
+    pub async fn execute(&self, call: &ToolCall, ctx: &C) -> ToolResult {
+        let tool = match self.lookup(call) {
+            Ok(tool) => tool,
+            Err(result) => return result,
+        };
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = %call.name,
+            call_id = %call.call_id,
+            outcome = Empty,
+            duration_us = Empty,
+        );
+        let started = Instant::now();
+        let info = CallInfo::new(call);
+        let caught = CatchUnwind::new(tool.run_dyn(&call.arguments, ctx, &info))
+            .instrument(span.clone())
+            .await;
+        let (outcome, result) = match caught {
+            Ok(Ok(outcome)) => {
+                let label = match &outcome {
+                    Outcome::Output(output) if output.is_error => "error",
+                    Outcome::Output(_) => "ok",
+                    Outcome::Error { .. } => "error",
+                    Outcome::Interrupt(_) => "interrupt",
+                };
+                (label, ToolResult::from_outcome(&call.call_id, &call.name, outcome))
+            }
+            Ok(Err(error)) => ("invalid_arguments", self.argument_result(call, error)),
+            Err(payload) => ("panic", self.panic_result(call, payload)),
+        };
+        span.record("outcome", outcome);
+        span.record("duration_us", u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+        result
+    }
+
+    /// [`execute`](Self::execute) for sync callers: runs the call on this thread.
+    pub fn execute_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
+        block_on(self.execute(call, ctx))
+    }
+
+    fn lookup(&self, call: &ToolCall) -> Result<&Arc<dyn DynTool<C>>, ToolResult> {
+        self.get(&call.name).ok_or_else(|| {
+            let names: Vec<&str> = self.definitions().map(ToolDefinition::name).collect();
+            let suggestions = close_matches(&call.name, names.iter().copied());
+            let mut message = format!("unknown tool `{}`", call.name);
+            if !suggestions.is_empty() {
+                message.push_str(&format!("; did you mean {}?", names::list(&suggestions, "or")));
+            }
+            let all: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+            if all.is_empty() {
+                message.push_str(". No tools are available.");
+            } else {
+                message.push_str(&format!(". Available tools: {}.", names::list(&all, "and")));
+            }
+            ToolResult::error(&call.call_id, &call.name, message, ResultDetail::UnknownTool { suggestions })
+        })
+    }
+
+    fn argument_result(&self, call: &ToolCall, error: ArgumentError) -> ToolResult {
+        let message = format!("invalid arguments for tool `{}`: {error}", call.name);
+        ToolResult::error(&call.call_id, &call.name, message, ResultDetail::Arguments(error))
+    }
+
+    fn panic_result(&self, call: &ToolCall, payload: Box<dyn Any + Send>) -> ToolResult {
+        let mut message = format!("tool `{}` failed unexpectedly", call.name);
+        match panic_message(payload.as_ref()) {
+            Some(text) if self.expose_panic_messages => message.push_str(&format!(": {text}")),
+            _ => message.push_str("; this is not a problem with the arguments"),
+        }
+        ToolResult::error(&call.call_id, &call.name, message, ResultDetail::Panic(payload))
+    }
+}
