@@ -1,2 +1,49 @@
-//! placeholder while the runtime builds
+//! # toolwright
+//!
+//! Declare LLM tools on ordinary Rust fns. `#[tool]` gives a fn a JSON Schema (through schemars),
+//! a typed argument parser (through serde) and a handle to register it in a [`Toolbox`], which
+//! runs the tool calls a model makes and returns exactly one [`ToolResult`] per call.
+//!
+//! ```
+//! use toolwright::{ToolCall, Toolbox, tool};
+//!
+//! /// Add two integers.
+//! #[tool]
+//! fn add(
+//!     /// The first addend.
+//!     a: i64,
+//!     /// The second addend.
+//!     b: i64,
+//! ) -> i64 {
+//!     a + b
+//! }
+//!
+//! let tools = Toolbox::new().with(add {}).unwrap();
+//! let definition = tools.get("add").unwrap().definition();
+//! assert_eq!(definition.description(), "Add two integers.");
+//! assert_eq!(definition.required_param_names(), ["a", "b"]);
+//!
+//! let result = tools.execute_blocking(&ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#), &());
+//! assert_eq!(result.text(), "5");
+//!
+//! // What the model is told when it gets the arguments wrong: everything, in one message.
+//! let result = tools.execute_blocking(&ToolCall::new("call_2", "add", r#"{"a": 2, "c": 3}"#), &());
+//! assert!(result.is_error);
+//! assert_eq!(
+//!     result.text(),
+//!     "invalid arguments for tool `add`: missing required argument `b`; unknown argument `c`. \
+//!      Required arguments: `a` and `b`; accepted arguments: `a` and `b`."
+//! );
+//! ```
+//!
+//! See [`tool`] for the attribute's options, and the README for the status of each part.
+
+#![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]
+
 pub use tool_runtime::*;
+
+#[doc(hidden)]
+pub use tool_runtime::__private;
+
+#[doc = include_str!("tool_attr.md")]
+pub use tool_macros::tool;

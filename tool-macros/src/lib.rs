@@ -1,1 +1,20 @@
-pub fn x(){}
+//! The `#[tool]` attribute of toolwright. Use it through the `toolwright` crate, which documents
+//! it; this crate only generates code.
+//!
+//! The stages: [`attr`] parses `#[tool(..)]` arguments, [`ast`] builds the model of the fn,
+//! [`valid`] cross-checks it, [`expand`] generates code, [`fallback`] is the output on error.
+
+mod ast;
+mod attr;
+mod ctxt;
+mod expand;
+mod fallback;
+mod valid;
+
+use proc_macro::TokenStream;
+
+/// Declares an LLM tool on an ordinary fn. See the `toolwright` crate for the documentation.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
+    expand::tool(args.into(), input.into()).into()
+}

@@ -7,19 +7,19 @@ use std::marker::PhantomData;
 
 pub use core;
 pub use schemars;
-pub use serde;
-pub use serde_json;
 use schemars::JsonSchema;
+pub use serde;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+pub use serde_json;
 use serde_json::Value;
 
 pub use crate::args::ArgumentError;
-pub use crate::call::{Arguments, CallInfo};
+pub use crate::call::{Arguments, CallInfo, ToolCall};
 pub use crate::output::{IntoOutcome, Outcome};
 pub use crate::registry::ToolEntry;
-pub use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, UnknownArgs};
 use crate::tool::Deprecation;
+pub use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, UnknownArgs};
 use crate::{docs, schema};
 
 #[cfg(feature = "inventory")]
@@ -80,8 +80,9 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
     let mut definition = ToolDefinition::from_canonical(
         tool.name.into(),
         description,
-        schema::canonical_parameters(schema::schema_for::<A>())
-            .unwrap_or_else(|_| schema::canonical_parameters(Value::Object(Default::default())).unwrap_or_default()),
+        schema::canonical_parameters(schema::schema_for::<A>()).unwrap_or_else(|_| {
+            schema::canonical_parameters(Value::Object(Default::default())).unwrap_or_default()
+        }),
     );
     // `# Arguments` items name the Rust parameters; the schema knows the argument names.
     let argument_docs: Vec<(String, String)> = parts
@@ -95,7 +96,7 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
     definition.fill_parameter_docs(&argument_docs);
     definition = definition
         .with_unknown_args(tool.unknown_args)
-        .with_output_schema(output_schema)
+        .with_output_schema(output_schema.and_then(schema::output_schema))
         .with_tags(tool.tags.iter().copied())
         .with_annotations(tool.annotations);
     if let Some(display) = tool.display {
@@ -208,7 +209,10 @@ pub trait ViaResult {
         ResultKind
     }
 }
-impl<T: Serialize + Send + 'static, E: Display + Send + 'static> ViaResult for &Probe<Result<T, E>> {}
+impl<T: Serialize + Send + 'static, E: Display + Send + 'static> ViaResult
+    for &Probe<Result<T, E>>
+{
+}
 
 /// Level 3 of the return-type probe.
 pub trait ViaSerialize {
@@ -228,7 +232,10 @@ impl OutcomeKind {
 
 impl ResultKind {
     /// Converts the value.
-    pub fn convert<T: Serialize + Send + 'static, E: Display + Send + 'static>(self, value: Result<T, E>) -> Outcome {
+    pub fn convert<T: Serialize + Send + 'static, E: Display + Send + 'static>(
+        self,
+        value: Result<T, E>,
+    ) -> Outcome {
         match value {
             Ok(value) => Outcome::from_serialize(value),
             Err(error) => Outcome::from_error(error),
@@ -315,7 +322,11 @@ pub const fn assert_arg<T: ToolArg<P>, P>() {}
     note = "write the parameter as `info: &toolwright::CallInfo`"
 )]
 pub trait IsCallInfo {}
-impl IsCallInfo for &CallInfo<'_> {}
+impl IsCallInfo for &CallInfo {}
 
 /// Checks the call-info parameter type at its span.
 pub const fn assert_call_info<T: IsCallInfo>() {}
+
+pub use std::any::Any;
+pub use std::boxed::Box;
+pub use std::sync::{Arc, OnceLock};

@@ -180,34 +180,35 @@ impl ToolCall {
 
 /// What a tool body may learn about the call it is serving: inject it by marking a parameter
 /// `#[tool(call_info)] info: &CallInfo`.
-#[derive(Debug, Clone, Copy)]
-pub struct CallInfo<'a> {
-    call: &'a ToolCall,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallInfo {
+    call_id: String,
+    tool_name: String,
+    index: usize,
 }
 
-impl<'a> CallInfo<'a> {
+impl CallInfo {
     /// Info for `call`.
-    pub fn new(call: &'a ToolCall) -> Self {
-        CallInfo { call }
+    pub fn new(call: &ToolCall) -> Self {
+        CallInfo {
+            call_id: call.call_id.clone(),
+            tool_name: call.name.clone(),
+            index: call.index,
+        }
     }
 
     /// The provider's id for the call.
-    pub fn call_id(&self) -> &'a str {
-        &self.call.call_id
+    pub fn call_id(&self) -> &str {
+        &self.call_id
     }
 
     /// The tool's name as the model called it.
-    pub fn tool_name(&self) -> &'a str {
-        &self.call.name
+    pub fn tool_name(&self) -> &str {
+        &self.tool_name
     }
 
     /// Position of the call within the model's turn.
     pub fn index(&self) -> usize {
-        self.call.index
-    }
-
-    /// The whole call, for anything else (metadata, display text).
-    pub fn call(&self) -> &'a ToolCall {
-        self.call
+        self.index
     }
 }

@@ -46,7 +46,10 @@ pub(crate) fn split(raw: &str) -> Docs {
             description.push(line);
             continue;
         }
-        if let Some(item) = trimmed.strip_prefix("* ").or_else(|| trimmed.strip_prefix("- ")) {
+        if let Some(item) = trimmed
+            .strip_prefix("* ")
+            .or_else(|| trimmed.strip_prefix("- "))
+        {
             if let Some((name, desc)) = argument_item(item) {
                 arguments.push((name, desc));
             }
@@ -82,7 +85,10 @@ mod tests {
 
     #[test]
     fn tidy_removes_the_doc_comment_space() {
-        assert_eq!(tidy(" Get the weather.\n\n   Indented code."), "Get the weather.\n\n  Indented code.");
+        assert_eq!(
+            tidy(" Get the weather.\n\n   Indented code."),
+            "Get the weather.\n\n  Indented code."
+        );
     }
 
     #[test]
@@ -90,7 +96,10 @@ mod tests {
         let docs = split(
             " Get the weather.\n\n # Arguments\n\n * `city` - City name,\n   e.g. Paris.\n * `unit` - The unit.\n\n # Errors\n When offline.",
         );
-        assert_eq!(docs.description, "Get the weather.\n\n# Errors\nWhen offline.");
+        assert_eq!(
+            docs.description,
+            "Get the weather.\n\n# Errors\nWhen offline."
+        );
         assert_eq!(
             docs.arguments,
             [

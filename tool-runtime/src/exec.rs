@@ -98,6 +98,9 @@ mod tests {
                 Poll::Pending
             }
         }
-        assert_eq!(block_on(Flag(Arc::new(AtomicBool::new(false)), false)), "done");
+        assert_eq!(
+            block_on(Flag(Arc::new(AtomicBool::new(false)), false)),
+            "done"
+        );
     }
 }

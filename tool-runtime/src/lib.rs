@@ -24,11 +24,11 @@ pub use crate::args::ArgumentError;
 pub use crate::call::{Arguments, CallInfo, CallStatus, ExecutionStatus, ToolCall};
 pub use crate::exec::{BoxFuture, block_on};
 pub use crate::names::close_matches;
-pub use crate::output::{ContentPart, IntoOutcome, Interrupt, Native, Outcome, ToolOutput};
+pub use crate::output::{ContentPart, Interrupt, IntoOutcome, Native, Outcome, ToolOutput};
 pub use crate::result::{ResultDetail, ToolResult};
 pub use crate::schema::{canonical_parameters, schema_for};
 pub use crate::tool::{
-    Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations, ToolDefinition,
-    UnknownArgs, parse_arguments,
+    Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
+    ToolDefinition, UnknownArgs, parse_arguments,
 };
 pub use crate::toolbox::{ParsedArguments, RegisterError, Toolbox};

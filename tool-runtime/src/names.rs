@@ -18,12 +18,20 @@ where
             let similarity = strsim::jaro_winkler(&wanted, &have);
             let contained = wanted.len().min(have.len()) >= 3
                 && (wanted.contains(have.as_str()) || have.contains(wanted.as_str()));
-            let score = if contained { similarity.max(0.85) } else { similarity };
+            let score = if contained {
+                similarity.max(0.85)
+            } else {
+                similarity
+            };
             (score >= 0.8).then_some((score, candidate))
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-    scored.into_iter().take(3).map(|(_, c)| c.to_owned()).collect()
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, c)| c.to_owned())
+        .collect()
 }
 
 fn normalize(name: &str) -> String {
@@ -55,13 +63,19 @@ mod tests {
 
     #[test]
     fn typos_match_and_strangers_do_not() {
-        assert_eq!(close_matches("get_wether", ["get_weather", "add"]), ["get_weather"]);
+        assert_eq!(
+            close_matches("get_wether", ["get_weather", "add"]),
+            ["get_weather"]
+        );
         assert!(close_matches("zzz", ["get_weather", "add"]).is_empty());
     }
 
     #[test]
     fn case_and_separators_are_ignored() {
-        assert_eq!(close_matches("uniqueCode", ["unique_code", "data"]), ["unique_code"]);
+        assert_eq!(
+            close_matches("uniqueCode", ["unique_code", "data"]),
+            ["unique_code"]
+        );
     }
 
     #[test]

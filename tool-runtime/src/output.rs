@@ -196,7 +196,10 @@ impl fmt::Debug for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Output(output) => f.debug_tuple("Output").field(output).finish(),
-            Outcome::Error { message, .. } => f.debug_struct("Error").field("message", message).finish_non_exhaustive(),
+            Outcome::Error { message, .. } => f
+                .debug_struct("Error")
+                .field("message", message)
+                .finish_non_exhaustive(),
             Outcome::Interrupt(interrupt) => f.debug_tuple("Interrupt").field(interrupt).finish(),
         }
     }

@@ -5,10 +5,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::args::ArgumentError;
-use crate::call::{Arguments, CallInfo};
-use std::future::Future;
+use crate::call::{Arguments, ToolCall};
 use crate::output::Outcome;
 use crate::tool::{DynTool, Tool, ToolDefinition};
+use std::future::Future;
 
 /// A generated tool's entry in the binary-wide registry.
 pub struct ToolEntry {
@@ -31,7 +31,9 @@ impl fmt::Debug for ToolEntry {
 impl ToolEntry {
     /// The entry of a tool that takes no context.
     pub const fn free(make: fn() -> Arc<dyn DynTool<()>>) -> Self {
-        ToolEntry { kind: EntryKind::Free(make) }
+        ToolEntry {
+            kind: EntryKind::Free(make),
+        }
     }
 
     /// The entry of a tool for one context type; `make` boxes an `Arc<dyn DynTool<C>>`.
@@ -46,7 +48,10 @@ impl ToolEntry {
     pub(crate) fn make<C: ?Sized + Sync + 'static>(&self) -> Option<Arc<dyn DynTool<C>>> {
         match self.kind {
             EntryKind::Free(make) => Some(Arc::new(AnyContext(make()))),
-            EntryKind::Context(make) => make().downcast::<Arc<dyn DynTool<C>>>().ok().map(|tool| *tool),
+            EntryKind::Context(make) => make()
+                .downcast::<Arc<dyn DynTool<C>>>()
+                .ok()
+                .map(|tool| *tool),
         }
     }
 }
@@ -72,9 +77,9 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for AnyContext {
         &'a self,
         args: Self::Args,
         _ctx: &'a C,
-        info: &'a CallInfo<'a>,
+        call: &'a ToolCall,
     ) -> impl Future<Output = Outcome> + Send + 'a {
-        self.0.call_dyn(args, &(), info)
+        self.0.call_dyn(args, &(), call)
     }
 }
 
@@ -86,8 +91,10 @@ impl<C: ?Sized + Sync + 'static> crate::Toolbox<C> {
     /// # Errors
     /// When two collected tools share a name.
     pub fn collect() -> Result<Self, crate::RegisterError> {
-        let mut tools: Vec<Arc<dyn DynTool<C>>> =
-            inventory::iter::<ToolEntry>.into_iter().filter_map(ToolEntry::make::<C>).collect();
+        let mut tools: Vec<Arc<dyn DynTool<C>>> = inventory::iter::<ToolEntry>
+            .into_iter()
+            .filter_map(ToolEntry::make::<C>)
+            .collect();
         tools.sort_by(|a, b| a.definition().name().cmp(b.definition().name()));
         let mut toolbox = crate::Toolbox::new();
         for tool in tools {

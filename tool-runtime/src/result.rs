@@ -31,14 +31,23 @@ pub enum ResultDetail {
 impl fmt::Debug for ResultDetail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ResultDetail::Value(native) => f.debug_tuple("Value").field(&native.as_ref().map(|_| "..")).finish(),
+            ResultDetail::Value(native) => f
+                .debug_tuple("Value")
+                .field(&native.as_ref().map(|_| ".."))
+                .finish(),
             ResultDetail::ToolError(_) => f.write_str("ToolError(..)"),
             ResultDetail::Arguments(error) => f.debug_tuple("Arguments").field(error).finish(),
-            ResultDetail::UnknownTool { suggestions } => {
-                f.debug_struct("UnknownTool").field("suggestions", suggestions).finish()
+            ResultDetail::UnknownTool { suggestions } => f
+                .debug_struct("UnknownTool")
+                .field("suggestions", suggestions)
+                .finish(),
+            ResultDetail::Panic(payload) => f
+                .debug_tuple("Panic")
+                .field(&panic_message(payload.as_ref()))
+                .finish(),
+            ResultDetail::Interrupt(interrupt) => {
+                f.debug_tuple("Interrupt").field(interrupt).finish()
             }
-            ResultDetail::Panic(payload) => f.debug_tuple("Panic").field(&panic_message(payload.as_ref())).finish(),
-            ResultDetail::Interrupt(interrupt) => f.debug_tuple("Interrupt").field(interrupt).finish(),
         }
     }
 }
@@ -63,7 +72,12 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    pub(crate) fn error(call_id: &str, tool_name: &str, message: String, detail: ResultDetail) -> Self {
+    pub(crate) fn error(
+        call_id: &str,
+        tool_name: &str,
+        message: String,
+        detail: ResultDetail,
+    ) -> Self {
         ToolResult {
             call_id: call_id.to_owned(),
             tool_name: tool_name.to_owned(),

@@ -21,7 +21,11 @@ pub fn canonical_parameters(schema: Value) -> Result<Value, String> {
     let mut root = match schema {
         Value::Object(map) => map,
         Value::Bool(true) => Map::new(),
-        other => return Err(format!("a parameters schema must be a JSON object, not {other}")),
+        other => {
+            return Err(format!(
+                "a parameters schema must be a JSON object, not {other}"
+            ));
+        }
     };
     root.remove("$schema");
     root.remove("title");
@@ -31,7 +35,9 @@ pub fn canonical_parameters(schema: Value) -> Result<Value, String> {
         }
         Some(Value::String(t)) if t == "object" => {}
         Some(other) => {
-            return Err(format!("a parameters schema must have `\"type\": \"object\"`, not {other}"));
+            return Err(format!(
+                "a parameters schema must have `\"type\": \"object\"`, not {other}"
+            ));
         }
     }
     if !matches!(root.get("properties"), Some(Value::Object(_))) {
@@ -51,6 +57,17 @@ pub fn canonical_parameters(schema: Value) -> Result<Value, String> {
     Ok(Value::Object(ordered))
 }
 
+/// Tidies a return type's schema for use as an output schema: `$schema` and the root `title`
+/// removed; a schema that allows anything says nothing and becomes `None`.
+pub(crate) fn output_schema(schema: Value) -> Option<Value> {
+    let Value::Object(mut root) = schema else {
+        return None;
+    };
+    root.remove("$schema");
+    root.remove("title");
+    (!root.is_empty()).then_some(Value::Object(root))
+}
+
 /// Argument names read off a canonical parameters schema, built once per tool.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct ParamTable {
@@ -67,11 +84,19 @@ pub(crate) struct ParamTable {
 impl ParamTable {
     pub(crate) fn from_schema(schema: &Value) -> Self {
         let properties = schema.get("properties").and_then(Value::as_object);
-        let accepted: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
+        let accepted: Vec<String> = properties
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
         let required = schema
             .get("required")
             .and_then(Value::as_array)
-            .map(|names| names.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         ParamTable {
             required,
@@ -100,7 +125,10 @@ mod tests {
             "type": "object",
         }))
         .unwrap();
-        assert_eq!(canonical, json!({"type": "object", "properties": {}, "required": []}));
+        assert_eq!(
+            canonical,
+            json!({"type": "object", "properties": {}, "required": []})
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use tracing::Instrument;
 use tracing::field::Empty;
 
 use crate::args::ArgumentError;
-use crate::call::{CallInfo, ToolCall};
+use crate::call::ToolCall;
 use crate::exec::{CatchUnwind, block_on};
 use crate::names::{self, close_matches};
 use crate::output::Outcome;
@@ -64,7 +64,14 @@ impl<C: ?Sized> Default for Toolbox<C> {
 impl<C: ?Sized> fmt::Debug for Toolbox<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Toolbox")
-            .field("tools", &self.tools.iter().map(|t| t.definition().name()).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self
+                    .tools
+                    .iter()
+                    .map(|t| t.definition().name())
+                    .collect::<Vec<_>>(),
+            )
             .field("expose_panic_messages", &self.expose_panic_messages)
             .finish()
     }
@@ -178,7 +185,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// the parser).
     pub fn parse_arguments(&self, call: &ToolCall, ctx: &C) -> Result<ParsedArguments, ToolResult> {
         let tool = self.lookup(call)?;
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tool.parse_dyn(&call.arguments, ctx))) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tool.parse_dyn(&call.arguments, ctx)
+        })) {
             Ok(Ok(args)) => Ok(ParsedArguments { args }),
             Ok(Err(error)) => Err(self.argument_result(call, error)),
             Err(payload) => Err(self.panic_result(call, payload)),
@@ -200,8 +209,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             duration_us = Empty,
         );
         let started = Instant::now();
-        let info = CallInfo::new(call);
-        let caught = CatchUnwind::new(tool.run_dyn(&call.arguments, ctx, &info))
+        let caught = CatchUnwind::new(tool.run_dyn(&call.arguments, ctx, call))
             .instrument(span.clone())
             .await;
         let (outcome, result) = match caught {
@@ -212,13 +220,19 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     Outcome::Error { .. } => "error",
                     Outcome::Interrupt(_) => "interrupt",
                 };
-                (label, ToolResult::from_outcome(&call.call_id, &call.name, outcome))
+                (
+                    label,
+                    ToolResult::from_outcome(&call.call_id, &call.name, outcome),
+                )
             }
             Ok(Err(error)) => ("invalid_arguments", self.argument_result(call, error)),
             Err(payload) => ("panic", self.panic_result(call, payload)),
         };
         span.record("outcome", outcome);
-        span.record("duration_us", u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+        span.record(
+            "duration_us",
+            u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        );
         result
     }
 
@@ -233,7 +247,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             let suggestions = close_matches(&call.name, names.iter().copied());
             let mut message = format!("unknown tool `{}`", call.name);
             if !suggestions.is_empty() {
-                message.push_str(&format!("; did you mean {}?", names::list(&suggestions, "or")));
+                message.push_str(&format!(
+                    " (did you mean {}?)",
+                    names::list(&suggestions, "or")
+                ));
             }
             let all: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
             if all.is_empty() {
@@ -241,13 +258,23 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             } else {
                 message.push_str(&format!(". Available tools: {}.", names::list(&all, "and")));
             }
-            ToolResult::error(&call.call_id, &call.name, message, ResultDetail::UnknownTool { suggestions })
+            ToolResult::error(
+                &call.call_id,
+                &call.name,
+                message,
+                ResultDetail::UnknownTool { suggestions },
+            )
         })
     }
 
     fn argument_result(&self, call: &ToolCall, error: ArgumentError) -> ToolResult {
         let message = format!("invalid arguments for tool `{}`: {error}", call.name);
-        ToolResult::error(&call.call_id, &call.name, message, ResultDetail::Arguments(error))
+        ToolResult::error(
+            &call.call_id,
+            &call.name,
+            message,
+            ResultDetail::Arguments(error),
+        )
     }
 
     fn panic_result(&self, call: &ToolCall, payload: Box<dyn Any + Send>) -> ToolResult {
@@ -256,6 +283,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Some(text) if self.expose_panic_messages => message.push_str(&format!(": {text}")),
             _ => message.push_str("; this is not a problem with the arguments"),
         }
-        ToolResult::error(&call.call_id, &call.name, message, ResultDetail::Panic(payload))
+        ToolResult::error(
+            &call.call_id,
+            &call.name,
+            message,
+            ResultDetail::Panic(payload),
+        )
     }
 }

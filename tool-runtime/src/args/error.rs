@@ -13,7 +13,9 @@ use crate::names;
 #[non_exhaustive]
 pub enum ArgumentError {
     /// The arguments text is not JSON.
-    #[error("the arguments are not valid JSON ({message}); send one JSON object of named arguments")]
+    #[error(
+        "the arguments are not valid JSON ({message}); send one JSON object of named arguments"
+    )]
     InvalidJson {
         /// The parser's description of the problem.
         message: String,
@@ -85,7 +87,11 @@ impl fmt::Display for NameProblems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut problems = Vec::new();
         if !self.missing.is_empty() {
-            let noun = if self.missing.len() == 1 { "argument" } else { "arguments" };
+            let noun = if self.missing.len() == 1 {
+                "argument"
+            } else {
+                "arguments"
+            };
             problems.push(format!(
                 "missing required {noun} {}",
                 names::list(&self.missing, "and")
@@ -105,12 +111,20 @@ impl fmt::Display for NameProblems {
         if self.required.is_empty() {
             f.write_str(". This tool has no required arguments")?;
         } else {
-            write!(f, ". Required arguments: {}", names::list(&self.required, "and"))?;
+            write!(
+                f,
+                ". Required arguments: {}",
+                names::list(&self.required, "and")
+            )?;
         }
         if self.accepted.is_empty() {
             f.write_str("; it accepts no arguments.")
         } else {
-            write!(f, "; accepted arguments: {}.", names::list(&self.accepted, "and"))
+            write!(
+                f,
+                "; accepted arguments: {}.",
+                names::list(&self.accepted, "and")
+            )
         }
     }
 }

@@ -45,14 +45,21 @@ pub(crate) fn decode(arguments: &Arguments) -> Result<Cow<'_, Map<String, Value>
 ///
 /// # Errors
 /// When the text is not JSON, or the JSON is not an object.
-pub fn decode_arguments(arguments: &Arguments) -> Result<Cow<'_, Map<String, Value>>, ArgumentError> {
+pub fn decode_arguments(
+    arguments: &Arguments,
+) -> Result<Cow<'_, Map<String, Value>>, ArgumentError> {
     decode(arguments)
 }
 
 fn strip_position(error: &serde_json::Error) -> String {
     let text = error.to_string();
     match text.rfind(" at line ") {
-        Some(at) => format!("{} at line {}, column {}", &text[..at], error.line(), error.column()),
+        Some(at) => format!(
+            "{} at line {}, column {}",
+            &text[..at],
+            error.line(),
+            error.column()
+        ),
         None => text,
     }
 }
@@ -70,7 +77,10 @@ fn kind_of(value: &Value) -> &'static str {
 
 /// Checks argument names against a tool's parameters: every missing required argument and every
 /// unknown one (when the schema rejects unknown ones), reported together.
-pub(crate) fn check_names(table: &ParamTable, map: &Map<String, Value>) -> Result<(), NameProblems> {
+pub(crate) fn check_names(
+    table: &ParamTable,
+    map: &Map<String, Value>,
+) -> Result<(), NameProblems> {
     let missing: Vec<String> = table
         .required
         .iter()
@@ -94,7 +104,11 @@ pub(crate) fn check_names(table: &ParamTable, map: &Map<String, Value>) -> Resul
         required: table.required.clone(),
         accepted: table.accepted.clone(),
     };
-    if problems.is_empty() { Ok(()) } else { Err(problems) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
 }
 
 /// The default argument handling; see the module docs. The strict fast path is right only for
@@ -107,9 +121,13 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     table: &ParamTable,
     arguments: &Arguments,
 ) -> Result<T, ArgumentError> {
+    // Only objects take the fast path: serde's derived structs would also accept an array.
     let fast = match arguments {
-        Arguments::Text(text) => serde_json::from_str::<T>(text).ok(),
-        Arguments::Json(value) => T::deserialize(value).ok(),
+        Arguments::Text(text) if text.trim_start().starts_with('{') => {
+            serde_json::from_str::<T>(text).ok()
+        }
+        Arguments::Json(value @ Value::Object(_)) => T::deserialize(value).ok(),
+        _ => None,
     };
     match fast {
         Some(parsed) => Ok(parsed),
@@ -167,7 +185,10 @@ mod tests {
 
     #[test]
     fn valid_text_and_values_parse() {
-        let want = Search { query: "rust".into(), limit: Some(3) };
+        let want = Search {
+            query: "rust".into(),
+            limit: Some(3),
+        };
         let text = Arguments::from(r#"{"query":"rust","limit":3}"#);
         assert_eq!(parse_default::<Search>(&table(true), &text).unwrap(), want);
         let value = Arguments::from(json!({"query": "rust", "limit": 3}));
@@ -178,7 +199,9 @@ mod tests {
     fn missing_and_misspelled_names_come_together() {
         let args = Arguments::from(r#"{"querry": "rust", "limt": 3}"#);
         let err = parse_default::<Search>(&table(true), &args).unwrap_err();
-        let ArgumentError::Names(problems) = &err else { panic!("{err:?}") };
+        let ArgumentError::Names(problems) = &err else {
+            panic!("{err:?}")
+        };
         assert_eq!(problems.missing, ["query"]);
         assert_eq!(problems.unknown.len(), 2);
         assert_eq!(problems.unknown[0].suggestions, ["query"]);
@@ -190,6 +213,22 @@ mod tests {
         let args = Arguments::from(r#"{"query": "rust", "verbose": true}"#);
         let parsed = parse_default::<Search>(&table(false), &args).unwrap();
         assert_eq!(parsed.query, "rust");
+    }
+
+    #[test]
+    fn arrays_are_not_taken_for_objects() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Pair {
+            a: i64,
+            b: i64,
+        }
+        let err =
+            parse_default::<Pair>(&ParamTable::default(), &Arguments::from("[1, 2]")).unwrap_err();
+        assert_eq!(err, ArgumentError::NotAnObject { found: "an array" });
+        let err = parse_default::<Pair>(&ParamTable::default(), &Arguments::from(json!([1, 2])))
+            .unwrap_err();
+        assert_eq!(err, ArgumentError::NotAnObject { found: "an array" });
     }
 
     #[test]
@@ -208,7 +247,12 @@ mod tests {
 
     #[test]
     fn empty_and_null_arguments_are_an_empty_object() {
-        for args in [Arguments::from(""), Arguments::from(" "), Arguments::from("null"), Arguments::from(Value::Null)] {
+        for args in [
+            Arguments::from(""),
+            Arguments::from(" "),
+            Arguments::from("null"),
+            Arguments::from(Value::Null),
+        ] {
             assert!(decode(&args).unwrap().is_empty(), "{args:?}");
         }
     }
@@ -216,7 +260,10 @@ mod tests {
     #[test]
     fn broken_json_and_non_objects_are_reported() {
         let err = decode(&Arguments::from(r#"{"a": 1"#)).unwrap_err();
-        assert!(matches!(err, ArgumentError::InvalidJson { line: 1, .. }), "{err:?}");
+        assert!(
+            matches!(err, ArgumentError::InvalidJson { line: 1, .. }),
+            "{err:?}"
+        );
         let err = decode(&Arguments::from("[1, 2]")).unwrap_err();
         assert_eq!(err, ArgumentError::NotAnObject { found: "an array" });
     }

@@ -100,7 +100,11 @@ impl ToolDefinition {
     }
 
     /// A definition from a schema already in canonical form.
-    pub(crate) fn from_canonical(name: Cow<'static, str>, description: String, parameters: Value) -> Self {
+    pub(crate) fn from_canonical(
+        name: Cow<'static, str>,
+        description: String,
+        parameters: Value,
+    ) -> Self {
         ToolDefinition {
             name,
             description,

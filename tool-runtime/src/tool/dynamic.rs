@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Tool, ToolDefinition};
 use crate::args::{self, ArgumentError};
-use crate::call::{Arguments, CallInfo};
+use crate::call::{Arguments, ToolCall};
 use crate::exec::BoxFuture;
 use crate::output::{IntoOutcome, Outcome};
 
@@ -117,7 +117,10 @@ impl FunctionParam {
 
 /// The schema of an object with the given properties; unknown properties are refused.
 pub(crate) fn object_schema(params: &[FunctionParam]) -> Value {
-    let properties: Map<String, Value> = params.iter().map(|p| (p.name.clone(), p.schema())).collect();
+    let properties: Map<String, Value> = params
+        .iter()
+        .map(|p| (p.name.clone(), p.schema()))
+        .collect();
     let required: Vec<Value> = params
         .iter()
         .filter(|p| p.required)
@@ -219,7 +222,7 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for DynamicTool<C> {
         &'a self,
         args: Self::Args,
         ctx: &'a C,
-        _info: &'a CallInfo<'a>,
+        _call: &'a ToolCall,
     ) -> impl Future<Output = Outcome> + Send + 'a {
         async move {
             match &self.handler {

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError};
-use crate::call::{Arguments, CallInfo};
+use crate::call::{Arguments, ToolCall};
 use crate::exec::BoxFuture;
 use crate::output::Outcome;
 
@@ -36,12 +36,12 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     /// An [`ArgumentError`] whose `Display` is the message for the model.
     fn parse_args(&self, arguments: &Arguments, ctx: &C) -> Result<Self::Args, ArgumentError>;
 
-    /// Runs the body.
+    /// Runs the body for `call`, whose arguments `args` were parsed from.
     fn call<'a>(
         &'a self,
         args: Self::Args,
         ctx: &'a C,
-        info: &'a CallInfo<'a>,
+        call: &'a ToolCall,
     ) -> impl Future<Output = Outcome> + Send + 'a;
 }
 
@@ -68,7 +68,11 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
     ///
     /// # Errors
     /// As [`Tool::parse_args`].
-    fn parse_dyn(&self, arguments: &Arguments, ctx: &C) -> Result<Box<dyn Any + Send>, ArgumentError>;
+    fn parse_dyn(
+        &self,
+        arguments: &Arguments,
+        ctx: &C,
+    ) -> Result<Box<dyn Any + Send>, ArgumentError>;
 
     /// Runs the body with arguments from [`parse_dyn`](Self::parse_dyn) of this same tool; other
     /// arguments give an error outcome.
@@ -76,7 +80,7 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         &'a self,
         args: Box<dyn Any + Send>,
         ctx: &'a C,
-        info: &'a CallInfo<'a>,
+        call: &'a ToolCall,
     ) -> BoxFuture<'a, Outcome>;
 
     /// Parses the arguments and, when they are good, runs the body.
@@ -84,7 +88,7 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a C,
-        info: &'a CallInfo<'a>,
+        call: &'a ToolCall,
     ) -> BoxFuture<'a, Result<Outcome, ArgumentError>>;
 }
 
@@ -93,7 +97,11 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         Tool::definition(self)
     }
 
-    fn parse_dyn(&self, arguments: &Arguments, ctx: &C) -> Result<Box<dyn Any + Send>, ArgumentError> {
+    fn parse_dyn(
+        &self,
+        arguments: &Arguments,
+        ctx: &C,
+    ) -> Result<Box<dyn Any + Send>, ArgumentError> {
         Ok(Box::new(self.parse_args(arguments, ctx)?))
     }
 
@@ -101,10 +109,10 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         &'a self,
         args: Box<dyn Any + Send>,
         ctx: &'a C,
-        info: &'a CallInfo<'a>,
+        call: &'a ToolCall,
     ) -> BoxFuture<'a, Outcome> {
         match args.downcast::<T::Args>() {
-            Ok(args) => Box::pin(self.call(*args, ctx, info)),
+            Ok(args) => Box::pin(self.call(*args, ctx, call)),
             Err(_) => {
                 let name = Tool::definition(self).name();
                 let message = format!("tool `{name}` was given arguments parsed for another tool");
@@ -117,11 +125,11 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a C,
-        info: &'a CallInfo<'a>,
+        call: &'a ToolCall,
     ) -> BoxFuture<'a, Result<Outcome, ArgumentError>> {
         Box::pin(async move {
             let args = self.parse_args(arguments, ctx)?;
-            Ok(self.call(args, ctx, info).await)
+            Ok(self.call(args, ctx, call).await)
         })
     }
 }

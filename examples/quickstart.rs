@@ -1,0 +1,108 @@
+//! The README's first command: `cargo run --example quickstart`.
+//!
+//! Declares the demo tools with `#[tool]`, prints the definitions a model is given, then runs a
+//! script of tool calls such as a model makes (good ones and broken ones) and prints what the
+//! model would see for each. Offline: no API keys, no network.
+
+mod demo;
+
+use toolwright::{ToolCall, ToolResult};
+
+fn main() {
+    let tools = demo::toolbox();
+    let ctx = demo::context();
+
+    println!("== The tools, as a model is shown them ==\n");
+    for definition in tools.definitions() {
+        println!("{}: {}", definition.name(), definition.description());
+        let schema = serde_json::to_string_pretty(definition.parameters()).unwrap_or_default();
+        println!("{schema}\n");
+    }
+
+    println!("== A script of tool calls, and what the model sees ==\n");
+    let script = [
+        (
+            "a valid call",
+            ToolCall::new(
+                "call_1",
+                "get_weather",
+                r#"{"city": "Paris", "unit": "fahrenheit"}"#,
+            ),
+        ),
+        (
+            "an optional argument left out",
+            ToolCall::new("call_2", "get_weather", r#"{"city": "Oslo"}"#),
+        ),
+        (
+            "a missing argument",
+            ToolCall::new("call_3", "add", r#"{"a": 2}"#),
+        ),
+        (
+            "a misspelled argument",
+            ToolCall::new("call_4", "get_weather", r#"{"cty": "Paris"}"#),
+        ),
+        (
+            "a wrong type, nested",
+            ToolCall::new(
+                "call_5",
+                "update_preferences",
+                r#"{"unique_code": "u1", "data": {"items_per_page": "ten"}}"#,
+            ),
+        ),
+        (
+            "a value outside an enum",
+            ToolCall::new(
+                "call_6",
+                "get_weather",
+                r#"{"city": "Rome", "unit": "kelvin"}"#,
+            ),
+        ),
+        (
+            "the tool's own error",
+            ToolCall::new("call_7", "divide", r#"{"a": 1, "b": 0}"#),
+        ),
+        (
+            "an unknown tool",
+            ToolCall::new("call_8", "get_wether", r#"{"city": "Paris"}"#),
+        ),
+        ("a panicking tool", ToolCall::new("call_9", "explode", "")),
+        (
+            "context and call info injected",
+            ToolCall::new("call_10", "whoami", "{}"),
+        ),
+        (
+            "processed content",
+            ToolCall::new(
+                "call_11",
+                "create_invoice",
+                r#"{"vendor_name": "ACME", "total_amount": "120.50 EUR"}"#,
+            ),
+        ),
+    ];
+    // A panicking tool is caught and reported to the model; keep the default hook's report quiet.
+    std::panic::set_hook(Box::new(|_| {}));
+    for (what, call) in script {
+        let result = tools.execute_blocking(&call, &ctx);
+        print_result(what, &call, &result);
+    }
+}
+
+fn print_result(what: &str, call: &ToolCall, result: &ToolResult) {
+    println!(
+        "-- {what}: {}({})",
+        call.name,
+        serde_json::Value::Object(call.arguments_as_map())
+    );
+    let status = if result.is_error { "error" } else { "ok" };
+    println!("   model sees [{status}]: {}", result.text());
+    if let Some(invoice) = result.native::<demo::Invoice>() {
+        println!("   application keeps: {invoice:?}");
+    }
+    if let Some(message) = result.panic_message() {
+        println!("   application keeps the panic: {message:?}");
+    }
+    if let Some(error) = result.tool_error::<demo::DivideError>() {
+        println!("   application keeps the typed error: {error:?}");
+    }
+    println!();
+}

@@ -1,0 +1,198 @@
+//! The model of a `#[tool]` fn: what the expansion needs, with the user's tokens and spans.
+//!
+//! Building it also strips the helper attributes it consumed from the fn, which is then emitted
+//! as written otherwise.
+
+use proc_macro2::Span;
+use syn::{Attribute, Expr, FnArg, Ident, ItemFn, LitStr, Meta, Pat, ReturnType, Type};
+
+use crate::attr::{self, ParamArgs, ToolArgs};
+use crate::ctxt::Ctxt;
+
+pub(crate) struct ToolFn {
+    pub(crate) args: ToolArgs,
+    pub(crate) ident: Ident,
+    pub(crate) vis: syn::Visibility,
+    pub(crate) is_async: bool,
+    /// The expressions of the fn's `#[doc = ..]` attributes.
+    pub(crate) docs: Vec<Expr>,
+    /// The fn's `#[deprecated]`, as written, and its `since`/`note`.
+    pub(crate) deprecated: Option<(Attribute, Option<LitStr>, Option<LitStr>)>,
+    pub(crate) params: Vec<Param>,
+    /// The declared return type; `None` for `()`.
+    pub(crate) ret: Option<Type>,
+}
+
+pub(crate) struct Param {
+    /// The parameter's name; `None` when it is a pattern (already reported).
+    pub(crate) ident: Option<Ident>,
+    pub(crate) ty: Type,
+    pub(crate) args: ParamArgs,
+    /// `#[doc]`, `#[serde]` and `#[schemars]` attributes, forwarded to the arguments struct.
+    pub(crate) forwarded: Vec<Attribute>,
+    pub(crate) span: Span,
+}
+
+pub(crate) enum ParamKind<'a> {
+    /// An argument the model sends, under this name.
+    Argument { name: String },
+    /// `#[tool(context)]`: the application context, `&C`.
+    Context { inner: &'a Type },
+    /// `#[tool(call_info)]`.
+    CallInfo,
+}
+
+impl Param {
+    pub(crate) fn kind(&self) -> ParamKind<'_> {
+        if self.args.call_info.is_some() {
+            return ParamKind::CallInfo;
+        }
+        if self.args.context.is_some() {
+            let inner = match &self.ty {
+                Type::Reference(reference) => &*reference.elem,
+                other => other,
+            };
+            return ParamKind::Context { inner };
+        }
+        ParamKind::Argument {
+            name: self.argument_name(),
+        }
+    }
+
+    pub(crate) fn argument_name(&self) -> String {
+        match (&self.args.rename, &self.ident) {
+            (Some(rename), _) => rename.value(),
+            (None, Some(ident)) => unraw(ident),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+pub(crate) fn unraw(ident: &Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map_or(text.clone(), str::to_owned)
+}
+
+impl ToolFn {
+    /// Reads the fn and strips the helper attributes on its parameters. Receivers are reported here
+    /// (they have no type to model); everything else is checked in `valid`.
+    pub(crate) fn from_item(item: &mut ItemFn, args: ToolArgs, cx: &mut Ctxt) -> ToolFn {
+        let docs = item.attrs.iter().filter_map(doc_expr).cloned().collect();
+        let deprecated = item
+            .attrs
+            .iter()
+            .find(|a| a.path().is_ident("deprecated"))
+            .map(|attr| {
+                let (since, note) = deprecation(attr, cx);
+                (attr.clone(), since, note)
+            });
+        let mut params = Vec::new();
+        for input in &mut item.sig.inputs {
+            match input {
+                FnArg::Receiver(receiver) => {
+                    let token = &receiver.self_token;
+                    cx.spanned(token, "#[tool] fns cannot take `self`: a tool is a free fn; move the state into a #[tool(context)] parameter");
+                }
+                FnArg::Typed(typed) => {
+                    let mut param_args = ParamArgs::default();
+                    let mut forwarded = Vec::new();
+                    typed.attrs.retain(|attr| {
+                        if attr.path().is_ident("tool") {
+                            attr::parse_param_attr(attr, &mut param_args, cx);
+                            false
+                        } else if ["doc", "serde", "schemars"]
+                            .iter()
+                            .any(|n| attr.path().is_ident(n))
+                        {
+                            forwarded.push(attr.clone());
+                            false
+                        } else {
+                            true
+                        }
+                    });
+                    let ident = match &*typed.pat {
+                        Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => {
+                            Some(pat.ident.clone())
+                        }
+                        other => {
+                            cx.spanned(other, "tool parameters must be plain names, not patterns: the name is the argument's name; destructure it in the body");
+                            None
+                        }
+                    };
+                    params.push(Param {
+                        ident,
+                        ty: (*typed.ty).clone(),
+                        args: param_args,
+                        forwarded,
+                        span: syn::spanned::Spanned::span(&typed.pat),
+                    });
+                }
+            }
+        }
+        ToolFn {
+            args,
+            ident: item.sig.ident.clone(),
+            vis: item.vis.clone(),
+            is_async: item.sig.asyncness.is_some(),
+            docs,
+            deprecated,
+            params,
+            ret: match &item.sig.output {
+                ReturnType::Default => None,
+                ReturnType::Type(_, ty) => Some((**ty).clone()),
+            },
+        }
+    }
+
+    /// The tool's name: `#[tool(name)]` or the fn's name.
+    pub(crate) fn name(&self) -> String {
+        match &self.args.name {
+            Some(name) => name.value(),
+            None => unraw(&self.ident),
+        }
+    }
+
+    pub(crate) fn context(&self) -> Option<&Type> {
+        self.params.iter().find_map(|p| match p.kind() {
+            ParamKind::Context { inner } => Some(inner),
+            _ => None,
+        })
+    }
+}
+
+fn doc_expr(attr: &Attribute) -> Option<&Expr> {
+    match &attr.meta {
+        Meta::NameValue(nv) if nv.path.is_ident("doc") => Some(&nv.value),
+        _ => None,
+    }
+}
+
+/// `#[deprecated]`, `#[deprecated = "note"]`, `#[deprecated(since = "..", note = "..")]`.
+fn deprecation(attr: &Attribute, cx: &mut Ctxt) -> (Option<LitStr>, Option<LitStr>) {
+    match &attr.meta {
+        Meta::Path(_) => (None, None),
+        Meta::NameValue(nv) => match &nv.value {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(note),
+                ..
+            }) => (None, Some(note.clone())),
+            _ => (None, None),
+        },
+        Meta::List(_) => {
+            let (mut since, mut note) = (None, None);
+            let result = attr.parse_nested_meta(|meta| {
+                let value: LitStr = meta.value()?.parse()?;
+                if meta.path.is_ident("since") {
+                    since = Some(value);
+                } else if meta.path.is_ident("note") {
+                    note = Some(value);
+                }
+                Ok(())
+            });
+            if let Err(error) = result {
+                cx.error(error);
+            }
+            (since, note)
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Parsing of `#[tool(..)]`: the attribute's own arguments and those on parameters.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser;
+use syn::{Expr, LitBool, LitStr, Path};
+
+use crate::ctxt::Ctxt;
+
+/// `#[tool(..)]` on the fn.
+#[derive(Default)]
+pub(crate) struct ToolArgs {
+    pub(crate) name: Option<LitStr>,
+    pub(crate) description: Option<Expr>,
+    pub(crate) display: Option<LitStr>,
+    pub(crate) tags: Vec<LitStr>,
+    pub(crate) read_only: Option<LitBool>,
+    pub(crate) destructive: Option<LitBool>,
+    pub(crate) idempotent: Option<LitBool>,
+    pub(crate) open_world: Option<LitBool>,
+    pub(crate) unknown_args: Option<(LitStr, bool)>,
+    pub(crate) parse_args: Option<Path>,
+    pub(crate) krate: Option<Path>,
+}
+
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "display",
+    "tags",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "unknown_args",
+    "parse_args",
+    "crate",
+];
+
+/// `#[tool(..)]` on a parameter.
+#[derive(Default)]
+pub(crate) struct ParamArgs {
+    pub(crate) rename: Option<LitStr>,
+    pub(crate) description: Option<Expr>,
+    pub(crate) default: Option<(Span, Option<Expr>)>,
+    pub(crate) context: Option<Span>,
+    pub(crate) call_info: Option<Span>,
+}
+
+const PARAM_KEYS: &[&str] = &["rename", "description", "default", "context", "call_info"];
+
+pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
+    let mut args = ToolArgs::default();
+    let parser = syn::meta::parser(|meta| {
+        let key = key_of(&meta, TOOL_KEYS)?;
+        match key.as_str() {
+            // name = "get_weather"
+            "name" => set(&meta, &mut args.name, meta.value()?.parse()?),
+            // description = "..." (any expression of type &'static str, e.g. include_str!)
+            "description" => set(&meta, &mut args.description, meta.value()?.parse()?),
+            // display = "Weather lookup"
+            "display" => set(&meta, &mut args.display, meta.value()?.parse()?),
+            // tags = ["weather", "read"]
+            "tags" => {
+                let value = meta.value()?;
+                let content;
+                syn::bracketed!(content in value);
+                if !args.tags.is_empty() {
+                    return Err(meta.error("duplicate #[tool] argument `tags`"));
+                }
+                args.tags = content
+                    .parse_terminated(|input| input.parse::<LitStr>(), syn::Token![,])?
+                    .into_iter()
+                    .collect();
+                Ok(())
+            }
+            // read_only, read_only = true, destructive = false, ...
+            "read_only" => set(&meta, &mut args.read_only, flag(&meta)?),
+            "destructive" => set(&meta, &mut args.destructive, flag(&meta)?),
+            "idempotent" => set(&meta, &mut args.idempotent, flag(&meta)?),
+            "open_world" => set(&meta, &mut args.open_world, flag(&meta)?),
+            // unknown_args = "reject" | "ignore"
+            "unknown_args" => {
+                let policy: LitStr = meta.value()?.parse()?;
+                let ignore = match policy.value().as_str() {
+                    "reject" => false,
+                    "ignore" => true,
+                    other => {
+                        return Err(syn::Error::new(
+                            policy.span(),
+                            format!(
+                                "unknown_args must be \"reject\" or \"ignore\", not \"{other}\""
+                            ),
+                        ));
+                    }
+                };
+                set(&meta, &mut args.unknown_args, (policy, ignore))
+            }
+            // parse_args = my_parser
+            "parse_args" => set(&meta, &mut args.parse_args, meta.value()?.parse()?),
+            // crate = my_reexport::toolwright, or crate = "my_reexport::toolwright"
+            "crate" => {
+                let input = meta.value()?;
+                let path = if input.peek(LitStr) {
+                    input.parse::<LitStr>()?.parse()?
+                } else {
+                    input.parse()?
+                };
+                set(&meta, &mut args.krate, path)
+            }
+            _ => unreachable!("key_of returns known keys only"),
+        }
+    });
+    if let Err(error) = parser.parse2(tokens) {
+        cx.error(error);
+    }
+    args
+}
+
+pub(crate) fn parse_param_attr(attr: &syn::Attribute, args: &mut ParamArgs, cx: &mut Ctxt) {
+    let result = attr.parse_nested_meta(|meta| {
+        let key = key_of(&meta, PARAM_KEYS)?;
+        let span = meta
+            .path
+            .get_ident()
+            .map_or_else(Span::call_site, syn::Ident::span);
+        match key.as_str() {
+            // #[tool(rename = "file")]
+            "rename" => set(&meta, &mut args.rename, meta.value()?.parse()?),
+            // #[tool(description = "...")]
+            "description" => set(&meta, &mut args.description, meta.value()?.parse()?),
+            // #[tool(default)] or #[tool(default = expr)]
+            "default" => {
+                let expr = if meta.input.peek(syn::Token![=]) {
+                    Some(meta.value()?.parse()?)
+                } else {
+                    None
+                };
+                set(&meta, &mut args.default, (span, expr))
+            }
+            // #[tool(context)]
+            "context" => set(&meta, &mut args.context, span),
+            // #[tool(call_info)]
+            "call_info" => set(&meta, &mut args.call_info, span),
+            _ => unreachable!("key_of returns known keys only"),
+        }
+    });
+    if let Err(error) = result {
+        cx.error(error);
+    }
+}
+
+fn key_of(meta: &ParseNestedMeta, known: &[&str]) -> syn::Result<String> {
+    let key = match meta.path.get_ident() {
+        Some(ident) => ident.to_string(),
+        None if meta.path.is_ident("crate") => "crate".to_owned(),
+        None => {
+            let path = &meta.path;
+            let text = quote::quote!(#path).to_string().replace(' ', "");
+            return Err(meta.error(format!("unknown #[tool] argument `{text}`")));
+        }
+    };
+    let key = key.trim_start_matches("r#").to_owned();
+    if known.contains(&key.as_str()) {
+        return Ok(key);
+    }
+    let mut message = format!("unknown #[tool] argument `{key}`");
+    match closest(&key, known) {
+        Some(close) => message.push_str(&format!("; did you mean `{close}`?")),
+        None => message.push_str(&format!("; expected one of {}", list(known))),
+    }
+    Err(meta.error(message))
+}
+
+fn set<T>(meta: &ParseNestedMeta, slot: &mut Option<T>, value: T) -> syn::Result<()> {
+    if slot.is_some() {
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        return Err(meta.error(format!("duplicate #[tool] argument `{key}`")));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+/// `key` alone is `true`; `key = true` and `key = false` say so.
+fn flag(meta: &ParseNestedMeta) -> syn::Result<LitBool> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse()
+    } else {
+        Ok(LitBool::new(
+            true,
+            meta.path
+                .get_ident()
+                .map_or_else(Span::call_site, syn::Ident::span),
+        ))
+    }
+}
+
+fn list(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The known key closest to a misspelled one, if any is close enough.
+fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (levenshtein(key, k), *k))
+        .filter(|(d, k)| {
+            *d <= (k.len().max(key.len()) / 3).max(1) || k.contains(key) || key.contains(k)
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(prev + cost);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}

@@ -1,0 +1,324 @@
+//! Code generation: the fn as written, a same-named handle struct, and beside them (inside
+//! `const _: () = { .. };`) the arguments struct, the spanned type checks and the `Tool` impl.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{ItemFn, parse_quote};
+
+use crate::ast::{ParamKind, ToolFn, unraw};
+use crate::ctxt::Ctxt;
+
+use crate::{attr, fallback, valid};
+
+pub(crate) fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut item: ItemFn = match syn::parse2(input.clone()) {
+        Ok(item) => item,
+        Err(_) => {
+            let error = syn::Error::new(
+                Span::call_site(),
+                "#[tool] goes on a fn: `#[tool] fn name(..) -> T`",
+            )
+            .to_compile_error();
+            return quote!(#error #input);
+        }
+    };
+    let mut cx = Ctxt::default();
+    let args = attr::parse_tool_args(args, &mut cx);
+    let tool = ToolFn::from_item(&mut item, args, &mut cx);
+    valid::check(&tool, &item.sig, &mut cx);
+    match cx.check() {
+        Ok(()) => {
+            let generated = generate(&tool);
+            quote!(#item #generated)
+        }
+        Err(errors) => fallback::expand(&item, &errors),
+    }
+}
+
+fn generate(tool: &ToolFn) -> TokenStream {
+    let krate = tool
+        .args
+        .krate
+        .clone()
+        .unwrap_or_else(|| parse_quote!(::toolwright));
+    let rt = quote!(#krate::__private);
+    let ident = &tool.ident;
+    let vis = &tool.vis;
+    let name = tool.name();
+    let deprecated = tool.deprecated.as_ref().map(|(attr, _, _)| attr);
+
+    let handle_doc = format!(
+        "The `{name}` tool: [`{ident}`](fn@{ident}) as a toolwright tool. Register it with `toolbox.register({ident} {{}})`; its typed arguments are `<{ident} as toolwright::Tool>::Args`."
+    );
+    let serde_path = format!("{}::__private::serde", quote!(#krate)).replace(' ', "");
+    let schemars_path = format!("{}::__private::schemars", quote!(#krate)).replace(' ', "");
+
+    let mut fields = Vec::new();
+    let mut default_fns = Vec::new();
+    let mut checks = Vec::new();
+    let mut call_args = Vec::new();
+    let mut bindings = Vec::new();
+    let mut param_names = Vec::new();
+    for param in &tool.params {
+        let ty = &param.ty;
+        match param.kind() {
+            ParamKind::Context { .. } => call_args.push(quote!(__tool_ctx)),
+            ParamKind::CallInfo => {
+                checks.push(quote_spanned!(ty.span()=> #rt::assert_call_info::<#ty>();));
+                call_args.push(quote!(&__tool_info));
+            }
+            ParamKind::Argument { name: wire } => {
+                let Some(field) = &param.ident else { continue };
+                let rust = unraw(field);
+                let marker = format_ident!("{}", rust, span = field.span());
+                checks.push(quote_spanned! {ty.span()=>
+                    {
+                        #[allow(non_camel_case_types, dead_code)]
+                        struct #marker;
+                        #rt::assert_arg::<#ty, #marker>();
+                    }
+                });
+                let forwarded = &param.forwarded;
+                let rename = param
+                    .args
+                    .rename
+                    .as_ref()
+                    .map(|lit| quote!(#[serde(rename = #lit)]));
+                let description = param
+                    .args
+                    .description
+                    .as_ref()
+                    .map(|d| quote!(#[schemars(description = #d)]));
+                let default = param.args.default.as_ref().map(|(_, expr)| match expr {
+                    None => quote!(#[serde(default)]),
+                    Some(expr) => {
+                        let default_fn = format_ident!("__tool_default_{}", rust);
+                        let default_name = default_fn.to_string();
+                        default_fns.push(quote! {
+                            fn #default_fn() -> #ty {
+                                #expr
+                            }
+                        });
+                        quote!(#[serde(default = #default_name)])
+                    }
+                });
+                fields.push(quote! {
+                    #(#forwarded)*
+                    #rename
+                    #description
+                    #default
+                    pub #field: #ty
+                });
+                bindings.push(quote!(#field));
+                call_args.push(quote!(#field));
+                param_names.push(quote!((#rust, #wire)));
+            }
+        }
+    }
+
+    let ctx_ty = tool.context();
+    let (impl_generics, ctx) = match ctx_ty {
+        Some(ty) => (quote!(), quote!(#ty)),
+        None => (
+            quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static>),
+            quote!(__ToolCtx),
+        ),
+    };
+    let takes_info = tool
+        .params
+        .iter()
+        .any(|p| matches!(p.kind(), ParamKind::CallInfo));
+    let call_binding = if takes_info {
+        quote!(__tool_call)
+    } else {
+        quote!(_)
+    };
+    let make_info = takes_info.then(|| quote!(let __tool_info = #rt::CallInfo::new(__tool_call);));
+    let ctx_binding = if ctx_ty.is_some() {
+        quote!(__tool_ctx)
+    } else {
+        quote!(_)
+    };
+
+    let (parse_ctx, parse_body) = match &tool.args.parse_args {
+        Some(parser) => (
+            quote!(__tool_ctx),
+            quote!(#rt::parse_custom(&#parser, __tool_arguments, __tool_ctx)),
+        ),
+        None => (
+            quote!(_),
+            quote!(#rt::parse_generated::<__ToolArgs>(__tool_definition(), __tool_arguments)),
+        ),
+    };
+
+    let ret = tool.ret.clone().unwrap_or_else(|| parse_quote!(()));
+    let ret_span = tool
+        .ret
+        .as_ref()
+        .map_or_else(|| ident.span(), Spanned::span);
+    let await_ = tool.is_async.then(|| quote!(.await));
+    let convert = quote_spanned! {ret_span=>
+        {
+            #[allow(unused_imports)]
+            use #rt::{ViaOutcome as _, ViaResult as _, ViaSerialize as _};
+            (&&&#rt::Probe::<#ret>::NEW).__tool_kind().convert(__tool_value)
+        }
+    };
+
+    let docs = tool.docs.iter();
+    let description = option(&rt, tool.args.description.as_ref().map(|d| quote!(#d)));
+    let display = option(&rt, tool.args.display.as_ref().map(|d| quote!(#d)));
+    let tags = &tool.args.tags;
+    let deprecation = option(
+        &rt,
+        tool.deprecated.as_ref().map(|(_, since, note)| {
+            let since = option(&rt, since.as_ref().map(|s| quote!(#s)));
+            let note = option(&rt, note.as_ref().map(|n| quote!(#n)));
+            quote!((#since, #note))
+        }),
+    );
+    let hint = |flag: &Option<syn::LitBool>| option(&rt, flag.as_ref().map(|b| quote!(#b)));
+    let (read_only, destructive, idempotent, open_world) = (
+        hint(&tool.args.read_only),
+        hint(&tool.args.destructive),
+        hint(&tool.args.idempotent),
+        hint(&tool.args.open_world),
+    );
+    let unknown_args = match &tool.args.unknown_args {
+        Some((_, true)) => quote!(#rt::UnknownArgs::Ignore),
+        _ => quote!(#rt::UnknownArgs::Reject),
+    };
+
+    let entry = match ctx_ty {
+        None => quote! {
+            #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::Arc::new(#ident {}) })
+        },
+        Some(ctx) => quote! {
+            #rt::ToolEntry::with_context(|| -> #rt::Box<dyn #rt::Any> {
+                #rt::Box::new(#rt::Arc::new(#ident {}) as #rt::Arc<dyn #rt::DynTool<#ctx>>)
+            })
+        },
+    };
+
+    quote! {
+        #[doc = #handle_doc]
+        #[allow(non_camel_case_types)]
+        #deprecated
+        #vis struct #ident {}
+
+        #[allow(deprecated)]
+        const _: () = {
+            #[automatically_derived]
+            impl ::core::clone::Clone for #ident {
+                #[inline]
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::marker::Copy for #ident {}
+
+            #[automatically_derived]
+            impl ::core::default::Default for #ident {
+                #[inline]
+                fn default() -> Self {
+                    #ident {}
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #ident {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(#name)
+                }
+            }
+
+            #[doc(hidden)]
+            #[allow(private_interfaces, missing_docs)]
+            #[derive(#rt::serde::Deserialize, #rt::schemars::JsonSchema)]
+            #[serde(crate = #serde_path, deny_unknown_fields)]
+            #[schemars(crate = #schemars_path)]
+            pub struct __ToolArgs {
+                #(#fields,)*
+            }
+
+            #(#default_fns)*
+
+            const _: () = {
+                #(#checks)*
+            };
+
+            fn __tool_definition() -> &'static #rt::ToolDefinition {
+                static DEFINITION: #rt::OnceLock<#rt::ToolDefinition> = #rt::OnceLock::new();
+                DEFINITION.get_or_init(|| {
+                    let output_schema = {
+                        #[allow(unused_imports)]
+                        use #rt::{SchemaViaNone as _, SchemaViaResult as _, SchemaViaValue as _};
+                        (&&&#rt::SchemaProbe::<#ret>::NEW).__tool_output_schema()
+                    };
+                    #rt::definition::<__ToolArgs>(
+                        &#rt::MacroTool {
+                            name: #name,
+                            doc: #rt::core::concat!(#(#docs, "\n",)*),
+                            description: #description,
+                            params: &[#(#param_names),*],
+                            display: #display,
+                            tags: &[#(#tags),*],
+                            deprecated: #deprecation,
+                            annotations: #rt::ToolAnnotations {
+                                read_only: #read_only,
+                                destructive: #destructive,
+                                idempotent: #idempotent,
+                                open_world: #open_world,
+                            },
+                            unknown_args: #unknown_args,
+                        },
+                        output_schema,
+                    )
+                })
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #rt::Tool<#ctx> for #ident {
+                type Args = __ToolArgs;
+
+                fn definition(&self) -> &#rt::ToolDefinition {
+                    __tool_definition()
+                }
+
+                fn parse_args(
+                    &self,
+                    __tool_arguments: &#rt::Arguments,
+                    #parse_ctx: &#ctx,
+                ) -> ::core::result::Result<__ToolArgs, #rt::ArgumentError> {
+                    #parse_body
+                }
+
+                fn call<'__tool>(
+                    &'__tool self,
+                    __tool_args: __ToolArgs,
+                    #ctx_binding: &'__tool #ctx,
+                    #call_binding: &'__tool #rt::ToolCall,
+                ) -> impl ::core::future::Future<Output = #rt::Outcome> + ::core::marker::Send + '__tool {
+                    let __ToolArgs { #(#bindings),* } = __tool_args;
+                    #make_info
+                    async move {
+                        let __tool_value = #ident(#(#call_args),*) #await_;
+                        #convert
+                    }
+                }
+            }
+
+            #rt::submit! { #entry }
+        };
+    }
+}
+
+fn option(rt: &TokenStream, value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(value) => quote!(#rt::core::option::Option::Some(#value)),
+        None => quote!(#rt::core::option::Option::None),
+    }
+}

@@ -1,0 +1,206 @@
+//! Cross-checks of the model: everything that can be known from syntax alone. Type-dependent
+//! checks (argument types, the return type, the call-info type) are emitted as spanned trait
+//! bounds by `expand`, so that aliases and re-exports are judged by what they are.
+
+use std::collections::HashMap;
+
+use syn::{GenericArgument, PathArguments, Signature, Type};
+
+use crate::ast::{ParamKind, ToolFn};
+use crate::ctxt::Ctxt;
+
+pub(crate) fn check(tool: &ToolFn, sig: &Signature, cx: &mut Ctxt) {
+    check_signature(sig, cx);
+    check_name(tool, cx);
+    check_description(tool, cx);
+    check_params(tool, cx);
+    if let Some(impl_trait) = tool.ret.as_ref().and_then(find_impl_trait) {
+        cx.spanned(impl_trait, "#[tool] fns cannot return `impl Trait`: name the return type, so the tool's result can be converted");
+    }
+}
+
+fn check_signature(sig: &Signature, cx: &mut Ctxt) {
+    if !sig.generics.params.is_empty() {
+        cx.spanned(
+            &sig.generics,
+            "#[tool] fns cannot be generic: the arguments' schema needs concrete types",
+        );
+    } else if let Some(where_clause) = &sig.generics.where_clause {
+        cx.spanned(where_clause, "#[tool] fns cannot have a where clause");
+    }
+    if let syn::Safety::Unsafe(token) = &sig.safety {
+        cx.spanned(token, "#[tool] fns cannot be `unsafe`: a model's call must not be able to cause undefined behaviour");
+    }
+    if let Some(variadic) = &sig.variadic {
+        cx.spanned(variadic, "#[tool] fns cannot be variadic");
+    }
+}
+
+fn check_name(tool: &ToolFn, cx: &mut Ctxt) {
+    let name = tool.name();
+    let valid = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !valid {
+        let message = format!(
+            "tool name `{name}` is not accepted by providers: use 1 to 64 of `A-Z a-z 0-9 _ -` (#[tool(name = \"...\")] sets another)"
+        );
+        match &tool.args.name {
+            Some(lit) => cx.spanned(lit, message),
+            None => cx.spanned(&tool.ident, message),
+        }
+    }
+}
+
+fn check_description(tool: &ToolFn, cx: &mut Ctxt) {
+    if tool.docs.is_empty() && tool.args.description.is_none() {
+        cx.spanned(
+            &tool.ident,
+            format!(
+                "tool `{}` has no description: add a doc comment (`/// What it does.`) or #[tool(description = \"...\")]; the model chooses tools by their descriptions",
+                tool.name()
+            ),
+        );
+    }
+}
+
+fn check_params(tool: &ToolFn, cx: &mut Ctxt) {
+    let mut names: HashMap<String, &syn::Ident> = HashMap::new();
+    let mut context_seen = false;
+    let mut call_info_seen = false;
+    for param in &tool.params {
+        let args = &param.args;
+        if let Some(impl_trait) = find_impl_trait(&param.ty) {
+            cx.spanned(impl_trait, "tool parameters cannot be `impl Trait`: the arguments' schema needs concrete types");
+            continue;
+        }
+        if let (Some(context), Some(_)) = (args.context, args.call_info) {
+            cx.error(syn::Error::new(
+                context,
+                "a parameter is either #[tool(context)] or #[tool(call_info)], not both",
+            ));
+            continue;
+        }
+        if args.context.is_some() || args.call_info.is_some() {
+            let marker = if args.context.is_some() {
+                "context"
+            } else {
+                "call_info"
+            };
+            for (present, key) in [
+                (
+                    args.rename.as_ref().map(syn::spanned::Spanned::span),
+                    "rename",
+                ),
+                (
+                    args.description.as_ref().map(syn::spanned::Spanned::span),
+                    "description",
+                ),
+                (args.default.as_ref().map(|d| d.0), "default"),
+            ] {
+                if let Some(span) = present {
+                    cx.error(syn::Error::new(
+                        span,
+                        format!("`{key}` does not apply to a #[tool({marker})] parameter: it is injected, not sent by the model"),
+                    ));
+                }
+            }
+        }
+        match param.kind() {
+            ParamKind::Context { .. } => {
+                if context_seen {
+                    cx.error(syn::Error::new(
+                        param.span,
+                        "a tool takes at most one #[tool(context)] parameter",
+                    ));
+                }
+                context_seen = true;
+                match &param.ty {
+                    Type::Reference(reference) if reference.mutability.is_some() => cx.spanned(
+                        reference,
+                        "a #[tool(context)] parameter is a shared reference `&T`: tools may run concurrently; use interior mutability for state",
+                    ),
+                    Type::Reference(reference) if reference.lifetime.is_some() => cx.spanned(
+                        reference,
+                        "a #[tool(context)] parameter takes no named lifetime: write `&T`",
+                    ),
+                    Type::Reference(_) => {}
+                    other => cx.spanned(other, "a #[tool(context)] parameter is taken by reference: write `&T`"),
+                }
+            }
+            ParamKind::CallInfo => {
+                if call_info_seen {
+                    cx.error(syn::Error::new(
+                        param.span,
+                        "a tool takes at most one #[tool(call_info)] parameter",
+                    ));
+                }
+                call_info_seen = true;
+            }
+            ParamKind::Argument { name } => {
+                if let Type::Reference(reference) = &param.ty {
+                    cx.spanned(reference, borrowed_message(&reference.elem));
+                    continue;
+                }
+                let Some(ident) = &param.ident else { continue };
+                if let Some(first) = names.get(&name) {
+                    let span = param
+                        .args
+                        .rename
+                        .as_ref()
+                        .map_or_else(|| ident.span(), syn::LitStr::span);
+                    cx.error(syn::Error::new(
+                        span,
+                        format!("two parameters are both the argument `{name}` (the other is `{first}`); rename one with #[tool(rename = \"...\")]"),
+                    ));
+                } else {
+                    names.insert(name, ident);
+                }
+            }
+        }
+    }
+}
+
+fn borrowed_message(elem: &Type) -> String {
+    let owned = match elem {
+        Type::Path(path) if path.path.is_ident("str") => "`String` instead of `&str`".to_owned(),
+        Type::Path(path) if path.path.is_ident("Path") => "`PathBuf` instead of `&Path`".to_owned(),
+        Type::Slice(slice) => {
+            let item = &slice.elem;
+            format!(
+                "`Vec<{}>` instead of `&[{}]`",
+                quote::quote!(#item),
+                quote::quote!(#item)
+            )
+        }
+        other => format!("`{}` by value", quote::quote!(#other)),
+    };
+    format!(
+        "tool arguments are owned values decoded from the model's JSON: take {owned}; if this is the application context, mark it #[tool(context)]"
+    )
+}
+
+fn find_impl_trait(ty: &Type) -> Option<&syn::TypeImplTrait> {
+    match ty {
+        Type::ImplTrait(impl_trait) => Some(impl_trait),
+        Type::Reference(r) => find_impl_trait(&r.elem),
+        Type::Slice(s) => find_impl_trait(&s.elem),
+        Type::Array(a) => find_impl_trait(&a.elem),
+        Type::Paren(p) => find_impl_trait(&p.elem),
+        Type::Group(g) => find_impl_trait(&g.elem),
+        Type::Tuple(t) => t.elems.iter().find_map(find_impl_trait),
+        Type::Path(p) => p
+            .path
+            .segments
+            .iter()
+            .find_map(|segment| match &segment.arguments {
+                PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
+                    GenericArgument::Type(ty) => find_impl_trait(ty),
+                    _ => None,
+                }),
+                _ => None,
+            }),
+        _ => None,
+    }
+}
