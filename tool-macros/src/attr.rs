@@ -51,22 +51,35 @@ const PARAM_KEYS: &[&str] = &["rename", "description", "default", "context", "ca
 
 pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
     let mut args = ToolArgs::default();
+    let mut errors = Ctxt::default();
     let parser = syn::meta::parser(|meta| {
-        let key = key_of(&meta, TOOL_KEYS)?;
-        match key.as_str() {
+        let Some(key) = known_key(&meta, TOOL_KEYS, &mut errors)? else {
+            return Ok(());
+        };
+        let result = match key.as_str() {
             // name = "get_weather"
-            "name" => set(&meta, &mut args.name, meta.value()?.parse()?),
+            "name" => set(&meta, &mut args.name, meta.value()?.parse()?, &mut errors),
             // description = "..." (any expression of type &'static str, e.g. include_str!)
-            "description" => set(&meta, &mut args.description, meta.value()?.parse()?),
+            "description" => set(
+                &meta,
+                &mut args.description,
+                meta.value()?.parse()?,
+                &mut errors,
+            ),
             // display = "Weather lookup"
-            "display" => set(&meta, &mut args.display, meta.value()?.parse()?),
+            "display" => set(
+                &meta,
+                &mut args.display,
+                meta.value()?.parse()?,
+                &mut errors,
+            ),
             // tags = ["weather", "read"]
             "tags" => {
                 let value = meta.value()?;
                 let content;
                 syn::bracketed!(content in value);
                 if !args.tags.is_empty() {
-                    return Err(meta.error("duplicate #[tool] argument `tags`"));
+                    errors.error(meta.error("duplicate #[tool] argument `tags`"));
                 }
                 args.tags = content
                     .parse_terminated(|input| input.parse::<LitStr>(), syn::Token![,])?
@@ -75,10 +88,10 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                 Ok(())
             }
             // read_only, read_only = true, destructive = false, ...
-            "read_only" => set(&meta, &mut args.read_only, flag(&meta)?),
-            "destructive" => set(&meta, &mut args.destructive, flag(&meta)?),
-            "idempotent" => set(&meta, &mut args.idempotent, flag(&meta)?),
-            "open_world" => set(&meta, &mut args.open_world, flag(&meta)?),
+            "read_only" => set(&meta, &mut args.read_only, flag(&meta)?, &mut errors),
+            "destructive" => set(&meta, &mut args.destructive, flag(&meta)?, &mut errors),
+            "idempotent" => set(&meta, &mut args.idempotent, flag(&meta)?, &mut errors),
+            "open_world" => set(&meta, &mut args.open_world, flag(&meta)?, &mut errors),
             // unknown_args = "reject" | "ignore"
             "unknown_args" => {
                 let policy: LitStr = meta.value()?.parse()?;
@@ -94,10 +107,15 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                         ));
                     }
                 };
-                set(&meta, &mut args.unknown_args, (policy, ignore))
+                set(&meta, &mut args.unknown_args, (policy, ignore), &mut errors)
             }
             // parse_args = my_parser
-            "parse_args" => set(&meta, &mut args.parse_args, meta.value()?.parse()?),
+            "parse_args" => set(
+                &meta,
+                &mut args.parse_args,
+                meta.value()?.parse()?,
+                &mut errors,
+            ),
             // crate = my_reexport::toolwright, or crate = "my_reexport::toolwright"
             "crate" => {
                 let input = meta.value()?;
@@ -106,29 +124,41 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                 } else {
                     input.parse()?
                 };
-                set(&meta, &mut args.krate, path)
+                set(&meta, &mut args.krate, path, &mut errors)
             }
-            _ => unreachable!("key_of returns known keys only"),
-        }
+            _ => unreachable!("known_key returns known keys only"),
+        };
+        result
     });
     if let Err(error) = parser.parse2(tokens) {
+        errors.error(error);
+    }
+    if let Err(error) = errors.check() {
         cx.error(error);
     }
     args
 }
 
 pub(crate) fn parse_param_attr(attr: &syn::Attribute, args: &mut ParamArgs, cx: &mut Ctxt) {
+    let mut errors = Ctxt::default();
     let result = attr.parse_nested_meta(|meta| {
-        let key = key_of(&meta, PARAM_KEYS)?;
+        let Some(key) = known_key(&meta, PARAM_KEYS, &mut errors)? else {
+            return Ok(());
+        };
         let span = meta
             .path
             .get_ident()
             .map_or_else(Span::call_site, syn::Ident::span);
         match key.as_str() {
             // #[tool(rename = "file")]
-            "rename" => set(&meta, &mut args.rename, meta.value()?.parse()?),
+            "rename" => set(&meta, &mut args.rename, meta.value()?.parse()?, &mut errors),
             // #[tool(description = "...")]
-            "description" => set(&meta, &mut args.description, meta.value()?.parse()?),
+            "description" => set(
+                &meta,
+                &mut args.description,
+                meta.value()?.parse()?,
+                &mut errors,
+            ),
             // #[tool(default)] or #[tool(default = expr)]
             "default" => {
                 let expr = if meta.input.peek(syn::Token![=]) {
@@ -136,17 +166,41 @@ pub(crate) fn parse_param_attr(attr: &syn::Attribute, args: &mut ParamArgs, cx: 
                 } else {
                     None
                 };
-                set(&meta, &mut args.default, (span, expr))
+                set(&meta, &mut args.default, (span, expr), &mut errors)
             }
             // #[tool(context)]
-            "context" => set(&meta, &mut args.context, span),
+            "context" => set(&meta, &mut args.context, span, &mut errors),
             // #[tool(call_info)]
-            "call_info" => set(&meta, &mut args.call_info, span),
-            _ => unreachable!("key_of returns known keys only"),
+            "call_info" => set(&meta, &mut args.call_info, span, &mut errors),
+            _ => unreachable!("known_key returns known keys only"),
         }
     });
     if let Err(error) = result {
+        errors.error(error);
+    }
+    if let Err(error) = errors.check() {
         cx.error(error);
+    }
+}
+
+/// The key of this argument when it is a known one. An unknown key is recorded in `errors` and
+/// its value skipped, so that parsing goes on and later mistakes are reported too.
+fn known_key(
+    meta: &ParseNestedMeta,
+    known: &[&str],
+    errors: &mut Ctxt,
+) -> syn::Result<Option<String>> {
+    match key_of(meta, known) {
+        Ok(key) => Ok(Some(key)),
+        Err(error) => {
+            errors.error(error);
+            if meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _: TokenStream = meta.input.parse::<proc_macro2::Group>()?.stream();
+            }
+            Ok(None)
+        }
     }
 }
 
@@ -172,16 +226,24 @@ fn key_of(meta: &ParseNestedMeta, known: &[&str]) -> syn::Result<String> {
     Err(meta.error(message))
 }
 
-fn set<T>(meta: &ParseNestedMeta, slot: &mut Option<T>, value: T) -> syn::Result<()> {
+/// Fills a slot; a second value for it is recorded as an error and parsing goes on, so that every
+/// mistake shows in one build.
+fn set<T>(
+    meta: &ParseNestedMeta,
+    slot: &mut Option<T>,
+    value: T,
+    errors: &mut Ctxt,
+) -> syn::Result<()> {
     if slot.is_some() {
         let key = meta
             .path
             .get_ident()
             .map(ToString::to_string)
             .unwrap_or_default();
-        return Err(meta.error(format!("duplicate #[tool] argument `{key}`")));
+        errors.error(meta.error(format!("duplicate #[tool] argument `{key}`")));
+    } else {
+        *slot = Some(value);
     }
-    *slot = Some(value);
     Ok(())
 }
 

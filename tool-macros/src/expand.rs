@@ -65,8 +65,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
         match param.kind() {
             ParamKind::Context { .. } => call_args.push(quote!(__tool_ctx)),
             ParamKind::CallInfo => {
-                checks.push(quote_spanned!(ty.span()=> #rt::assert_call_info::<#ty>();));
-                call_args.push(quote!(&__tool_info));
+                call_args.push(quote_spanned!(ty.span()=> #rt::call_info::<#ty>(&__tool_info)));
             }
             ParamKind::Argument { name: wire } => {
                 let Some(field) = &param.ident else { continue };
@@ -235,6 +234,11 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 }
             }
 
+            // First, so that a parameter type's own message comes before serde's.
+            const _: () = {
+                #(#checks)*
+            };
+
             #[doc(hidden)]
             #[allow(private_interfaces, missing_docs)]
             #[derive(#rt::serde::Deserialize, #rt::schemars::JsonSchema)]
@@ -245,10 +249,6 @@ fn generate(tool: &ToolFn) -> TokenStream {
             }
 
             #(#default_fns)*
-
-            const _: () = {
-                #(#checks)*
-            };
 
             fn __tool_definition() -> &'static #rt::ToolDefinition {
                 static DEFINITION: #rt::OnceLock<#rt::ToolDefinition> = #rt::OnceLock::new();

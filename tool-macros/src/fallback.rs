@@ -7,6 +7,10 @@ use syn::ItemFn;
 
 pub(crate) fn expand(item: &ItemFn, errors: &syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
+    // A fn with a `self` receiver sits in an impl or trait, where no struct can be declared.
+    if item.sig.receiver().is_some() {
+        return quote!(#errors #item);
+    }
     let vis = &item.vis;
     let ident = &item.sig.ident;
     quote! {

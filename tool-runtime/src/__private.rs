@@ -209,10 +209,7 @@ pub trait ViaResult {
         ResultKind
     }
 }
-impl<T: Serialize + Send + 'static, E: Display + Send + 'static> ViaResult
-    for &Probe<Result<T, E>>
-{
-}
+impl<T, E> ViaResult for &Probe<Result<T, E>> {}
 
 /// Level 3 of the return-type probe.
 pub trait ViaSerialize {
@@ -230,12 +227,19 @@ impl OutcomeKind {
     }
 }
 
+/// The error type of a tool's `Result`.
+#[diagnostic::on_unimplemented(
+    message = "the error type `{Self}` of a #[tool] fn must implement `Display`",
+    label = "not a tool error",
+    note = "the error's `Display` text is what the model is told; the typed error is kept for the application",
+    note = "errors must also be `Send + 'static`"
+)]
+pub trait ToolError: Display + Send + 'static {}
+impl<E: Display + Send + 'static> ToolError for E {}
+
 impl ResultKind {
     /// Converts the value.
-    pub fn convert<T: Serialize + Send + 'static, E: Display + Send + 'static>(
-        self,
-        value: Result<T, E>,
-    ) -> Outcome {
+    pub fn convert<T: ToolReturn, E: ToolError>(self, value: Result<T, E>) -> Outcome {
         match value {
             Ok(value) => Outcome::from_serialize(value),
             Err(error) => Outcome::from_error(error),
@@ -321,11 +325,22 @@ pub const fn assert_arg<T: ToolArg<P>, P>() {}
     label = "expected `&toolwright::CallInfo`",
     note = "write the parameter as `info: &toolwright::CallInfo`"
 )]
-pub trait IsCallInfo {}
-impl IsCallInfo for &CallInfo {}
+pub trait IsCallInfo<'a> {
+    /// The parameter's value.
+    fn from_info(info: &'a CallInfo) -> Self;
+}
 
-/// Checks the call-info parameter type at its span.
-pub const fn assert_call_info<T: IsCallInfo>() {}
+impl<'a> IsCallInfo<'a> for &'a CallInfo {
+    fn from_info(info: &'a CallInfo) -> Self {
+        info
+    }
+}
+
+/// The call-info argument, converted at the parameter type's span so a wrong type is reported
+/// there, once.
+pub fn call_info<'a, T: IsCallInfo<'a>>(info: &'a CallInfo) -> T {
+    T::from_info(info)
+}
 
 pub use std::any::Any;
 pub use std::boxed::Box;

@@ -20,6 +20,12 @@ use crate::output::Outcome;
 ///
 /// `#[tool]` implements it for the handle struct it generates; a tool that takes no context
 /// implements it for every `C`. Implement it by hand for tools the attribute cannot express.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool for a toolbox of context `{C}`",
+    label = "not a tool for `Toolbox<{C}>`",
+    note = "a #[tool] fn with a `#[tool(context)] ctx: &T` parameter works only in a `Toolbox<T>`; tools without a context work in every toolbox",
+    note = "a type becomes a tool through #[tool] on a fn, or by implementing `toolwright::Tool`"
+)]
 pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     /// The typed arguments the body receives.
     type Args: Send + 'static;

@@ -1,0 +1,16 @@
+use toolwright::{Toolbox, tool};
+
+struct App {
+    user: String,
+}
+
+/// Who is asking.
+#[tool]
+fn whoami(#[tool(context)] app: &App) -> String {
+    app.user.clone()
+}
+
+fn main() {
+    let mut tools: Toolbox<()> = Toolbox::new();
+    tools.register(whoami {}).unwrap();
+}

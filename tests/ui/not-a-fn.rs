@@ -1,0 +1,9 @@
+use toolwright::tool;
+
+/// A thing.
+#[tool]
+struct Thing {
+    name: String,
+}
+
+fn main() {}

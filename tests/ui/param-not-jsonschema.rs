@@ -1,0 +1,15 @@
+use toolwright::tool;
+
+#[derive(serde::Deserialize)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+/// Measure a point's distance from the origin.
+#[tool]
+fn norm(point: Point) -> f64 {
+    (point.x * point.x + point.y * point.y).sqrt()
+}
+
+fn main() {}
