@@ -234,6 +234,11 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 }
             }
 
+            // schemars' derive names `Some` unqualified (for defaults); a user's own `Some` must not
+            // be what it finds.
+            #[allow(unused_imports)]
+            use #rt::core::option::Option::Some;
+
             // First, so that a parameter type's own message comes before serde's.
             const _: () = {
                 #(#checks)*

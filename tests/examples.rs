@@ -1,0 +1,117 @@
+//! The examples are interfaces (the README's first command, and `dispatch`, which external checks
+//! drive line by line): run them as a user would and check what they print.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+fn example(name: &str) -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--example", name])
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building example {name}");
+    let mut path = std::env::current_exe().unwrap();
+    path.pop();
+    if path.ends_with("deps") {
+        path.pop();
+    }
+    path.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
+fn dispatch(input: &str) -> Vec<Value> {
+    let mut child = Command::new(example("dispatch"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn line(call_id: &str, name: &str, is_error: bool, content: &str) -> Value {
+    json!({"call_id": call_id, "name": name, "is_error": is_error, "content": content})
+}
+
+#[test]
+fn dispatch_answers_each_line_in_order() {
+    let input = r#"{"id":"c1","name":"add","arguments":"{\"a\":2,\"b\":3}"}
+{"id":"c2","name":"get_weather","arguments":{"city":"Paris"}}
+{"id":"c3","name":"get_weather","arguments":{"city":"Paris","unit":"fahrenheit"}}
+{"id":"c4","name":"divide","arguments":{"a":1,"b":0}}
+{"id":"c5","name":"divide","arguments":"{\"a\":6,\"b\":3}"}
+{"id":"c6","name":"set_tags","arguments":{"tags":["a","b","c"]}}
+{"id":"c7","name":"update_preferences","arguments":{"unique_code":"x","data":{"auto_complete_email":true,"items_per_page":10}}}
+{"id":"c8","name":"search","arguments":{"query":"rust","limit":5}}
+{"id":"c9","name":"whoami","arguments":""}
+{"id":"c10","name":"explode","arguments":null}
+{"id":"c11","name":"create_invoice","arguments":{"vendor_name":"ACME","total_amount":"12 EUR"}}
+
+{"id":"c12","name":"add","arguments":{"a":2}}
+not a call
+{"id":"c13","name":"get_wether","arguments":{}}
+"#;
+    let lines = dispatch(input);
+    assert_eq!(lines.len(), 14, "{lines:#?}");
+    assert_eq!(lines[0], line("c1", "add", false, "5"));
+    assert_eq!(lines[1], line("c2", "get_weather", false, r#"{"city":"Paris","unit":"celsius","temperature":21}"#));
+    assert_eq!(lines[2], line("c3", "get_weather", false, r#"{"city":"Paris","unit":"fahrenheit","temperature":70}"#));
+    assert_eq!(lines[3], line("c4", "divide", true, "division by zero"));
+    assert_eq!(lines[4], line("c5", "divide", false, "2.0"));
+    assert_eq!(lines[5], line("c6", "set_tags", false, "3"));
+    let stored: Value = serde_json::from_str(lines[6]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(stored, json!({"auto_complete_email": true, "items_per_page": 10}));
+    assert_eq!(lines[7], line("c8", "search", false, r#"{"query":"rust","limit":5}"#));
+    assert_eq!(lines[8], line("c9", "whoami", false, r#"{"user_id":"u-42","call_id":"c9"}"#));
+    assert_eq!(lines[9]["is_error"], true);
+    assert!(!lines[9]["content"].as_str().unwrap().contains("secret"), "{}", lines[9]);
+    assert_eq!(lines[10], line("c11", "create_invoice", false, "SUCCESS"));
+    assert_eq!(lines[11]["is_error"], true);
+    assert!(lines[11]["content"].as_str().unwrap().contains("missing required argument `b`"));
+    assert_eq!(lines[12]["call_id"], Value::Null);
+    assert_eq!(lines[12]["is_error"], true);
+    assert_eq!(lines[13]["is_error"], true);
+    assert!(lines[13]["content"].as_str().unwrap().contains("did you mean `get_weather`?"));
+}
+
+#[test]
+fn dispatch_output_keeps_the_documented_key_order() {
+    let mut child = Command::new(example("dispatch"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(br#"{"id":"c1","name":"add","arguments":{"a":1,"b":1}}"#).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "{\"call_id\":\"c1\",\"name\":\"add\",\"is_error\":false,\"content\":\"2\"}\n"
+    );
+}
+
+#[test]
+fn quickstart_runs_offline_and_shows_what_the_model_sees() {
+    let output = Command::new(example("quickstart")).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    for expected in [
+        "get_weather: Get the current weather for a city.",
+        "unknown argument `cty` (did you mean `city`?)",
+        "argument `data.items_per_page` is invalid",
+        "unknown tool `get_wether` (did you mean `get_weather`?)",
+        "tool `explode` failed unexpectedly",
+        "model sees [ok]: SUCCESS",
+        "application keeps: Invoice",
+    ] {
+        assert!(text.contains(expected), "quickstart output lacks {expected:?}:\n{text}");
+    }
+}

@@ -1,0 +1,72 @@
+//! Generated code must not depend on what the user's scope calls `Result`, `Option`, `String`,
+//! ..., nor on modules named like the crates it uses, and must not warn.
+
+#![deny(warnings)]
+
+mod shadowed {
+    #![allow(dead_code, non_camel_case_types, clippy::all)]
+
+    struct Result;
+    struct Ok;
+    struct Err;
+    struct Option;
+    struct Some;
+    struct None;
+    struct Box;
+    struct String;
+    struct Vec;
+    struct Send;
+    struct Sync;
+    struct Future;
+    mod toolwright {}
+    mod tool_runtime {}
+    mod core {}
+    mod std {}
+    mod serde {}
+    mod schemars {}
+    mod serde_json {}
+
+    /// Greet someone, a few times.
+    #[::toolwright::tool]
+    pub fn greet(
+        /// Who to greet.
+        name: ::std::string::String,
+        /// How many times; once when omitted.
+        times: ::std::option::Option<u32>,
+        #[tool(default)] excited: bool,
+    ) -> ::std::result::Result<::std::vec::Vec<::std::string::String>, ::std::string::String> {
+        let times = times.unwrap_or(1);
+        if times > 3 {
+            return ::std::result::Result::Err(::std::format!("{times} is too many"));
+        }
+        let mark = if excited { "!" } else { "." };
+        ::std::result::Result::Ok((0..times).map(|_| ::std::format!("hello {name}{mark}")).collect())
+    }
+
+    /// The time, for a context.
+    #[::toolwright::tool(read_only)]
+    pub async fn clock(
+        #[tool(context)] now: &u64,
+        #[tool(call_info)] info: &::toolwright::CallInfo,
+    ) -> ::std::string::String {
+        ::std::format!("{now} for {}", info.call_id())
+    }
+}
+
+#[test]
+fn shadowed_names_do_not_break_generated_code() {
+    use toolwright::{ToolCall, Toolbox};
+
+    let tools = Toolbox::<u64>::new()
+        .with(shadowed::greet {})
+        .and_then(|t| t.with(shadowed::clock {}))
+        .unwrap();
+    let call = ToolCall::new("1", "greet", r#"{"name": "Ada", "times": 2}"#);
+    assert_eq!(tools.execute_blocking(&call, &7).text(), r#"["hello Ada.","hello Ada."]"#);
+    let call = ToolCall::new("2", "greet", r#"{"name": "Ada", "times": 9}"#);
+    let result = tools.execute_blocking(&call, &7);
+    assert!(result.is_error);
+    assert_eq!(result.text(), "9 is too many");
+    let call = ToolCall::new("3", "clock", "");
+    assert_eq!(tools.execute_blocking(&call, &7).text(), "7 for 3");
+}
