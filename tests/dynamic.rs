@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value, json};
 use toolwright::{
-    Arguments, CallStatus, DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, ToolOutput, Toolbox,
+    Arguments, CallStatus, DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition,
+    ToolOutput, Toolbox,
 };
 
 fn order_definition() -> ToolDefinition {
@@ -10,18 +11,27 @@ fn order_definition() -> ToolDefinition {
         "place_order",
         "Place an order.",
         &[
-            FunctionParam::new("customer", ParamType::Object(vec![
-                FunctionParam::new("name", ParamType::String).required(),
-                FunctionParam::new("address", ParamType::Object(vec![
-                    FunctionParam::new("city", ParamType::String).required(),
-                ])),
-            ]))
+            FunctionParam::new(
+                "customer",
+                ParamType::Object(vec![
+                    FunctionParam::new("name", ParamType::String).required(),
+                    FunctionParam::new(
+                        "address",
+                        ParamType::Object(vec![
+                            FunctionParam::new("city", ParamType::String).required(),
+                        ]),
+                    ),
+                ]),
+            )
             .describe("Who orders.")
             .required(),
-            FunctionParam::new("lines", ParamType::Array(Box::new(ParamType::Object(vec![
-                FunctionParam::new("sku", ParamType::String).required(),
-                FunctionParam::new("quantity", ParamType::Integer),
-            ]))))
+            FunctionParam::new(
+                "lines",
+                ParamType::Array(Box::new(ParamType::Object(vec![
+                    FunctionParam::new("sku", ParamType::String).required(),
+                    FunctionParam::new("quantity", ParamType::Integer),
+                ]))),
+            )
             .required(),
             FunctionParam::new("speed", ParamType::String).one_of(["standard", "express"]),
         ],
@@ -33,10 +43,13 @@ struct Shop {
 }
 
 fn shop_tools() -> Toolbox<Shop> {
-    let order = DynamicTool::new(order_definition(), |args: Map<String, Value>, shop: &Shop| {
-        let lines = args["lines"].as_array().map_or(0, Vec::len);
-        Ok::<_, String>(json!({"shop": shop.name, "lines": lines, "speed": args.get("speed")}))
-    });
+    let order = DynamicTool::new(
+        order_definition(),
+        |args: Map<String, Value>, shop: &Shop| {
+            let lines = args["lines"].as_array().map_or(0, Vec::len);
+            Ok::<_, String>(json!({"shop": shop.name, "lines": lines, "speed": args.get("speed")}))
+        },
+    );
     let raw = ToolDefinition::new(
         "lookup",
         "Look a key up.",
@@ -57,7 +70,10 @@ fn shop_tools() -> Toolbox<Shop> {
             None => Err("key must be a string".to_owned()),
         }
     });
-    Toolbox::new().with(order).and_then(|t| t.with(lookup)).unwrap()
+    Toolbox::new()
+        .with(order)
+        .and_then(|t| t.with(lookup))
+        .unwrap()
 }
 
 #[test]
@@ -99,14 +115,21 @@ fn function_params_nest_into_a_schema() {
         })
     );
     assert_eq!(definition.required_param_names(), ["customer", "lines"]);
-    assert_eq!(definition.accepted_param_names(), ["customer", "lines", "speed"]);
+    assert_eq!(
+        definition.accepted_param_names(),
+        ["customer", "lines", "speed"]
+    );
 }
 
 #[test]
 fn dynamic_tools_dispatch_like_macro_tools() {
     let tools = shop_tools();
     let shop = Shop { name: "corner" };
-    let call = ToolCall::new("c1", "place_order", r#"{"customer": {"name": "Ada"}, "lines": [{"sku": "x"}, {"sku": "y"}]}"#);
+    let call = ToolCall::new(
+        "c1",
+        "place_order",
+        r#"{"customer": {"name": "Ada"}, "lines": [{"sku": "x"}, {"sku": "y"}]}"#,
+    );
     let result = tools.execute_blocking(&call, &shop);
     assert!(!result.is_error, "{}", result.text());
     assert_eq!(result.text(), r#"{"shop":"corner","lines":2,"speed":null}"#);
@@ -144,10 +167,18 @@ async fn raw_schemas_are_canonicalized_and_respected() {
 async fn async_dynamic_tools_run_on_tokio() {
     let tools = shop_tools();
     let shop = Shop { name: "corner" };
-    let result = tools.execute(&ToolCall::new("c1", "lookup", r#"{"key": "secret"}"#), &shop).await;
+    let result = tools
+        .execute(
+            &ToolCall::new("c1", "lookup", r#"{"key": "secret"}"#),
+            &shop,
+        )
+        .await;
     assert!(result.is_error);
     assert_eq!(result.text(), "that key is not for you");
-    assert_eq!(result.tool_error::<String>().map(String::as_str), Some("that key is not for you"));
+    assert_eq!(
+        result.tool_error::<String>().map(String::as_str),
+        Some("that key is not for you")
+    );
 }
 
 #[test]
@@ -155,7 +186,13 @@ fn arguments_as_map_is_forgiving() {
     let map = |arguments: Arguments| ToolCall::new("c", "t", arguments).arguments_as_map();
     assert_eq!(map(Arguments::from(r#"{"a": 1}"#))["a"], 1);
     assert_eq!(map(Arguments::from(json!({"a": 2})))["a"], 2);
-    for empty in [Arguments::from(""), Arguments::from("null"), Arguments::from(Value::Null), Arguments::from("[1]"), Arguments::from("{oops")] {
+    for empty in [
+        Arguments::from(""),
+        Arguments::from("null"),
+        Arguments::from(Value::Null),
+        Arguments::from("[1]"),
+        Arguments::from("{oops"),
+    ] {
         assert!(map(empty.clone()).is_empty(), "{empty:?}");
     }
 }
@@ -171,7 +208,11 @@ fn complete_parses_or_explains_and_keeps_the_text() {
     let mut call = ToolCall::new("c", "t", r#"{"a": 1"#);
     let err = call.complete().unwrap_err();
     assert!(err.to_string().contains("not valid JSON"), "{err}");
-    assert_eq!(call.arguments, Arguments::Text(r#"{"a": 1"#.into()), "nothing is lost");
+    assert_eq!(
+        call.arguments,
+        Arguments::Text(r#"{"a": 1"#.into()),
+        "nothing is lost"
+    );
 
     let mut call = ToolCall::new("c", "t", "");
     call.complete().unwrap();
@@ -180,8 +221,12 @@ fn complete_parses_or_explains_and_keeps_the_text() {
 
 #[test]
 fn calls_deserialize_from_provider_neutral_json() {
-    let call: ToolCall = serde_json::from_value(json!({"call_id": "c1", "name": "add", "arguments": "{\"a\":1}"})).unwrap();
+    let call: ToolCall =
+        serde_json::from_value(json!({"call_id": "c1", "name": "add", "arguments": "{\"a\":1}"}))
+            .unwrap();
     assert_eq!(call.arguments, Arguments::Text("{\"a\":1}".into()));
-    let call: ToolCall = serde_json::from_value(json!({"call_id": "c1", "name": "add", "arguments": {"a": 1}})).unwrap();
+    let call: ToolCall =
+        serde_json::from_value(json!({"call_id": "c1", "name": "add", "arguments": {"a": 1}}))
+            .unwrap();
     assert_eq!(call.arguments, Arguments::Json(json!({"a": 1})));
 }

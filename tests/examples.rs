@@ -18,7 +18,8 @@ fn example(name: &str) -> PathBuf {
     if path.ends_with("deps") {
         path.pop();
     }
-    path.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+    path.join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
 fn dispatch(input: &str) -> Vec<Value> {
@@ -28,9 +29,18 @@ fn dispatch(input: &str) -> Vec<Value> {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout)
         .unwrap()
         .lines()
@@ -63,24 +73,68 @@ not a call
     let lines = dispatch(input);
     assert_eq!(lines.len(), 14, "{lines:#?}");
     assert_eq!(lines[0], line("c1", "add", false, "5"));
-    assert_eq!(lines[1], line("c2", "get_weather", false, r#"{"city":"Paris","unit":"celsius","temperature":21}"#));
-    assert_eq!(lines[2], line("c3", "get_weather", false, r#"{"city":"Paris","unit":"fahrenheit","temperature":70}"#));
+    assert_eq!(
+        lines[1],
+        line(
+            "c2",
+            "get_weather",
+            false,
+            r#"{"city":"Paris","unit":"celsius","temperature":21}"#
+        )
+    );
+    assert_eq!(
+        lines[2],
+        line(
+            "c3",
+            "get_weather",
+            false,
+            r#"{"city":"Paris","unit":"fahrenheit","temperature":70}"#
+        )
+    );
     assert_eq!(lines[3], line("c4", "divide", true, "division by zero"));
     assert_eq!(lines[4], line("c5", "divide", false, "2.0"));
     assert_eq!(lines[5], line("c6", "set_tags", false, "3"));
     let stored: Value = serde_json::from_str(lines[6]["content"].as_str().unwrap()).unwrap();
-    assert_eq!(stored, json!({"auto_complete_email": true, "items_per_page": 10}));
-    assert_eq!(lines[7], line("c8", "search", false, r#"{"query":"rust","limit":5}"#));
-    assert_eq!(lines[8], line("c9", "whoami", false, r#"{"user_id":"u-42","call_id":"c9"}"#));
+    assert_eq!(
+        stored,
+        json!({"auto_complete_email": true, "items_per_page": 10})
+    );
+    assert_eq!(
+        lines[7],
+        line("c8", "search", false, r#"{"query":"rust","limit":5}"#)
+    );
+    assert_eq!(
+        lines[8],
+        line(
+            "c9",
+            "whoami",
+            false,
+            r#"{"user_id":"u-42","call_id":"c9"}"#
+        )
+    );
     assert_eq!(lines[9]["is_error"], true);
-    assert!(!lines[9]["content"].as_str().unwrap().contains("secret"), "{}", lines[9]);
+    assert!(
+        !lines[9]["content"].as_str().unwrap().contains("secret"),
+        "{}",
+        lines[9]
+    );
     assert_eq!(lines[10], line("c11", "create_invoice", false, "SUCCESS"));
     assert_eq!(lines[11]["is_error"], true);
-    assert!(lines[11]["content"].as_str().unwrap().contains("missing required argument `b`"));
+    assert!(
+        lines[11]["content"]
+            .as_str()
+            .unwrap()
+            .contains("missing required argument `b`")
+    );
     assert_eq!(lines[12]["call_id"], Value::Null);
     assert_eq!(lines[12]["is_error"], true);
     assert_eq!(lines[13]["is_error"], true);
-    assert!(lines[13]["content"].as_str().unwrap().contains("did you mean `get_weather`?"));
+    assert!(
+        lines[13]["content"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `get_weather`?")
+    );
 }
 
 #[test]
@@ -90,7 +144,12 @@ fn dispatch_output_keeps_the_documented_key_order() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(br#"{"id":"c1","name":"add","arguments":{"a":1,"b":1}}"#).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"id":"c1","name":"add","arguments":{"a":1,"b":1}}"#)
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
@@ -101,7 +160,11 @@ fn dispatch_output_keeps_the_documented_key_order() {
 #[test]
 fn quickstart_runs_offline_and_shows_what_the_model_sees() {
     let output = Command::new(example("quickstart")).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let text = String::from_utf8(output.stdout).unwrap();
     for expected in [
         "get_weather: Get the current weather for a city.",
@@ -112,6 +175,9 @@ fn quickstart_runs_offline_and_shows_what_the_model_sees() {
         "model sees [ok]: SUCCESS",
         "application keeps: Invoice",
     ] {
-        assert!(text.contains(expected), "quickstart output lacks {expected:?}:\n{text}");
+        assert!(
+            text.contains(expected),
+            "quickstart output lacks {expected:?}:\n{text}"
+        );
     }
 }

@@ -40,7 +40,11 @@ mod shadowed {
             return ::std::result::Result::Err(::std::format!("{times} is too many"));
         }
         let mark = if excited { "!" } else { "." };
-        ::std::result::Result::Ok((0..times).map(|_| ::std::format!("hello {name}{mark}")).collect())
+        ::std::result::Result::Ok(
+            (0..times)
+                .map(|_| ::std::format!("hello {name}{mark}"))
+                .collect(),
+        )
     }
 
     /// The time, for a context.
@@ -62,7 +66,10 @@ fn shadowed_names_do_not_break_generated_code() {
         .and_then(|t| t.with(shadowed::clock {}))
         .unwrap();
     let call = ToolCall::new("1", "greet", r#"{"name": "Ada", "times": 2}"#);
-    assert_eq!(tools.execute_blocking(&call, &7).text(), r#"["hello Ada.","hello Ada."]"#);
+    assert_eq!(
+        tools.execute_blocking(&call, &7).text(),
+        r#"["hello Ada.","hello Ada."]"#
+    );
     let call = ToolCall::new("2", "greet", r#"{"name": "Ada", "times": 9}"#);
     let result = tools.execute_blocking(&call, &7);
     assert!(result.is_error);

@@ -5,8 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::{
-    ArgumentError, CallInfo, ContentPart, Interrupt, RegisterError, ResultDetail, Tool, ToolCall, ToolOutput,
-    Toolbox, tool,
+    ArgumentError, CallInfo, ContentPart, Interrupt, RegisterError, ResultDetail, Tool, ToolCall,
+    ToolOutput, Toolbox, tool,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]
@@ -32,7 +32,11 @@ struct Weather {
 /// * `unit` - Temperature unit; celsius when omitted.
 #[tool(read_only, display = "Weather", tags = ["weather"])]
 fn get_weather(city: String, unit: MaybeUnit) -> Weather {
-    let temperature = if unit == Some(Unit::Fahrenheit) { 70 } else { 21 };
+    let temperature = if unit == Some(Unit::Fahrenheit) {
+        70
+    } else {
+        21
+    };
     Weather { city, temperature }
 }
 
@@ -76,7 +80,11 @@ impl std::fmt::Display for Quota {
 /// Spend some quota.
 #[tool]
 fn spend(amount: u32) -> Result<u32, Quota> {
-    if amount > 10 { Err(Quota { remaining: 10 }) } else { Ok(10 - amount) }
+    if amount > 10 {
+        Err(Quota { remaining: 10 })
+    } else {
+        Ok(10 - amount)
+    }
 }
 
 /// Ask before deleting.
@@ -88,8 +96,11 @@ fn delete_all(confirm_phrase: String) -> Interrupt {
 /// Take a screenshot.
 #[tool]
 fn screenshot() -> ToolOutput {
-    ToolOutput::parts(vec![ContentPart::text("here it is"), ContentPart::image("iVBORw0KGgo=", "image/png")])
-        .with_option("cache_control", json!({"type": "ephemeral"}))
+    ToolOutput::parts(vec![
+        ContentPart::text("here it is"),
+        ContentPart::image("iVBORw0KGgo=", "image/png"),
+    ])
+    .with_option("cache_control", json!({"type": "ephemeral"}))
 }
 
 struct Session {
@@ -107,8 +118,14 @@ fn parse_range(args: &Value) -> Result<<range_sum as Tool>::Args, String> {
     match args.get("range").and_then(Value::as_str) {
         Some(text) => {
             let (from, to) = text.split_once('-').ok_or("range must look like `1-10`")?;
-            let from = from.trim().parse().map_err(|_| "range start must be a number")?;
-            let to = to.trim().parse().map_err(|_| "range end must be a number")?;
+            let from = from
+                .trim()
+                .parse()
+                .map_err(|_| "range start must be a number")?;
+            let to = to
+                .trim()
+                .parse()
+                .map_err(|_| "range end must be a number")?;
             Ok(RangeArgs { from, to })
         }
         None => serde_json::from_value(args.clone()).map_err(|e| e.to_string()),
@@ -123,7 +140,10 @@ fn range_sum(from: i64, to: i64) -> i64 {
     (from..=to).sum()
 }
 
-fn parse_limited(args: &Value, session: &Session) -> Result<<limited as Tool<Session>>::Args, String> {
+fn parse_limited(
+    args: &Value,
+    session: &Session,
+) -> Result<<limited as Tool<Session>>::Args, String> {
     if session.user == "guest" {
         return Err("guests may not search".to_owned());
     }
@@ -167,7 +187,18 @@ fn definitions_come_from_the_declaration() {
     let names: Vec<&str> = tools.definitions().map(|d| d.name()).collect();
     assert_eq!(
         names,
-        ["get_weather", "read_file", "count_words", "boom", "spend", "delete_all", "screenshot", "whoami", "range_sum", "limited"]
+        [
+            "get_weather",
+            "read_file",
+            "count_words",
+            "boom",
+            "spend",
+            "delete_all",
+            "screenshot",
+            "whoami",
+            "range_sum",
+            "limited"
+        ]
     );
 
     let weather = tools.get("get_weather").unwrap().definition();
@@ -175,12 +206,22 @@ fn definitions_come_from_the_declaration() {
     assert_eq!(weather.display_text(), Some("Weather"));
     assert_eq!(weather.tags(), ["weather"]);
     assert_eq!(weather.annotations().read_only, Some(true));
-    assert_eq!(weather.required_param_names(), ["city"], "an aliased Option is optional");
+    assert_eq!(
+        weather.required_param_names(),
+        ["city"],
+        "an aliased Option is optional"
+    );
     assert_eq!(weather.accepted_param_names(), ["city", "unit"]);
     let params = weather.parameters();
     assert_eq!(params["type"], "object");
-    assert_eq!(params["properties"]["city"]["description"], "City name, e.g. \"Paris\".");
-    assert_eq!(params["properties"]["unit"]["description"], "Temperature unit; celsius when omitted.");
+    assert_eq!(
+        params["properties"]["city"]["description"],
+        "City name, e.g. \"Paris\"."
+    );
+    assert_eq!(
+        params["properties"]["unit"]["description"],
+        "Temperature unit; celsius when omitted."
+    );
     assert_eq!(params["additionalProperties"], false);
     assert!(params.get("$schema").is_none() && params.get("title").is_none());
     let output = weather.output_schema().expect("Weather has a schema");
@@ -189,11 +230,20 @@ fn definitions_come_from_the_declaration() {
     let read = tools.get("read_file").unwrap().definition();
     assert_eq!(read.accepted_param_names(), ["path", "max_bytes", "follow"]);
     assert_eq!(read.required_param_names(), ["path"]);
-    assert_eq!(read.parameters()["properties"]["follow"]["description"], "Follow symbolic links.");
-    assert_eq!(read.parameters()["properties"]["path"]["description"], "The file's path.");
+    assert_eq!(
+        read.parameters()["properties"]["follow"]["description"],
+        "Follow symbolic links."
+    );
+    assert_eq!(
+        read.parameters()["properties"]["path"]["description"],
+        "The file's path."
+    );
 
     let boom = tools.get("boom").unwrap().definition();
-    assert_eq!(boom.parameters(), &json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false}));
+    assert_eq!(
+        boom.parameters(),
+        &json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+    );
     assert!(boom.accepted_param_names().is_empty());
 
     let ignoring = tools.get("count_words").unwrap().definition();
@@ -205,7 +255,13 @@ fn valid_calls_run_with_text_or_object_arguments() {
     let result = run("get_weather", r#"{"city": "Paris", "unit": "fahrenheit"}"#);
     assert!(!result.is_error);
     assert_eq!(result.text(), r#"{"city":"Paris","temperature":70}"#);
-    assert_eq!(result.native::<Weather>(), Some(&Weather { city: "Paris".into(), temperature: 70 }));
+    assert_eq!(
+        result.native::<Weather>(),
+        Some(&Weather {
+            city: "Paris".into(),
+            temperature: 70
+        })
+    );
     assert_eq!(result.call_id, "call_1");
     assert_eq!(result.tool_name, "get_weather");
 
@@ -215,8 +271,18 @@ fn valid_calls_run_with_text_or_object_arguments() {
 
 #[test]
 fn defaults_and_renames_apply() {
-    assert_eq!(run("read_file", r#"{"path": "a.txt"}"#).text(), "a.txt:1024:false");
-    assert_eq!(run("read_file", json!({"path": "a.txt", "max_bytes": 5, "follow": true})).text(), "a.txt:5:true");
+    assert_eq!(
+        run("read_file", r#"{"path": "a.txt"}"#).text(),
+        "a.txt:1024:false"
+    );
+    assert_eq!(
+        run(
+            "read_file",
+            json!({"path": "a.txt", "max_bytes": 5, "follow": true})
+        )
+        .text(),
+        "a.txt:5:true"
+    );
 }
 
 #[test]
@@ -228,7 +294,11 @@ fn empty_and_null_arguments_act_as_an_empty_object() {
     }
     let result = run("get_weather", "");
     assert!(result.is_error);
-    assert!(result.text().contains("missing required argument `city`"), "{}", result.text());
+    assert!(
+        result.text().contains("missing required argument `city`"),
+        "{}",
+        result.text()
+    );
 }
 
 #[test]
@@ -241,7 +311,9 @@ fn misspelled_arguments_get_their_close_match_and_the_full_picture() {
          `file_path` (did you mean `path`?). Required arguments: `path`; accepted arguments: `path`, \
          `max_bytes` and `follow`."
     );
-    let Some(ArgumentError::Names(problems)) = result.argument_error() else { panic!("{result:?}") };
+    let Some(ArgumentError::Names(problems)) = result.argument_error() else {
+        panic!("{result:?}")
+    };
     assert_eq!(problems.missing, ["path"]);
     assert_eq!(problems.unknown[0].suggestions, ["path"]);
 }
@@ -254,7 +326,9 @@ fn wrong_types_name_the_path_and_the_expected_type() {
         "invalid arguments for tool `read_file`: argument `max_bytes` is invalid: invalid type: string \"lots\", expected u64"
     );
     let result = run("get_weather", r#"{"city": "Rome", "unit": "kelvin"}"#);
-    assert!(result.text().contains("argument `unit` is invalid: unknown variant `kelvin`, expected `celsius` or `fahrenheit`"));
+    assert!(result.text().contains(
+        "argument `unit` is invalid: unknown variant `kelvin`, expected `celsius` or `fahrenheit`"
+    ));
     assert!(!result.text().contains("line"));
 }
 
@@ -262,9 +336,16 @@ fn wrong_types_name_the_path_and_the_expected_type() {
 fn unknown_arguments_are_rejected_unless_the_tool_ignores_them() {
     let result = run("spend", r#"{"amount": 1, "currency": "EUR"}"#);
     assert!(result.is_error);
-    assert!(result.text().contains("unknown argument `currency`"), "{}", result.text());
+    assert!(
+        result.text().contains("unknown argument `currency`"),
+        "{}",
+        result.text()
+    );
 
-    let result = run("count_words", r#"{"text": "one two three", "language": "en"}"#);
+    let result = run(
+        "count_words",
+        r#"{"text": "one two three", "language": "en"}"#,
+    );
     assert!(!result.is_error, "{}", result.text());
     assert_eq!(result.text(), "3");
 }
@@ -273,17 +354,30 @@ fn unknown_arguments_are_rejected_unless_the_tool_ignores_them() {
 fn broken_json_and_non_objects_are_explained() {
     let result = run("spend", r#"{"amount": 1"#);
     assert!(result.is_error);
-    assert!(result.text().contains("not valid JSON"), "{}", result.text());
+    assert!(
+        result.text().contains("not valid JSON"),
+        "{}",
+        result.text()
+    );
     let result = run("spend", "[1]");
-    assert_eq!(result.argument_error(), Some(&ArgumentError::NotAnObject { found: "an array" }));
+    assert_eq!(
+        result.argument_error(),
+        Some(&ArgumentError::NotAnObject { found: "an array" })
+    );
 }
 
 #[test]
 fn unknown_tools_name_the_close_ones() {
     let result = run("get_wether", "{}");
     assert!(result.is_error);
-    assert!(result.text().starts_with("unknown tool `get_wether` (did you mean `get_weather`?). Available tools: "));
-    let ResultDetail::UnknownTool { suggestions } = &result.detail else { panic!("{result:?}") };
+    assert!(
+        result.text().starts_with(
+            "unknown tool `get_wether` (did you mean `get_weather`?). Available tools: "
+        )
+    );
+    let ResultDetail::UnknownTool { suggestions } = &result.detail else {
+        panic!("{result:?}")
+    };
     assert_eq!(suggestions, &["get_weather"]);
 }
 
@@ -304,7 +398,10 @@ fn panics_become_error_results_without_leaking_the_message() {
     assert!(!result.text().contains("hunter2"), "{}", result.text());
     assert_eq!(result.panic_message(), Some("secret: hunter2"));
     // The toolbox keeps working.
-    let next = tools.execute_blocking(&ToolCall::new("c2", "spend", r#"{"amount": 1}"#), &session());
+    let next = tools.execute_blocking(
+        &ToolCall::new("c2", "spend", r#"{"amount": 1}"#),
+        &session(),
+    );
     assert_eq!(next.text(), "9");
 
     let tools = toolbox().expose_panic_messages(true);
@@ -316,8 +413,14 @@ fn panics_become_error_results_without_leaking_the_message() {
 fn explicit_outputs_and_interrupts_pass_through() {
     let result = run("screenshot", "");
     assert_eq!(result.content.len(), 2);
-    assert_eq!(result.content[1], ContentPart::image("iVBORw0KGgo=", "image/png"));
-    assert_eq!(result.options["cache_control"], json!({"type": "ephemeral"}));
+    assert_eq!(
+        result.content[1],
+        ContentPart::image("iVBORw0KGgo=", "image/png")
+    );
+    assert_eq!(
+        result.options["cache_control"],
+        json!({"type": "ephemeral"})
+    );
 
     let result = run("delete_all", r#"{"confirm_phrase": "yes"}"#);
     assert!(!result.is_error);
@@ -330,7 +433,12 @@ fn explicit_outputs_and_interrupts_pass_through() {
 fn context_and_call_info_are_injected() {
     let tools = toolbox();
     let call = ToolCall::new("call_9", "whoami", "").with_index(3);
-    let result = tools.execute_blocking(&call, &Session { user: "grace".into() });
+    let result = tools.execute_blocking(
+        &call,
+        &Session {
+            user: "grace".into(),
+        },
+    );
     assert_eq!(
         serde_json::from_str::<Value>(&result.text()).unwrap(),
         json!({"user": "grace", "call_id": "call_9", "tool": "whoami", "index": 3})
@@ -343,7 +451,10 @@ fn custom_parsers_own_validation_and_may_run_twice() {
     assert_eq!(run("range_sum", r#"{"from": 2, "to": 3}"#).text(), "5");
     let result = run("range_sum", r#"{"range": "1..4"}"#);
     assert!(result.is_error);
-    assert_eq!(result.text(), "invalid arguments for tool `range_sum`: range must look like `1-10`");
+    assert_eq!(
+        result.text(),
+        "invalid arguments for tool `range_sum`: range must look like `1-10`"
+    );
 
     let tools = toolbox();
     let call = ToolCall::new("c1", "range_sum", r#"{"range": "3-5"}"#);
@@ -353,20 +464,33 @@ fn custom_parsers_own_validation_and_may_run_twice() {
         assert_eq!((args.from, args.to), (3, 5));
     }
 
-    let guest = Session { user: "guest".into() };
-    let result = tools.execute_blocking(&ToolCall::new("c2", "limited", r#"{"query": "x"}"#), &guest);
-    assert_eq!(result.text(), "invalid arguments for tool `limited`: guests may not search");
-    let result = tools.execute_blocking(&ToolCall::new("c3", "limited", r#"{"query": "x"}"#), &session());
+    let guest = Session {
+        user: "guest".into(),
+    };
+    let result =
+        tools.execute_blocking(&ToolCall::new("c2", "limited", r#"{"query": "x"}"#), &guest);
+    assert_eq!(
+        result.text(),
+        "invalid arguments for tool `limited`: guests may not search"
+    );
+    let result = tools.execute_blocking(
+        &ToolCall::new("c3", "limited", r#"{"query": "x"}"#),
+        &session(),
+    );
     assert_eq!(result.text(), "ada:x");
 }
 
 #[test]
 fn parse_arguments_reports_what_execution_would() {
     let tools = toolbox();
-    let err = tools.parse_arguments(&ToolCall::new("c1", "read_file", "{}"), &session()).unwrap_err();
+    let err = tools
+        .parse_arguments(&ToolCall::new("c1", "read_file", "{}"), &session())
+        .unwrap_err();
     assert!(err.is_error);
     assert!(matches!(err.detail, ResultDetail::Arguments(_)));
-    let err = tools.parse_arguments(&ToolCall::new("c2", "nope", "{}"), &session()).unwrap_err();
+    let err = tools
+        .parse_arguments(&ToolCall::new("c2", "nope", "{}"), &session())
+        .unwrap_err();
     assert!(matches!(err.detail, ResultDetail::UnknownTool { .. }));
 }
 
@@ -374,13 +498,22 @@ fn parse_arguments_reports_what_execution_would() {
 fn duplicate_names_are_refused() {
     let mut tools = Toolbox::<()>::new();
     tools.register(spend {}).unwrap();
-    assert_eq!(tools.register(spend {}).err(), Some(RegisterError::DuplicateName("spend".into())));
+    assert_eq!(
+        tools.register(spend {}).err(),
+        Some(RegisterError::DuplicateName("spend".into()))
+    );
     assert_eq!(tools.len(), 1);
 }
 
 #[test]
 fn tools_stay_plain_fns() {
-    assert_eq!(get_weather("Paris".into(), None), Weather { city: "Paris".into(), temperature: 21 });
+    assert_eq!(
+        get_weather("Paris".into(), None),
+        Weather {
+            city: "Paris".into(),
+            temperature: 21
+        }
+    );
     assert_eq!(read("f".into(), 1, false), "f:1:false");
     assert!(spend(11).is_err());
 }
@@ -402,7 +535,14 @@ async fn async_tools_run_on_tokio() {
     let tools = std::sync::Arc::new(tools);
     let handle = tokio::spawn({
         let tools = tools.clone();
-        async move { tools.execute(&ToolCall::new("c2", "slow_echo", r#"{"text": "spawned", "ms": 1}"#), &()).await }
+        async move {
+            tools
+                .execute(
+                    &ToolCall::new("c2", "slow_echo", r#"{"text": "spawned", "ms": 1}"#),
+                    &(),
+                )
+                .await
+        }
     });
     assert_eq!(handle.await.unwrap().text(), "spawned");
 }

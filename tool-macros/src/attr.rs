@@ -56,7 +56,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
         let Some(key) = known_key(&meta, TOOL_KEYS, &mut errors)? else {
             return Ok(());
         };
-        let result = match key.as_str() {
+        match key.as_str() {
             // name = "get_weather"
             "name" => set(&meta, &mut args.name, meta.value()?.parse()?, &mut errors),
             // description = "..." (any expression of type &'static str, e.g. include_str!)
@@ -82,7 +82,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                     errors.error(meta.error("duplicate #[tool] argument `tags`"));
                 }
                 args.tags = content
-                    .parse_terminated(|input| input.parse::<LitStr>(), syn::Token![,])?
+                    .parse_terminated(syn::parse::ParseBuffer::parse::<LitStr>, syn::Token![,])?
                     .into_iter()
                     .collect();
                 Ok(())
@@ -127,8 +127,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                 set(&meta, &mut args.krate, path, &mut errors)
             }
             _ => unreachable!("known_key returns known keys only"),
-        };
-        result
+        }
     });
     if let Err(error) = parser.parse2(tokens) {
         errors.error(error);
@@ -227,7 +226,8 @@ fn key_of(meta: &ParseNestedMeta, known: &[&str]) -> syn::Result<String> {
 }
 
 /// Fills a slot; a second value for it is recorded as an error and parsing goes on, so that every
-/// mistake shows in one build.
+/// mistake shows in one build. Returns a `Result` so that every match arm above is one.
+#[allow(clippy::unnecessary_wraps)]
 fn set<T>(
     meta: &ParseNestedMeta,
     slot: &mut Option<T>,

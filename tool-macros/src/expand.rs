@@ -11,17 +11,16 @@ use crate::ctxt::Ctxt;
 
 use crate::{attr, fallback, valid};
 
-pub(crate) fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    let mut item: ItemFn = match syn::parse2(input.clone()) {
-        Ok(item) => item,
-        Err(_) => {
-            let error = syn::Error::new(
-                Span::call_site(),
-                "#[tool] goes on a fn: `#[tool] fn name(..) -> T`",
-            )
-            .to_compile_error();
-            return quote!(#error #input);
-        }
+pub(crate) fn tool(args: TokenStream, input: &TokenStream) -> TokenStream {
+    let mut item: ItemFn = if let Ok(item) = syn::parse2(input.clone()) {
+        item
+    } else {
+        let error = syn::Error::new(
+            Span::call_site(),
+            "#[tool] goes on a fn: `#[tool] fn name(..) -> T`",
+        )
+        .to_compile_error();
+        return quote!(#error #input);
     };
     let mut cx = Ctxt::default();
     let args = attr::parse_tool_args(args, &mut cx);
@@ -36,6 +35,8 @@ pub(crate) fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     }
 }
 
+// One quote! template, read best whole.
+#[allow(clippy::too_many_lines)]
 fn generate(tool: &ToolFn) -> TokenStream {
     let krate = tool
         .args
@@ -184,9 +185,10 @@ fn generate(tool: &ToolFn) -> TokenStream {
         hint(&tool.args.idempotent),
         hint(&tool.args.open_world),
     );
-    let unknown_args = match &tool.args.unknown_args {
-        Some((_, true)) => quote!(#rt::UnknownArgs::Ignore),
-        _ => quote!(#rt::UnknownArgs::Reject),
+    let unknown_args = if let Some((_, true)) = &tool.args.unknown_args {
+        quote!(#rt::UnknownArgs::Ignore)
+    } else {
+        quote!(#rt::UnknownArgs::Reject)
     };
 
     let entry = match ctx_ty {
@@ -322,8 +324,9 @@ fn generate(tool: &ToolFn) -> TokenStream {
 }
 
 fn option(rt: &TokenStream, value: Option<TokenStream>) -> TokenStream {
-    match value {
-        Some(value) => quote!(#rt::core::option::Option::Some(#value)),
-        None => quote!(#rt::core::option::Option::None),
+    if let Some(value) = value {
+        quote!(#rt::core::option::Option::Some(#value))
+    } else {
+        quote!(#rt::core::option::Option::None)
     }
 }

@@ -4,6 +4,15 @@
 //! The stages: [`attr`] parses `#[tool(..)]` arguments, [`ast`] builds the model of the fn,
 //! [`valid`] cross-checks it, [`expand`] generates code, [`fallback`] is the output on error.
 
+#![warn(clippy::pedantic)]
+#![allow(
+    // Accessors and builders everywhere: the attribute would be noise on most of the API.
+    clippy::must_use_candidate,
+    clippy::return_self_not_must_use,
+    // Messages are built off the hot path; `format!` reads better than `write!` into a String.
+    clippy::format_push_string,
+)]
+
 mod ast;
 mod attr;
 mod ctxt;
@@ -16,5 +25,5 @@ use proc_macro::TokenStream;
 /// Declares an LLM tool on an ordinary fn. See the `toolwright` crate for the documentation.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::tool(args.into(), input.into()).into()
+    expand::tool(args.into(), &input.into()).into()
 }

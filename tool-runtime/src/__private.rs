@@ -80,9 +80,10 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
     let mut definition = ToolDefinition::from_canonical(
         tool.name.into(),
         description,
-        schema::canonical_parameters(schema::schema_for::<A>()).unwrap_or_else(|_| {
-            schema::canonical_parameters(Value::Object(Default::default())).unwrap_or_default()
-        }),
+        // The generated arguments struct always has an object schema; the fallback is never taken.
+        schema::canonical_parameters(schema::schema_for::<A>()).unwrap_or_else(
+            |_| serde_json::json!({"type": "object", "properties": {}, "required": []}),
+        ),
     );
     // `# Arguments` items name the Rust parameters; the schema knows the argument names.
     let argument_docs: Vec<(String, String)> = parts

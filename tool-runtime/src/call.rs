@@ -13,7 +13,7 @@ use crate::args::{self, ArgumentError};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Arguments {
-    /// Raw text, as in OpenAI's `function.arguments`.
+    /// Raw text, as in `OpenAI`'s `function.arguments`.
     Text(String),
     /// A decoded JSON value, as in Anthropic's `input`.
     Json(Value),
@@ -96,7 +96,7 @@ pub enum ExecutionStatus {
 /// One tool call made by a model.
 ///
 /// ```
-/// use toolwright::ToolCall;
+/// use tool_runtime::ToolCall;
 ///
 /// let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
 /// assert_eq!(call.arguments_as_map()["a"], 2);
@@ -164,8 +164,11 @@ impl ToolCall {
     /// `{}`. A problem (text that is not JSON, arguments that are not an object) is returned as an
     /// error and the arguments are left as they were, so nothing is lost.
     ///
+    /// # Errors
+    /// When the text is not JSON, or the JSON is not an object (nor `null`).
+    ///
     /// ```
-    /// use toolwright::ToolCall;
+    /// use tool_runtime::ToolCall;
     ///
     /// let mut call = ToolCall::new("c1", "add", r#"{"a": 1"#);
     /// assert!(call.complete().is_err());

@@ -71,7 +71,7 @@ mod tests {
     #[test]
     fn panics_in_a_poll_become_errors() {
         let result = block_on(CatchUnwind::new(Box::pin(async { panic!("boom") })));
-        let payload = result.map(|()| ()).unwrap_err();
+        let Err(payload) = result;
         assert_eq!(payload.downcast_ref::<&str>(), Some(&"boom"));
     }
 

@@ -5,6 +5,15 @@
 //! Everything here is plain Rust, usable without the macro: implement [`Tool`] by hand, or build
 //! a [`DynamicTool`] at run time.
 
+#![warn(clippy::pedantic)]
+#![allow(
+    // Accessors and builders everywhere: the attribute would be noise on most of the API.
+    clippy::must_use_candidate,
+    clippy::return_self_not_must_use,
+    // Messages are built off the hot path; `format!` reads better than `write!` into a String.
+    clippy::format_push_string,
+)]
+
 pub mod args;
 mod call;
 mod docs;

@@ -47,11 +47,11 @@ pub type Native = Box<dyn Any + Send>;
 /// and provider options.
 ///
 /// ```
-/// use toolwright::ToolOutput;
+/// use tool_runtime::ToolOutput;
 ///
 /// struct Invoice { total: u32 }
 /// let output = ToolOutput::text("SUCCESS").with_native(Invoice { total: 12 });
-/// assert_eq!(output.text(), "SUCCESS");
+/// assert_eq!(output.text_content(), "SUCCESS");
 /// ```
 #[derive(Default)]
 pub struct ToolOutput {

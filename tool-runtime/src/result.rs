@@ -123,14 +123,16 @@ impl ToolResult {
     /// The native value the tool produced, if it is a `T`.
     ///
     /// ```
-    /// # use toolwright::{Toolbox, ToolCall, tool};
-    /// /// Add two numbers.
-    /// #[tool]
-    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    /// use serde_json::{Map, Value};
+    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, ToolOutput, Toolbox};
     ///
-    /// let tools = Toolbox::new().with(add {}).unwrap();
-    /// let result = tools.execute_blocking(&ToolCall::new("c1", "add", r#"{"a":2,"b":3}"#), &());
-    /// assert_eq!(result.native::<i64>(), Some(&5));
+    /// let def = ToolDefinition::new("count", "Count the keys.", serde_json::json!({})).unwrap();
+    /// let count = DynamicTool::new(def, |args: Map<String, Value>, _: &()| {
+    ///     ToolOutput::text("counted").with_native(args.len())
+    /// });
+    /// let tools = Toolbox::new().with(count).unwrap();
+    /// let result = tools.execute_blocking(&ToolCall::new("c1", "count", "{}"), &());
+    /// assert_eq!(result.native::<usize>(), Some(&0));
     /// ```
     pub fn native<T: Any>(&self) -> Option<&T> {
         match &self.detail {

@@ -32,19 +32,23 @@ pub enum RegisterError {
 /// a `Toolbox<C>`.
 ///
 /// ```
-/// use toolwright::{ToolCall, Toolbox, tool};
+/// use serde_json::{Map, Value, json};
+/// use tool_runtime::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
 ///
-/// /// Add two numbers.
-/// #[tool]
-/// fn add(a: i64, b: i64) -> i64 {
-///     a + b
-/// }
-///
-/// let tools = Toolbox::new().with(add {}).unwrap();
+/// let def = ToolDefinition::from_params("add", "Add two integers.", &[
+///     FunctionParam::new("a", ParamType::Integer).required(),
+///     FunctionParam::new("b", ParamType::Integer).required(),
+/// ]);
+/// let add = DynamicTool::new(def, |args: Map<String, Value>, _: &()| {
+///     json!(args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0))
+/// });
+/// let tools = Toolbox::new().with(add).unwrap();
 /// let result = tools.execute_blocking(&ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#), &());
 /// assert_eq!(result.text(), "5");
 /// assert!(!result.is_error);
 /// ```
+///
+/// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(add {})`.
 pub struct Toolbox<C: ?Sized = ()> {
     tools: Vec<Arc<dyn DynTool<C>>>,
     by_name: HashMap<String, usize>,
@@ -73,7 +77,7 @@ impl<C: ?Sized> fmt::Debug for Toolbox<C> {
                     .collect::<Vec<_>>(),
             )
             .field("expose_panic_messages", &self.expose_panic_messages)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -183,13 +187,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// # Errors
     /// The error result that execution would have produced (unknown tool, bad arguments, a panic in
     /// the parser).
+    // The error is the very result execution would return; boxing it would only cost the caller.
+    #[allow(clippy::result_large_err)]
     pub fn parse_arguments(&self, call: &ToolCall, ctx: &C) -> Result<ParsedArguments, ToolResult> {
         let tool = self.lookup(call)?;
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             tool.parse_dyn(&call.arguments, ctx)
         })) {
             Ok(Ok(args)) => Ok(ParsedArguments { args }),
-            Ok(Err(error)) => Err(self.argument_result(call, error)),
+            Ok(Err(error)) => Err(Self::argument_result(call, error)),
             Err(payload) => Err(self.panic_result(call, payload)),
         }
     }
@@ -225,7 +231,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     ToolResult::from_outcome(&call.call_id, &call.name, outcome),
                 )
             }
-            Ok(Err(error)) => ("invalid_arguments", self.argument_result(call, error)),
+            Ok(Err(error)) => ("invalid_arguments", Self::argument_result(call, error)),
             Err(payload) => ("panic", self.panic_result(call, payload)),
         };
         span.record("outcome", outcome);
@@ -241,6 +247,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         block_on(self.execute(call, ctx))
     }
 
+    #[allow(clippy::result_large_err)]
     fn lookup(&self, call: &ToolCall) -> Result<&Arc<dyn DynTool<C>>, ToolResult> {
         self.get(&call.name).ok_or_else(|| {
             let names: Vec<&str> = self.definitions().map(ToolDefinition::name).collect();
@@ -267,7 +274,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         })
     }
 
-    fn argument_result(&self, call: &ToolCall, error: ArgumentError) -> ToolResult {
+    fn argument_result(call: &ToolCall, error: ArgumentError) -> ToolResult {
         let message = format!("invalid arguments for tool `{}`: {error}", call.name);
         ToolResult::error(
             &call.call_id,

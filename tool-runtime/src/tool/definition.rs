@@ -82,7 +82,7 @@ impl ToolDefinition {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::ToolDefinition;
+    /// use tool_runtime::ToolDefinition;
     ///
     /// let def = ToolDefinition::new("ping", "Check the service is up.", json!({})).unwrap();
     /// assert_eq!(def.parameters(), &json!({"type": "object", "properties": {}, "required": []}));

@@ -44,7 +44,7 @@ impl ParamType {
 /// One parameter of a dynamic tool.
 ///
 /// ```
-/// use toolwright::{FunctionParam, ParamType};
+/// use tool_runtime::{FunctionParam, ParamType};
 ///
 /// let line = FunctionParam::new("lines", ParamType::Array(Box::new(ParamType::Object(vec![
 ///     FunctionParam::new("sku", ParamType::String).required(),
@@ -148,7 +148,7 @@ enum Handler<C: ?Sized> {
 ///
 /// ```
 /// use serde_json::{Map, Value};
-/// use toolwright::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
+/// use tool_runtime::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
 ///
 /// let def = ToolDefinition::from_params(
 ///     "echo",
@@ -218,17 +218,10 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for DynamicTool<C> {
         args::parse_checked(self.definition.param_table(), arguments)
     }
 
-    fn call<'a>(
-        &'a self,
-        args: Self::Args,
-        ctx: &'a C,
-        _call: &'a ToolCall,
-    ) -> impl Future<Output = Outcome> + Send + 'a {
-        async move {
-            match &self.handler {
-                Handler::Sync(handler) => handler(args, ctx),
-                Handler::Async(handler) => handler(args, ctx).await,
-            }
+    async fn call(&self, args: Self::Args, ctx: &C, _call: &ToolCall) -> Outcome {
+        match &self.handler {
+            Handler::Sync(handler) => handler(args, ctx),
+            Handler::Async(handler) => handler(args, ctx).await,
         }
     }
 }

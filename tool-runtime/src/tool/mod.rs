@@ -117,13 +117,12 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         ctx: &'a C,
         call: &'a ToolCall,
     ) -> BoxFuture<'a, Outcome> {
-        match args.downcast::<T::Args>() {
-            Ok(args) => Box::pin(self.call(*args, ctx, call)),
-            Err(_) => {
-                let name = Tool::definition(self).name();
-                let message = format!("tool `{name}` was given arguments parsed for another tool");
-                Box::pin(std::future::ready(Outcome::from_error(message)))
-            }
+        if let Ok(args) = args.downcast::<T::Args>() {
+            Box::pin(self.call(*args, ctx, call))
+        } else {
+            let name = Tool::definition(self).name();
+            let message = format!("tool `{name}` was given arguments parsed for another tool");
+            Box::pin(std::future::ready(Outcome::from_error(message)))
         }
     }
 
