@@ -1,1 +1,74 @@
-fn main() {}
+//! One valid `add` call dispatched from raw argument text to a `ToolResult`, beside a hand-written
+//! baseline doing the least any dispatcher must: serde_json into the arguments struct, call the
+//! fn, serialize the result.
+//!
+//! Run: `cargo bench --bench dispatch`. The ratio of the two is reported in BENCHMARKS.md.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde::Deserialize;
+use toolwright::{ToolCall, Toolbox, tool};
+
+/// Add two integers.
+#[tool]
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+#[derive(Deserialize)]
+struct AddArgs {
+    a: i64,
+    b: i64,
+}
+
+/// What a hand-written dispatcher returns: the call id, the content and the error flag.
+struct Baseline {
+    call_id: String,
+    content: String,
+    is_error: bool,
+}
+
+fn baseline(call_id: &str, arguments: &str) -> Baseline {
+    match serde_json::from_str::<AddArgs>(arguments) {
+        Ok(args) => Baseline {
+            call_id: call_id.to_owned(),
+            content: serde_json::to_string(&add(args.a, args.b)).unwrap_or_default(),
+            is_error: false,
+        },
+        Err(error) => Baseline {
+            call_id: call_id.to_owned(),
+            content: error.to_string(),
+            is_error: true,
+        },
+    }
+}
+
+fn dispatch(c: &mut Criterion) {
+    let tools = Toolbox::<()>::new().with(add {}).unwrap();
+    let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
+    let result = tools.execute_blocking(&call, &());
+    assert_eq!(result.text(), "5");
+    let base = baseline("call_1", r#"{"a": 2, "b": 3}"#);
+    assert_eq!(
+        (base.call_id.as_str(), base.content.as_str(), base.is_error),
+        ("call_1", "5", false)
+    );
+
+    let mut group = c.benchmark_group("add_call");
+    group.bench_function("baseline_serde", |b| {
+        b.iter(|| baseline(black_box("call_1"), black_box(r#"{"a": 2, "b": 3}"#)))
+    });
+    group.bench_function("toolwright_execute_blocking", |b| {
+        b.iter(|| tools.execute_blocking(black_box(&call), &()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dispatch);
+criterion_main!(benches);

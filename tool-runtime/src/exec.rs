@@ -53,15 +53,20 @@ impl Wake for ThreadWaker {
 /// Enough for sync callers of tools that do not need a particular async runtime; a tool that needs
 /// tokio must be run inside tokio.
 pub fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
-            return output;
-        }
-        thread::park();
+    thread_local! {
+        // One waker per thread, made once: blocking calls in a loop allocate nothing for it.
+        static WAKER: Waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
     }
+    let mut future = std::pin::pin!(future);
+    WAKER.with(|waker| {
+        let mut cx = Context::from_waker(waker);
+        loop {
+            if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+                return output;
+            }
+            thread::park();
+        }
+    })
 }
 
 #[cfg(test)]

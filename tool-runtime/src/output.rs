@@ -152,9 +152,12 @@ pub(crate) fn text_of(content: &[ContentPart]) -> String {
 
 /// A value as the model sees it: JSON text, a JSON string as-is.
 pub(crate) fn json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
-    match serde_json::to_value(value)? {
-        Value::String(text) => Ok(text),
-        other => serde_json::to_string(&other),
+    let text = serde_json::to_string(value)?;
+    // Serialized straight to text (no intermediate Value); only a JSON string is decoded again.
+    if text.starts_with('"') {
+        serde_json::from_str(&text)
+    } else {
+        Ok(text)
     }
 }
 

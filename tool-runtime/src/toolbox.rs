@@ -1,7 +1,6 @@
 //! The registry of tools, and dispatch of the calls a model makes.
 
 use std::any::Any;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,7 +12,6 @@ use crate::args::ArgumentError;
 use crate::call::ToolCall;
 use crate::exec::{CatchUnwind, block_on};
 use crate::names::{self, close_matches};
-use crate::output::Outcome;
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
@@ -51,7 +49,8 @@ pub enum RegisterError {
 /// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(add {})`.
 pub struct Toolbox<C: ?Sized = ()> {
     tools: Vec<Arc<dyn DynTool<C>>>,
-    by_name: HashMap<String, usize>,
+    /// `(name, index into tools)`, sorted by name: a binary search beats hashing for toolbox sizes.
+    by_name: Vec<(Box<str>, usize)>,
     expose_panic_messages: bool,
 }
 
@@ -59,7 +58,7 @@ impl<C: ?Sized> Default for Toolbox<C> {
     fn default() -> Self {
         Toolbox {
             tools: Vec::new(),
-            by_name: HashMap::new(),
+            by_name: Vec::new(),
             expose_panic_messages: false,
         }
     }
@@ -130,10 +129,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// When a tool of the same name is already registered.
     pub fn register_dyn(&mut self, tool: Arc<dyn DynTool<C>>) -> Result<&mut Self, RegisterError> {
         let name = tool.definition().name().to_owned();
-        if self.by_name.contains_key(&name) {
-            return Err(RegisterError::DuplicateName(name));
+        match self
+            .by_name
+            .binary_search_by(|(n, _)| (**n).cmp(name.as_str()))
+        {
+            Ok(_) => return Err(RegisterError::DuplicateName(name)),
+            Err(at) => self
+                .by_name
+                .insert(at, (name.into_boxed_str(), self.tools.len())),
         }
-        self.by_name.insert(name, self.tools.len());
         self.tools.push(tool);
         Ok(self)
     }
@@ -157,7 +161,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// The tool with this name.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn DynTool<C>>> {
-        self.by_name.get(name).map(|&i| &self.tools[i])
+        let at = self
+            .by_name
+            .binary_search_by(|(n, _)| (**n).cmp(name))
+            .ok()?;
+        Some(&self.tools[self.by_name[at].1])
     }
 
     /// The tools, in registration order.
@@ -214,31 +222,32 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             outcome = Empty,
             duration_us = Empty,
         );
-        let started = Instant::now();
-        let caught = CatchUnwind::new(tool.run_dyn(&call.arguments, ctx, call))
-            .instrument(span.clone())
-            .await;
-        let (outcome, result) = match caught {
-            Ok(Ok(outcome)) => {
-                let label = match &outcome {
-                    Outcome::Output(output) if output.is_error => "error",
-                    Outcome::Output(_) => "ok",
-                    Outcome::Error { .. } => "error",
-                    Outcome::Interrupt(_) => "interrupt",
-                };
-                (
-                    label,
-                    ToolResult::from_outcome(&call.call_id, &call.name, outcome),
-                )
-            }
-            Ok(Err(error)) => ("invalid_arguments", Self::argument_result(call, error)),
-            Err(payload) => ("panic", self.panic_result(call, payload)),
+        // Timing and instrumenting cost more than a whole call; pay for them only when observed.
+        let started = (!span.is_disabled()).then(Instant::now);
+        let future = CatchUnwind::new(tool.run_dyn(&call.arguments, ctx, call));
+        let caught = match started {
+            Some(_) => future.instrument(span.clone()).await,
+            None => future.await,
         };
-        span.record("outcome", outcome);
-        span.record(
-            "duration_us",
-            u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-        );
+        let result = match caught {
+            Ok(Ok(outcome)) => ToolResult::from_outcome(&call.call_id, &call.name, outcome),
+            Ok(Err(error)) => Self::argument_result(call, error),
+            Err(payload) => self.panic_result(call, payload),
+        };
+        if let Some(started) = started {
+            let outcome = match &result.detail {
+                ResultDetail::Arguments(_) => "invalid_arguments",
+                ResultDetail::Panic(_) => "panic",
+                ResultDetail::Interrupt(_) => "interrupt",
+                _ if result.is_error => "error",
+                _ => "ok",
+            };
+            span.record("outcome", outcome);
+            span.record(
+                "duration_us",
+                u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            );
+        }
         result
     }
 

@@ -32,7 +32,7 @@ pub enum ArgumentError {
     },
     /// Required arguments are missing or unknown ones were sent.
     #[error("{0}")]
-    Names(NameProblems),
+    Names(Box<NameProblems>),
     /// An argument has the wrong type or value.
     #[error("{}", value_message(path, message))]
     InvalidValue {
@@ -145,7 +145,7 @@ mod tests {
             accepted: vec!["query".into(), "path".into(), "limit".into()],
         };
         assert_eq!(
-            ArgumentError::Names(problems).to_string(),
+            ArgumentError::Names(Box::new(problems)).to_string(),
             "missing required argument `query`; unknown argument `file_path` (did you mean \
              `path`?). Required arguments: `query` and `path`; accepted arguments: `query`, \
              `path` and `limit`."

@@ -145,7 +145,7 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     arguments: &Arguments,
 ) -> Result<T, ArgumentError> {
     let mut map = decode(arguments)?;
-    check_names(table, &map).map_err(ArgumentError::Names)?;
+    check_names(table, &map).map_err(|problems| ArgumentError::Names(Box::new(problems)))?;
     if !table.closed && table.known && map.keys().any(|key| !table.accepts(key)) {
         // Unknown arguments are ignored by this tool's policy: drop them before serde sees them.
         map.to_mut().retain(|key, _| table.accepts(key));
