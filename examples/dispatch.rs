@@ -65,7 +65,7 @@ fn main() -> io::Result<()> {
                 let result = tools.execute_blocking(&call, &ctx);
                 serde_json::to_string(&ResultLine {
                     call_id: Value::from(result.call_id.as_str()),
-                    name: Value::from(result.tool_name.as_str()),
+                    name: Value::from(result.tool_name.as_ref()),
                     is_error: result.is_error,
                     content: &result.text(),
                 })

@@ -418,8 +418,8 @@ fn explicit_outputs_and_interrupts_pass_through() {
         ContentPart::image("iVBORw0KGgo=", "image/png")
     );
     assert_eq!(
-        result.options["cache_control"],
-        json!({"type": "ephemeral"})
+        result.option("cache_control"),
+        Some(&json!({"type": "ephemeral"}))
     );
 
     let result = run("delete_all", r#"{"confirm_phrase": "yes"}"#);

@@ -166,6 +166,22 @@ fn generate(tool: &ToolFn) -> TokenStream {
         }
     };
 
+    // A sync body runs at once through `call_now`, sparing the boxed future of `call`.
+    let call_now = (!tool.is_async).then(|| {
+        quote! {
+            fn call_now(
+                &self,
+                __tool_args: __ToolArgs,
+                #ctx_binding: &#ctx,
+                #call_binding: &#rt::ToolCall,
+            ) -> ::core::result::Result<#rt::Outcome, __ToolArgs> {
+                let __ToolArgs { #(#bindings),* } = __tool_args;
+                #make_info
+                let __tool_value = #ident(#(#call_args),*);
+                ::core::result::Result::Ok(#convert)
+            }
+        }
+    });
     let docs = tool.docs.iter();
     let description = option(&rt, tool.args.description.as_ref().map(|d| quote!(#d)));
     let display = option(&rt, tool.args.display.as_ref().map(|d| quote!(#d)));
@@ -302,6 +318,8 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 ) -> ::core::result::Result<__ToolArgs, #rt::ArgumentError> {
                     #parse_body
                 }
+
+                #call_now
 
                 fn call<'__tool>(
                     &'__tool self,

@@ -11,6 +11,57 @@ use std::thread::{self, Thread};
 /// A boxed, sendable future, as the erased tool interface returns.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// A value that is here already, or a boxed future of it: sync tool bodies finish without
+/// allocating a future. `.await` it like any future.
+pub enum MaybeReady<'a, T> {
+    /// Done.
+    Ready(T),
+    /// Still to come.
+    Pending(BoxFuture<'a, T>),
+}
+
+impl<T> std::fmt::Debug for MaybeReady<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MaybeReady::Ready(_) => "MaybeReady::Ready(..)",
+            MaybeReady::Pending(_) => "MaybeReady::Pending(..)",
+        })
+    }
+}
+
+impl<'a, T> std::future::IntoFuture for MaybeReady<'a, T> {
+    type Output = T;
+    type IntoFuture = Resolve<'a, T>;
+
+    fn into_future(self) -> Resolve<'a, T> {
+        Resolve(Some(self))
+    }
+}
+
+/// The future of a [`MaybeReady`].
+#[derive(Debug)]
+pub struct Resolve<'a, T>(Option<MaybeReady<'a, T>>);
+
+impl<T> Unpin for Resolve<'_, T> {}
+
+impl<T> Future for Resolve<'_, T> {
+    type Output = T;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
+        match self.0.take() {
+            Some(MaybeReady::Ready(value)) => Poll::Ready(value),
+            Some(MaybeReady::Pending(mut future)) => match future.as_mut().poll(cx) {
+                Poll::Ready(value) => Poll::Ready(value),
+                Poll::Pending => {
+                    self.0 = Some(MaybeReady::Pending(future));
+                    Poll::Pending
+                }
+            },
+            None => panic!("`Resolve` polled after it completed"),
+        }
+    }
+}
+
 /// Polls a future, turning a panic during any poll into `Err(payload)`.
 pub(crate) struct CatchUnwind<F> {
     inner: F,

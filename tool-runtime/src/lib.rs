@@ -16,6 +16,7 @@
 
 pub mod args;
 mod call;
+mod content;
 mod docs;
 mod exec;
 mod names;
@@ -31,9 +32,11 @@ pub mod __private;
 
 pub use crate::args::ArgumentError;
 pub use crate::call::{Arguments, CallInfo, CallStatus, ExecutionStatus, ToolCall};
-pub use crate::exec::{BoxFuture, block_on};
+pub use crate::exec::{BoxFuture, MaybeReady, Resolve, block_on};
 pub use crate::names::close_matches;
-pub use crate::output::{ContentPart, Interrupt, IntoOutcome, Native, Outcome, ToolOutput};
+pub use crate::output::{
+    Content, ContentPart, Interrupt, IntoOutcome, Native, Outcome, ToolOutput,
+};
 pub use crate::result::{ResultDetail, ToolResult};
 pub use crate::schema::{canonical_parameters, schema_for};
 pub use crate::tool::{

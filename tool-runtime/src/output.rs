@@ -4,40 +4,15 @@ use std::any::Any;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::content::{Content, ContentPart};
 use serde_json::{Map, Value};
 
-/// A piece of content for the model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ContentPart {
-    /// Text.
-    Text {
-        /// The text.
-        text: String,
-    },
-    /// An image, base64-encoded.
-    Image {
-        /// Base64 data.
-        data: String,
-        /// `image/png`, `image/jpeg`, ...
-        mime_type: String,
-    },
-}
-
-impl ContentPart {
-    /// A text part.
-    pub fn text(text: impl Into<String>) -> Self {
-        ContentPart::Text { text: text.into() }
-    }
-
-    /// An image part from base64 data.
-    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        ContentPart::Image {
-            data: data.into(),
-            mime_type: mime_type.into(),
-        }
-    }
+/// What a result rarely has: display text and provider options.
+#[derive(Debug, Default)]
+pub(crate) struct Extra {
+    pub(crate) display_text: Option<String>,
+    pub(crate) options: Map<String, Value>,
 }
 
 /// A native value kept for the application beside the content the model sees.
@@ -55,10 +30,10 @@ pub type Native = Box<dyn Any + Send>;
 /// ```
 #[derive(Default)]
 pub struct ToolOutput {
-    pub(crate) content: Vec<ContentPart>,
+    pub(crate) content: Content,
     pub(crate) native: Option<Native>,
-    pub(crate) options: Map<String, Value>,
-    pub(crate) display_text: Option<String>,
+    /// Display text and options: rarely set, so boxed (a result is moved several times).
+    pub(crate) extra: Option<Box<Extra>>,
     pub(crate) is_error: bool,
 }
 
@@ -67,8 +42,7 @@ impl fmt::Debug for ToolOutput {
         f.debug_struct("ToolOutput")
             .field("content", &self.content)
             .field("native", &self.native.as_ref().map(|_| ".."))
-            .field("options", &self.options)
-            .field("display_text", &self.display_text)
+            .field("extra", &self.extra)
             .field("is_error", &self.is_error)
             .finish()
     }
@@ -77,13 +51,16 @@ impl fmt::Debug for ToolOutput {
 impl ToolOutput {
     /// Text for the model.
     pub fn text(text: impl Into<String>) -> Self {
-        ToolOutput::parts(vec![ContentPart::text(text)])
+        ToolOutput {
+            content: Content::text_part(text),
+            ..ToolOutput::default()
+        }
     }
 
     /// Content parts for the model (text, images).
-    pub fn parts(content: Vec<ContentPart>) -> Self {
+    pub fn parts(content: impl Into<Content>) -> Self {
         ToolOutput {
-            content,
+            content: content.into(),
             ..ToolOutput::default()
         }
     }
@@ -115,39 +92,29 @@ impl ToolOutput {
     /// Attaches a provider option (e.g. Anthropic's `cache_control`).
     #[must_use]
     pub fn with_option(mut self, key: impl Into<String>, value: Value) -> Self {
-        self.options.insert(key.into(), value);
+        self.extra
+            .get_or_insert_with(Box::default)
+            .options
+            .insert(key.into(), value);
         self
     }
 
     /// Sets text for a user interface.
     #[must_use]
     pub fn with_display_text(mut self, text: impl Into<String>) -> Self {
-        self.display_text = Some(text.into());
+        self.extra.get_or_insert_with(Box::default).display_text = Some(text.into());
         self
     }
 
     /// The text parts, joined.
     pub fn text_content(&self) -> String {
-        text_of(&self.content)
+        self.content.text()
     }
 
     /// The content parts.
-    pub fn content(&self) -> &[ContentPart] {
+    pub fn content(&self) -> &Content {
         &self.content
     }
-}
-
-pub(crate) fn text_of(content: &[ContentPart]) -> String {
-    let mut text = String::new();
-    for part in content {
-        if let ContentPart::Text { text: t } = part {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(t);
-        }
-    }
-    text
 }
 
 /// A value as the model sees it: JSON text, a JSON string as-is.
@@ -192,7 +159,7 @@ pub enum Outcome {
         error: Native,
     },
     /// Paused for human review.
-    Interrupt(Interrupt),
+    Interrupt(Box<Interrupt>),
 }
 
 impl fmt::Debug for Outcome {
@@ -258,7 +225,7 @@ impl IntoOutcome for ToolOutput {
 
 impl IntoOutcome for Interrupt {
     fn into_outcome(self) -> Outcome {
-        Outcome::Interrupt(self)
+        Outcome::Interrupt(Box::new(self))
     }
 }
 

@@ -8,7 +8,7 @@ use crate::args::ArgumentError;
 use crate::call::{Arguments, ToolCall};
 use crate::output::Outcome;
 use crate::tool::{DynTool, Tool, ToolDefinition};
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 
 /// A generated tool's entry in the binary-wide registry.
 pub struct ToolEntry {
@@ -79,7 +79,7 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for AnyContext {
         _ctx: &'a C,
         call: &'a ToolCall,
     ) -> impl Future<Output = Outcome> + Send + 'a {
-        self.0.call_dyn(args, &(), call)
+        self.0.call_dyn(args, &(), call).into_future()
     }
 }
 

@@ -1,12 +1,13 @@
 //! The result of one tool call.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Map, Value};
 
 use crate::args::ArgumentError;
-use crate::output::{ContentPart, Interrupt, Native, Outcome, text_of};
+use crate::output::{Content, Extra, Interrupt, Native, Outcome};
 
 /// What the application gets beside the content the model sees.
 #[non_exhaustive]
@@ -25,7 +26,7 @@ pub enum ResultDetail {
     /// The tool, or its argument parser, panicked; the panic payload.
     Panic(Native),
     /// The call is paused for human review.
-    Interrupt(Interrupt),
+    Interrupt(Box<Interrupt>),
 }
 
 impl fmt::Debug for ResultDetail {
@@ -58,58 +59,61 @@ pub struct ToolResult {
     /// The call's id, to pair the result with its call.
     pub call_id: String,
     /// The called tool's name.
-    pub tool_name: String,
+    pub tool_name: Cow<'static, str>,
     /// Content for the model.
-    pub content: Vec<ContentPart>,
+    pub content: Content,
     /// Whether the model is told the call failed.
     pub is_error: bool,
-    /// Text for a user interface.
-    pub display_text: Option<String>,
-    /// Provider options (e.g. Anthropic's `cache_control`).
-    pub options: Map<String, Value>,
     /// Typed detail for the application.
     pub detail: ResultDetail,
+    /// Display text and provider options: rarely set, so boxed (a result is moved several times
+    /// on its way out, and is smaller for it).
+    extra: Option<Box<Extra>>,
 }
 
 impl ToolResult {
     pub(crate) fn error(
         call_id: &str,
-        tool_name: &str,
+        tool_name: Cow<'static, str>,
         message: String,
         detail: ResultDetail,
     ) -> Self {
         ToolResult {
             call_id: call_id.to_owned(),
-            tool_name: tool_name.to_owned(),
-            content: vec![ContentPart::text(message)],
+            tool_name,
+            content: Content::text_part(message),
             is_error: true,
-            display_text: None,
-            options: Map::new(),
             detail,
+            extra: None,
         }
     }
 
-    pub(crate) fn from_outcome(call_id: &str, tool_name: &str, outcome: Outcome) -> Self {
+    pub(crate) fn from_outcome(
+        call_id: &str,
+        tool_name: Cow<'static, str>,
+        outcome: Outcome,
+    ) -> Self {
         match outcome {
             Outcome::Output(output) => ToolResult {
                 call_id: call_id.to_owned(),
-                tool_name: tool_name.to_owned(),
+                tool_name,
                 content: output.content,
                 is_error: output.is_error,
-                display_text: output.display_text,
-                options: output.options,
                 detail: ResultDetail::Value(output.native),
+                extra: output.extra,
             },
             Outcome::Error { message, error } => {
                 ToolResult::error(call_id, tool_name, message, ResultDetail::ToolError(error))
             }
             Outcome::Interrupt(interrupt) => ToolResult {
                 call_id: call_id.to_owned(),
-                tool_name: tool_name.to_owned(),
-                content: vec![ContentPart::text(interrupt.message.clone())],
+                tool_name,
+                content: Content::text_part(interrupt.message.clone()),
                 is_error: false,
-                display_text: Some(interrupt.message.clone()),
-                options: Map::new(),
+                extra: Some(Box::new(Extra {
+                    display_text: Some(interrupt.message.clone()),
+                    options: Map::new(),
+                })),
                 detail: ResultDetail::Interrupt(interrupt),
             },
         }
@@ -117,7 +121,37 @@ impl ToolResult {
 
     /// The text the model sees: the text parts, joined by newlines.
     pub fn text(&self) -> String {
-        text_of(&self.content)
+        self.content.text()
+    }
+
+    /// Text for a user interface.
+    pub fn display_text(&self) -> Option<&str> {
+        self.extra.as_ref()?.display_text.as_deref()
+    }
+
+    /// Sets the text for a user interface.
+    pub fn set_display_text(&mut self, text: impl Into<String>) {
+        self.extra.get_or_insert_with(Box::default).display_text = Some(text.into());
+    }
+
+    /// A provider option (e.g. Anthropic's `cache_control`).
+    pub fn option(&self, key: &str) -> Option<&Value> {
+        self.extra.as_ref()?.options.get(key)
+    }
+
+    /// The provider options, in the order they were set.
+    pub fn options(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.extra
+            .iter()
+            .flat_map(|extra| extra.options.iter().map(|(k, v)| (k.as_str(), v)))
+    }
+
+    /// Sets a provider option.
+    pub fn set_option(&mut self, key: impl Into<String>, value: Value) {
+        self.extra
+            .get_or_insert_with(Box::default)
+            .options
+            .insert(key.into(), value);
     }
 
     /// The native value the tool produced, if it is a `T`.

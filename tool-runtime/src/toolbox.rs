@@ -1,7 +1,9 @@
 //! The registry of tools, and dispatch of the calls a model makes.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -10,8 +12,9 @@ use tracing::field::Empty;
 
 use crate::args::ArgumentError;
 use crate::call::ToolCall;
-use crate::exec::{CatchUnwind, block_on};
+use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, block_on};
 use crate::names::{self, close_matches};
+use crate::output::Outcome;
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
@@ -199,21 +202,36 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     #[allow(clippy::result_large_err)]
     pub fn parse_arguments(&self, call: &ToolCall, ctx: &C) -> Result<ParsedArguments, ToolResult> {
         let tool = self.lookup(call)?;
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            tool.parse_dyn(&call.arguments, ctx)
-        })) {
+        match catch_unwind(AssertUnwindSafe(|| tool.parse_dyn(&call.arguments, ctx))) {
             Ok(Ok(args)) => Ok(ParsedArguments { args }),
-            Ok(Err(error)) => Err(Self::argument_result(call, error)),
-            Err(payload) => Err(self.panic_result(call, payload)),
+            Ok(Err(error)) => Err(Self::argument_result(call, tool.definition(), error)),
+            Err(payload) => Err(self.panic_result(call, tool.definition(), payload)),
         }
     }
 
     /// Runs one call and returns its result. Never fails and never panics: an unknown tool, bad
     /// arguments, a tool error and a panic all become error results, and the toolbox keeps working.
     pub async fn execute(&self, call: &ToolCall, ctx: &C) -> ToolResult {
+        match self.start(call, ctx) {
+            Started::Done(result) => result,
+            Started::Running(running) => running.finish(self).await,
+        }
+    }
+
+    /// [`execute`](Self::execute) for sync callers: runs the call on this thread.
+    pub fn execute_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
+        match self.start(call, ctx) {
+            Started::Done(result) => result,
+            Started::Running(running) => block_on(running.finish(self)),
+        }
+    }
+
+    /// Everything up to the first await: lookup, argument handling, and the whole body of a sync
+    /// tool. Only an async body leaves a future to run.
+    fn start<'a>(&'a self, call: &'a ToolCall, ctx: &'a C) -> Started<'a, C> {
         let tool = match self.lookup(call) {
             Ok(tool) => tool,
-            Err(result) => return result,
+            Err(result) => return Started::Done(result),
         };
         let span = tracing::info_span!(
             "tool_call",
@@ -224,15 +242,44 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         );
         // Timing and instrumenting cost more than a whole call; pay for them only when observed.
         let started = (!span.is_disabled()).then(Instant::now);
-        let future = CatchUnwind::new(tool.run_dyn(&call.arguments, ctx, call));
-        let caught = match started {
-            Some(_) => future.instrument(span.clone()).await,
-            None => future.await,
-        };
+        let _entered = started.map(|_| span.enter());
+        // The result is built inside the unwind guard, so that it is moved out once.
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            match tool.run_dyn(&call.arguments, ctx, call) {
+                MaybeReady::Ready(output) => Started::Done(self.conclude(
+                    tool.definition(),
+                    call,
+                    Ok(output),
+                    &span,
+                    started,
+                )),
+                MaybeReady::Pending(future) => Started::Running(Running {
+                    tool,
+                    call,
+                    future: CatchUnwind::new(future),
+                    span: span.clone(),
+                    started,
+                }),
+            }
+        }));
+        run.unwrap_or_else(|payload| {
+            Started::Done(self.conclude(tool.definition(), call, Err(payload), &span, started))
+        })
+    }
+
+    /// Turns what running a tool gave into its result, and records the outcome on the call's span.
+    fn conclude(
+        &self,
+        tool: &ToolDefinition,
+        call: &ToolCall,
+        caught: Result<Result<Outcome, ArgumentError>, Box<dyn Any + Send>>,
+        span: &tracing::Span,
+        started: Option<Instant>,
+    ) -> ToolResult {
         let result = match caught {
-            Ok(Ok(outcome)) => ToolResult::from_outcome(&call.call_id, &call.name, outcome),
-            Ok(Err(error)) => Self::argument_result(call, error),
-            Err(payload) => self.panic_result(call, payload),
+            Ok(Ok(outcome)) => ToolResult::from_outcome(&call.call_id, tool.name_cow(), outcome),
+            Ok(Err(error)) => Self::argument_result(call, tool, error),
+            Err(payload) => self.panic_result(call, tool, payload),
         };
         if let Some(started) = started {
             let outcome = match &result.detail {
@@ -249,11 +296,6 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             );
         }
         result
-    }
-
-    /// [`execute`](Self::execute) for sync callers: runs the call on this thread.
-    pub fn execute_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
-        block_on(self.execute(call, ctx))
     }
 
     #[allow(clippy::result_large_err)]
@@ -276,34 +318,69 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             }
             ToolResult::error(
                 &call.call_id,
-                &call.name,
+                Cow::Owned(call.name.clone()),
                 message,
                 ResultDetail::UnknownTool { suggestions },
             )
         })
     }
 
-    fn argument_result(call: &ToolCall, error: ArgumentError) -> ToolResult {
-        let message = format!("invalid arguments for tool `{}`: {error}", call.name);
+    fn argument_result(call: &ToolCall, tool: &ToolDefinition, error: ArgumentError) -> ToolResult {
+        let message = format!("invalid arguments for tool `{}`: {error}", tool.name());
         ToolResult::error(
             &call.call_id,
-            &call.name,
+            tool.name_cow(),
             message,
             ResultDetail::Arguments(error),
         )
     }
 
-    fn panic_result(&self, call: &ToolCall, payload: Box<dyn Any + Send>) -> ToolResult {
-        let mut message = format!("tool `{}` failed unexpectedly", call.name);
+    fn panic_result(
+        &self,
+        call: &ToolCall,
+        tool: &ToolDefinition,
+        payload: Box<dyn Any + Send>,
+    ) -> ToolResult {
+        let mut message = format!("tool `{}` failed unexpectedly", tool.name());
         match panic_message(payload.as_ref()) {
             Some(text) if self.expose_panic_messages => message.push_str(&format!(": {text}")),
             _ => message.push_str("; this is not a problem with the arguments"),
         }
         ToolResult::error(
             &call.call_id,
-            &call.name,
+            tool.name_cow(),
             message,
             ResultDetail::Panic(payload),
+        )
+    }
+}
+
+enum Started<'a, C: ?Sized> {
+    Done(ToolResult),
+    Running(Running<'a, C>),
+}
+
+/// A call whose async body is still to be awaited.
+struct Running<'a, C: ?Sized> {
+    tool: &'a Arc<dyn DynTool<C>>,
+    call: &'a ToolCall,
+    future: CatchUnwind<BoxFuture<'a, Result<Outcome, ArgumentError>>>,
+    span: tracing::Span,
+    started: Option<Instant>,
+}
+
+impl<C: ?Sized + Sync + 'static> Running<'_, C> {
+    async fn finish(self, toolbox: &Toolbox<C>) -> ToolResult {
+        let caught = match self.started {
+            Some(_) => self.future.instrument(self.span.clone()).await,
+            None => self.future.await,
+        };
+        toolbox.conclude(
+            self.tool.definition(),
+            self.call,
+            caught,
+            &self.span,
+            self.started,
         )
     }
 }

@@ -125,6 +125,11 @@ impl ToolDefinition {
         &self.name
     }
 
+    /// The name, without copying it when it is static (as `#[tool]` names are).
+    pub(crate) fn name_cow(&self) -> Cow<'static, str> {
+        self.name.clone()
+    }
+
     /// What the tool does, for the model.
     pub fn description(&self) -> &str {
         &self.description

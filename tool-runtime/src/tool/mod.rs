@@ -13,7 +13,7 @@ pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, Unknown
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError};
 use crate::call::{Arguments, ToolCall};
-use crate::exec::BoxFuture;
+use crate::exec::MaybeReady;
 use crate::output::Outcome;
 
 /// A tool a model can call, usable in a [`Toolbox<C>`](crate::Toolbox) of context type `C`.
@@ -49,6 +49,18 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
         ctx: &'a C,
         call: &'a ToolCall,
     ) -> impl Future<Output = Outcome> + Send + 'a;
+
+    /// Runs a body that never waits right away, sparing the boxed future [`call`](Self::call)
+    /// needs: `Ok(outcome)`, or the arguments back (`Err(args)`) when the body must be awaited.
+    /// `#[tool]` implements it for sync fns; the default hands the arguments back.
+    ///
+    /// # Errors
+    /// The arguments, untouched, when the body is asynchronous.
+    #[allow(clippy::result_large_err)]
+    fn call_now(&self, args: Self::Args, ctx: &C, call: &ToolCall) -> Result<Outcome, Self::Args> {
+        let _ = (ctx, call);
+        Err(args)
+    }
 }
 
 /// The default argument handling, against a definition's parameters schema: missing required and
@@ -87,15 +99,16 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         args: Box<dyn Any + Send>,
         ctx: &'a C,
         call: &'a ToolCall,
-    ) -> BoxFuture<'a, Outcome>;
+    ) -> MaybeReady<'a, Outcome>;
 
-    /// Parses the arguments and, when they are good, runs the body.
+    /// Parses the arguments and, when they are good, runs the body: at once for sync bodies,
+    /// through a boxed future for async ones.
     fn run_dyn<'a>(
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a C,
         call: &'a ToolCall,
-    ) -> BoxFuture<'a, Result<Outcome, ArgumentError>>;
+    ) -> MaybeReady<'a, Result<Outcome, ArgumentError>>;
 }
 
 impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
@@ -116,13 +129,15 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         args: Box<dyn Any + Send>,
         ctx: &'a C,
         call: &'a ToolCall,
-    ) -> BoxFuture<'a, Outcome> {
-        if let Ok(args) = args.downcast::<T::Args>() {
-            Box::pin(self.call(*args, ctx, call))
-        } else {
+    ) -> MaybeReady<'a, Outcome> {
+        let Ok(args) = args.downcast::<T::Args>() else {
             let name = Tool::definition(self).name();
             let message = format!("tool `{name}` was given arguments parsed for another tool");
-            Box::pin(std::future::ready(Outcome::from_error(message)))
+            return MaybeReady::Ready(Outcome::from_error(message));
+        };
+        match self.call_now(*args, ctx, call) {
+            Ok(outcome) => MaybeReady::Ready(outcome),
+            Err(args) => MaybeReady::Pending(Box::pin(self.call(args, ctx, call))),
         }
     }
 
@@ -131,10 +146,18 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         arguments: &'a Arguments,
         ctx: &'a C,
         call: &'a ToolCall,
-    ) -> BoxFuture<'a, Result<Outcome, ArgumentError>> {
-        Box::pin(async move {
-            let args = self.parse_args(arguments, ctx)?;
-            Ok(self.call(args, ctx, call).await)
-        })
+    ) -> MaybeReady<'a, Result<Outcome, ArgumentError>> {
+        let args = match self.parse_args(arguments, ctx) {
+            Ok(args) => args,
+            Err(error) => return MaybeReady::Ready(Err(error)),
+        };
+        match self.call_now(args, ctx, call) {
+            Ok(outcome) => MaybeReady::Ready(Ok(outcome)),
+            Err(args) => {
+                MaybeReady::Pending(Box::pin(
+                    async move { Ok(self.call(args, ctx, call).await) },
+                ))
+            }
+        }
     }
 }
