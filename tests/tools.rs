@@ -378,7 +378,7 @@ fn unknown_tools_name_the_close_ones() {
     let ResultDetail::UnknownTool { suggestions } = &result.detail else {
         panic!("{result:?}")
     };
-    assert_eq!(suggestions, &["get_weather"]);
+    assert_eq!(&**suggestions, ["get_weather"]);
 }
 
 #[test]

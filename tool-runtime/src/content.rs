@@ -19,8 +19,8 @@ pub enum ContentPart {
     Image {
         /// Base64 data.
         data: String,
-        /// `image/png`, `image/jpeg`, ...
-        mime_type: String,
+        /// `image/png`, `image/jpeg`, ... (a `Box<str>`: content is moved often, and smaller for it)
+        mime_type: Box<str>,
     },
 }
 
@@ -34,7 +34,7 @@ impl ContentPart {
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         ContentPart::Image {
             data: data.into(),
-            mime_type: mime_type.into(),
+            mime_type: mime_type.into().into_boxed_str(),
         }
     }
 }
@@ -64,6 +64,7 @@ enum Repr {
 
 impl Content {
     /// Content of one text part.
+    #[inline]
     pub fn text_part(text: impl Into<String>) -> Self {
         Content(Repr::One(ContentPart::text(text)))
     }

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use crate::content::{Content, ContentPart};
+use crate::native::Native;
 use serde_json::{Map, Value};
 
 /// What a result rarely has: display text and provider options.
@@ -14,9 +15,6 @@ pub(crate) struct Extra {
     pub(crate) display_text: Option<String>,
     pub(crate) options: Map<String, Value>,
 }
-
-/// A native value kept for the application beside the content the model sees.
-pub type Native = Box<dyn Any + Send>;
 
 /// An explicit tool result: content for the model, a processed native value for the application,
 /// and provider options.
@@ -50,6 +48,7 @@ impl fmt::Debug for ToolOutput {
 
 impl ToolOutput {
     /// Text for the model.
+    #[inline]
     pub fn text(text: impl Into<String>) -> Self {
         ToolOutput {
             content: Content::text_part(text),
@@ -69,6 +68,7 @@ impl ToolOutput {
     ///
     /// # Errors
     /// When the value cannot be serialized.
+    #[inline]
     pub fn json<T: Serialize + Send + 'static>(value: T) -> Result<Self, serde_json::Error> {
         let text = json_text(&value)?;
         Ok(ToolOutput::text(text).with_native(value))
@@ -84,8 +84,9 @@ impl ToolOutput {
 
     /// Keeps a processed native value for the application; the model does not see it.
     #[must_use]
+    #[inline]
     pub fn with_native<T: Any + Send>(mut self, native: T) -> Self {
-        self.native = Some(Box::new(native));
+        self.native = Some(Native::new(native));
         self
     }
 
@@ -156,7 +157,7 @@ pub enum Outcome {
         /// The error's `Display`, sent to the model.
         message: String,
         /// The typed error.
-        error: Native,
+        error: Box<dyn Any + Send>,
     },
     /// Paused for human review.
     Interrupt(Box<Interrupt>),
@@ -178,6 +179,7 @@ impl fmt::Debug for Outcome {
 impl Outcome {
     /// A serializable value: JSON text for the model (a string as-is), the value kept as native.
     /// A value that fails to serialize becomes an error outcome.
+    #[inline]
     pub fn from_serialize<T: Serialize + Send + 'static>(value: T) -> Self {
         match ToolOutput::json(value) {
             Ok(output) => Outcome::Output(output),

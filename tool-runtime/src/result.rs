@@ -7,7 +7,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::args::ArgumentError;
-use crate::output::{Content, Extra, Interrupt, Native, Outcome};
+use crate::native::Native;
+use crate::output::{Content, Extra, Interrupt, Outcome};
 
 /// What the application gets beside the content the model sees.
 #[non_exhaustive]
@@ -15,16 +16,16 @@ pub enum ResultDetail {
     /// The tool ran; its native (processed) value, if it produced one.
     Value(Option<Native>),
     /// The tool returned an error; the typed error.
-    ToolError(Native),
+    ToolError(Box<dyn Any + Send>),
     /// The arguments were rejected before the tool ran.
-    Arguments(ArgumentError),
+    Arguments(Box<ArgumentError>),
     /// No tool has the called name.
     UnknownTool {
-        /// Registered names close to the called one.
-        suggestions: Vec<String>,
+        /// Registered names close to the called one, best first.
+        suggestions: Box<[String]>,
     },
     /// The tool, or its argument parser, panicked; the panic payload.
-    Panic(Native),
+    Panic(Box<dyn Any + Send>),
     /// The call is paused for human review.
     Interrupt(Box<Interrupt>),
 }
@@ -88,6 +89,7 @@ impl ToolResult {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn from_outcome(
         call_id: &str,
         tool_name: Cow<'static, str>,

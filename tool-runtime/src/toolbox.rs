@@ -228,6 +228,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// Everything up to the first await: lookup, argument handling, and the whole body of a sync
     /// tool. Only an async body leaves a future to run.
+    #[inline(always)]
     fn start<'a>(&'a self, call: &'a ToolCall, ctx: &'a C) -> Started<'a, C> {
         let tool = match self.lookup(call) {
             Ok(tool) => tool,
@@ -268,6 +269,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// Turns what running a tool gave into its result, and records the outcome on the call's span.
+    #[inline(always)]
     fn conclude(
         &self,
         tool: &ToolDefinition,
@@ -320,7 +322,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 &call.call_id,
                 Cow::Owned(call.name.clone()),
                 message,
-                ResultDetail::UnknownTool { suggestions },
+                ResultDetail::UnknownTool {
+                    suggestions: suggestions.into_boxed_slice(),
+                },
             )
         })
     }
@@ -331,7 +335,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             &call.call_id,
             tool.name_cow(),
             message,
-            ResultDetail::Arguments(error),
+            ResultDetail::Arguments(Box::new(error)),
         )
     }
 

@@ -51,6 +51,10 @@ pub fn decode_arguments(
     decode(arguments)
 }
 
+fn first_non_space(text: &str) -> Option<u8> {
+    text.bytes().find(|b| !b.is_ascii_whitespace())
+}
+
 fn strip_position(error: &serde_json::Error) -> String {
     let text = error.to_string();
     match text.rfind(" at line ") {
@@ -123,7 +127,7 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
 ) -> Result<T, ArgumentError> {
     // Only objects take the fast path: serde's derived structs would also accept an array.
     let fast = match arguments {
-        Arguments::Text(text) if text.trim_start().starts_with('{') => {
+        Arguments::Text(text) if first_non_space(text) == Some(b'{') => {
             serde_json::from_str::<T>(text).ok()
         }
         Arguments::Json(value @ Value::Object(_)) => T::deserialize(value).ok(),

@@ -1,0 +1,148 @@
+//! The native value a tool produced, kept for the application beside what the model sees.
+
+use std::any::{Any, TypeId};
+use std::fmt;
+
+/// A tool's native (processed) value, of any `'static + Send` type; get it back with
+/// [`downcast_ref`](Self::downcast_ref) or [`downcast`](Self::downcast).
+///
+/// Scalars (integers, floats, `bool`, `char`, `()`) are held inline, the rest boxed: most tools
+/// return small values, and a result should not cost an allocation for them.
+///
+/// ```
+/// use tool_runtime::Native;
+///
+/// let native = Native::new(42_i64);
+/// assert_eq!(native.downcast_ref::<i64>(), Some(&42));
+/// assert_eq!(native.downcast_ref::<u8>(), None);
+/// let native = Native::new(vec!["a", "b"]);
+/// assert_eq!(native.downcast::<Vec<&str>>().unwrap().len(), 2);
+/// ```
+pub struct Native(Repr);
+
+macro_rules! inline_scalars {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        enum Repr {
+            $($variant($ty),)*
+            Boxed(Box<dyn Any + Send>),
+        }
+
+        impl Native {
+            /// Keeps `value`.
+            #[inline]
+            pub fn new<T: Any + Send>(value: T) -> Self {
+                // `Option` lets a scalar be moved out through `dyn Any` without a box; for a given
+                // `T` all but one branch fold away.
+                let mut slot = Some(value);
+                $(
+                    // The `TypeId` comparison folds at compile time; the downcast only moves.
+                    if TypeId::of::<T>() == TypeId::of::<$ty>() {
+                        if let Some(scalar) = (&mut slot as &mut dyn Any)
+                            .downcast_mut::<Option<$ty>>()
+                            .and_then(Option::take)
+                        {
+                            return Native(Repr::$variant(scalar));
+                        }
+                    }
+                )*
+                match slot {
+                    Some(value) => Native(Repr::Boxed(Box::new(value))),
+                    // Only a branch above that returned takes the value out.
+                    None => Native(Repr::Unit(())),
+                }
+            }
+
+            /// Keeps an already boxed value.
+            pub fn from_box(value: Box<dyn Any + Send>) -> Self {
+                Native(Repr::Boxed(value))
+            }
+
+            fn as_any(&self) -> &(dyn Any + Send) {
+                match &self.0 {
+                    $(Repr::$variant(scalar) => scalar,)*
+                    Repr::Boxed(value) => value.as_ref(),
+                }
+            }
+
+            /// The value as a box, boxing a scalar.
+            pub fn into_box(self) -> Box<dyn Any + Send> {
+                match self.0 {
+                    $(Repr::$variant(scalar) => Box::new(scalar),)*
+                    Repr::Boxed(value) => value,
+                }
+            }
+        }
+    };
+}
+
+inline_scalars! {
+    Unit(()),
+    Bool(bool),
+    Char(char),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    Isize(isize),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    Usize(usize),
+    F32(f32),
+    F64(f64),
+}
+
+impl Native {
+    /// The value, if it is a `T`.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.as_any().downcast_ref()
+    }
+
+    /// Whether the value is a `T`.
+    pub fn is<T: Any>(&self) -> bool {
+        self.as_any().is::<T>()
+    }
+
+    /// The value by value, if it is a `T`; otherwise `self` back.
+    ///
+    /// # Errors
+    /// `self`, when the value is not a `T`.
+    pub fn downcast<T: Any>(self) -> Result<T, Self> {
+        if !self.is::<T>() {
+            return Err(self);
+        }
+        match self.into_box().downcast::<T>() {
+            Ok(value) => Ok(*value),
+            Err(value) => Err(Native::from_box(value)),
+        }
+    }
+}
+
+impl fmt::Debug for Native {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Native(..)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_and_boxed_values_come_back_as_themselves() {
+        assert_eq!(Native::new(7_u32).downcast_ref::<u32>(), Some(&7));
+        assert_eq!(Native::new(7_u32).downcast_ref::<u64>(), None);
+        assert_eq!(Native::new(1.5_f64).downcast::<f64>().ok(), Some(1.5));
+        assert_eq!(Native::new(()).downcast_ref::<()>(), Some(&()));
+        assert_eq!(
+            Native::new(String::from("x"))
+                .downcast_ref::<String>()
+                .map(String::as_str),
+            Some("x")
+        );
+        let native = Native::new(vec![1, 2]);
+        let native = native.downcast::<String>().unwrap_err();
+        assert_eq!(native.downcast::<Vec<i32>>().ok(), Some(vec![1, 2]));
+    }
+}
