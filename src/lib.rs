@@ -45,5 +45,10 @@ pub use tool_runtime::*;
 #[doc(hidden)]
 pub use tool_runtime::__private;
 
+// The README's examples are tests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[doc = include_str!("tool_attr.md")]
 pub use tool_macros::tool;
