@@ -22,7 +22,8 @@ fn example(name: &str) -> PathBuf {
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
-fn dispatch(input: &str) -> Vec<Value> {
+/// What `dispatch` prints for `input`, as text.
+fn dispatch_raw(input: &str) -> String {
     let mut child = Command::new(example("dispatch"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -41,8 +42,11 @@ fn dispatch(input: &str) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout)
-        .unwrap()
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn dispatch(input: &str) -> Vec<Value> {
+    dispatch_raw(input)
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
@@ -139,20 +143,8 @@ not a call
 
 #[test]
 fn dispatch_output_keeps_the_documented_key_order() {
-    let mut child = Command::new(example("dispatch"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(br#"{"id":"c1","name":"add","arguments":{"a":1,"b":1}}"#)
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
     assert_eq!(
-        String::from_utf8(output.stdout).unwrap(),
+        dispatch_raw(r#"{"id":"c1","name":"add","arguments":{"a":1,"b":1}}"#),
         "{\"call_id\":\"c1\",\"name\":\"add\",\"is_error\":false,\"content\":\"2\"}\n"
     );
 }

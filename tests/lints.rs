@@ -41,8 +41,13 @@ pub mod tools {
         #[tool(rename = "loud")]
         shout: Option<bool>,
     ) -> Result<String, std::fmt::Error> {
-        let text = std::future::ready(format!("{greeting} {} ({})", account.owner, info.call_id())).await;
-        Ok(if shout == Some(true) { text.to_uppercase() } else { text })
+        let text =
+            std::future::ready(format!("{greeting} {} ({})", account.owner, info.call_id())).await;
+        Ok(if shout == Some(true) {
+            text.to_uppercase()
+        } else {
+            text
+        })
     }
 }
 
@@ -54,7 +59,12 @@ fn lint_clean_tools_work() {
         .with(tools::add {})
         .and_then(|t| t.with(tools::greet {}))
         .unwrap();
-    let account = tools::Account { owner: "ada".into() };
-    let result = tools.execute_blocking(&ToolCall::new("c1", "greet_owner", r#"{"loud": true}"#), &account);
+    let account = tools::Account {
+        owner: "ada".into(),
+    };
+    let result = tools.execute_blocking(
+        &ToolCall::new("c1", "greet_owner", r#"{"loud": true}"#),
+        &account,
+    );
     assert_eq!(result.text(), "HELLO ADA (C1)");
 }

@@ -26,7 +26,9 @@ fn json_value() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
         ".{0,12}".prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 32, 6, |inner| {
@@ -44,7 +46,20 @@ fn arguments() -> impl Strategy<Value = Arguments> {
         json_value().prop_map(|v| Arguments::Text(v.to_string())),
         json_value().prop_map(Arguments::Json),
         // Near misses of real argument objects.
-        (prop::sample::select(vec!["a", "b", "city", "unit", "tags", "query", "limit", "data", "unique_code"]), json_value())
+        (
+            prop::sample::select(vec![
+                "a",
+                "b",
+                "city",
+                "unit",
+                "tags",
+                "query",
+                "limit",
+                "data",
+                "unique_code"
+            ]),
+            json_value()
+        )
             .prop_map(|(key, value)| Arguments::Json(json!({ key: value }))),
     ]
 }
