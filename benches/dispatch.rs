@@ -7,47 +7,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use serde::Deserialize;
-use toolwright::{ToolCall, Toolbox, tool};
+use toolwright::{ToolCall, Toolbox};
 
-/// Add two integers.
-#[tool]
-fn add(
-    /// The first addend.
-    a: i64,
-    /// The second addend.
-    b: i64,
-) -> i64 {
-    a + b
-}
+mod common;
 
-#[derive(Deserialize)]
-struct AddArgs {
-    a: i64,
-    b: i64,
-}
-
-/// What a hand-written dispatcher returns: the call id, the content and the error flag.
-struct Baseline {
-    call_id: String,
-    content: String,
-    is_error: bool,
-}
-
-fn baseline(call_id: &str, arguments: &str) -> Baseline {
-    match serde_json::from_str::<AddArgs>(arguments) {
-        Ok(args) => Baseline {
-            call_id: call_id.to_owned(),
-            content: serde_json::to_string(&add(args.a, args.b)).unwrap_or_default(),
-            is_error: false,
-        },
-        Err(error) => Baseline {
-            call_id: call_id.to_owned(),
-            content: error.to_string(),
-            is_error: true,
-        },
-    }
-}
+use common::{add, baseline};
 
 fn dispatch(c: &mut Criterion) {
     let tools = Toolbox::<()>::new().with(add {}).unwrap();

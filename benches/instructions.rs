@@ -5,41 +5,11 @@
 
 use std::hint::black_box;
 
-use serde::Deserialize;
-use toolwright::{ToolCall, Toolbox, tool};
+use toolwright::{ToolCall, Toolbox};
 
-/// Add two integers.
-#[tool]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
+mod common;
 
-#[derive(Deserialize)]
-struct AddArgs {
-    a: i64,
-    b: i64,
-}
-
-struct Baseline {
-    call_id: String,
-    content: String,
-    is_error: bool,
-}
-
-fn baseline(call_id: &str, arguments: &str) -> Baseline {
-    match serde_json::from_str::<AddArgs>(arguments) {
-        Ok(args) => Baseline {
-            call_id: call_id.to_owned(),
-            content: serde_json::to_string(&add(args.a, args.b)).unwrap_or_default(),
-            is_error: false,
-        },
-        Err(error) => Baseline {
-            call_id: call_id.to_owned(),
-            content: error.to_string(),
-            is_error: true,
-        },
-    }
-}
+use common::{add, baseline};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");

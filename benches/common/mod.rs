@@ -1,0 +1,45 @@
+//! The tool and the hand-written baseline both dispatch benches measure.
+
+use serde::Deserialize;
+use toolwright::tool;
+
+/// Add two integers.
+#[tool]
+pub fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+#[derive(Deserialize)]
+struct AddArgs {
+    a: i64,
+    b: i64,
+}
+
+/// What a hand-written dispatcher returns: the call id, the content and the error flag.
+pub struct Baseline {
+    pub call_id: String,
+    pub content: String,
+    pub is_error: bool,
+}
+
+/// The least any dispatcher must do: serde_json into the arguments struct, call the fn,
+/// serialize the result.
+pub fn baseline(call_id: &str, arguments: &str) -> Baseline {
+    match serde_json::from_str::<AddArgs>(arguments) {
+        Ok(args) => Baseline {
+            call_id: call_id.to_owned(),
+            content: serde_json::to_string(&add(args.a, args.b)).unwrap_or_default(),
+            is_error: false,
+        },
+        Err(error) => Baseline {
+            call_id: call_id.to_owned(),
+            content: error.to_string(),
+            is_error: true,
+        },
+    }
+}
