@@ -506,6 +506,21 @@ fn duplicate_names_are_refused() {
 }
 
 #[test]
+fn keyword_parameters_keep_their_plain_name() {
+    /// Filter by kind.
+    #[tool]
+    fn filter(r#type: String, r#in: Vec<String>) -> usize {
+        r#in.iter().filter(|item| **item == r#type).count()
+    }
+
+    let tools = Toolbox::<()>::new().with(filter {}).unwrap();
+    let def = tools.get("filter").unwrap().definition();
+    assert_eq!(def.accepted_param_names(), ["type", "in"]);
+    let call = ToolCall::new("c1", "filter", r#"{"type": "a", "in": ["a", "b", "a"]}"#);
+    assert_eq!(tools.execute_blocking(&call, &()).text(), "2");
+}
+
+#[test]
 fn tools_stay_plain_fns() {
     assert_eq!(
         get_weather("Paris".into(), None),

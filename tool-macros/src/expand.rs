@@ -71,12 +71,12 @@ fn generate(tool: &ToolFn) -> TokenStream {
             ParamKind::Argument { name: wire } => {
                 let Some(field) = &param.ident else { continue };
                 let rust = unraw(field);
-                let marker = format_ident!("{}", rust, span = field.span());
+                // A type named like the parameter, so the diagnostic can name it (`{P}`).
                 checks.push(quote_spanned! {ty.span()=>
                     {
                         #[allow(non_camel_case_types, dead_code)]
-                        struct #marker;
-                        #rt::assert_arg::<#ty, #marker>();
+                        struct #field;
+                        #rt::assert_arg::<#ty, #field>();
                     }
                 });
                 let forwarded = &param.forwarded;
