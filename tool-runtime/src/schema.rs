@@ -12,20 +12,30 @@ pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
         .to_value()
 }
 
+/// Why a parameters schema was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// The schema is not a JSON object (nor `true`).
+    #[error("a parameters schema must be a JSON object, not {0}")]
+    NotAnObject(Value),
+    /// The schema describes something other than an object: tools take named arguments.
+    #[error(
+        "a parameters schema must have `\"type\": \"object\"` (tools take named arguments), not {0}"
+    )]
+    NotObjectType(Value),
+}
+
 /// Brings a parameters schema to canonical form: `$schema` and the root `title` removed, and the
 /// root an object with `properties` and `required`, even when both are empty.
 ///
 /// # Errors
 /// When the root describes something other than an object.
-pub fn canonical_parameters(schema: Value) -> Result<Value, String> {
+pub fn canonical_parameters(schema: Value) -> Result<Value, SchemaError> {
     let mut root = match schema {
         Value::Object(map) => map,
         Value::Bool(true) => Map::new(),
-        other => {
-            return Err(format!(
-                "a parameters schema must be a JSON object, not {other}"
-            ));
-        }
+        other => return Err(SchemaError::NotAnObject(other)),
     };
     root.remove("$schema");
     root.remove("title");
@@ -34,11 +44,7 @@ pub fn canonical_parameters(schema: Value) -> Result<Value, String> {
             root.insert("type".into(), Value::from("object"));
         }
         Some(Value::String(t)) if t == "object" => {}
-        Some(other) => {
-            return Err(format!(
-                "a parameters schema must have `\"type\": \"object\"`, not {other}"
-            ));
-        }
+        Some(other) => return Err(SchemaError::NotObjectType(other.clone())),
     }
     if !matches!(root.get("properties"), Some(Value::Object(_))) {
         root.insert("properties".into(), Value::Object(Map::new()));

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::schema::{ParamTable, canonical_parameters};
+use crate::schema::{ParamTable, SchemaError, canonical_parameters};
 
 /// Hints about a tool's behaviour, as in MCP's `ToolAnnotations`. `None` leaves a hint unsaid.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,7 +91,7 @@ impl ToolDefinition {
         name: impl Into<Cow<'static, str>>,
         description: impl Into<String>,
         parameters: Value,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SchemaError> {
         Ok(ToolDefinition::from_canonical(
             name.into(),
             description.into(),
