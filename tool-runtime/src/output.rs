@@ -70,8 +70,14 @@ impl ToolOutput {
     /// When the value cannot be serialized.
     #[inline]
     pub fn json<T: Serialize + Send + 'static>(value: T) -> Result<Self, serde_json::Error> {
-        let text = json_text(&value)?;
-        Ok(ToolOutput::text(text).with_native(value))
+        // Built whole rather than through the builder methods: a result is on the hot path, and
+        // each by-value builder step moves it.
+        Ok(ToolOutput {
+            content: Content::text_part(json_text(&value)?),
+            native: Some(Native::new(value)),
+            extra: None,
+            is_error: false,
+        })
     }
 
     /// An error for the model: the call failed, and this says why.
@@ -181,8 +187,13 @@ impl Outcome {
     /// A value that fails to serialize becomes an error outcome.
     #[inline]
     pub fn from_serialize<T: Serialize + Send + 'static>(value: T) -> Self {
-        match ToolOutput::json(value) {
-            Ok(output) => Outcome::Output(output),
+        match json_text(&value) {
+            Ok(text) => Outcome::Output(ToolOutput {
+                content: Content::text_part(text),
+                native: Some(Native::new(value)),
+                extra: None,
+                is_error: false,
+            }),
             Err(error) => Outcome::Error {
                 message: format!("the tool's result could not be serialized: {error}"),
                 error: Box::new(error),

@@ -7,8 +7,10 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::args::ArgumentError;
+use crate::call::ToolCall;
 use crate::native::Native;
 use crate::output::{Content, Extra, Interrupt, Outcome};
+use crate::tool::ToolDefinition;
 
 /// What the application gets beside the content the model sees.
 #[non_exhaustive]
@@ -119,6 +121,21 @@ impl ToolResult {
                 detail: ResultDetail::Interrupt(interrupt),
             },
         }
+    }
+
+    /// The result of a call whose arguments were rejected.
+    pub(crate) fn invalid_arguments(
+        call: &ToolCall,
+        tool: &ToolDefinition,
+        error: ArgumentError,
+    ) -> Self {
+        let message = format!("invalid arguments for tool `{}`: {error}", tool.name());
+        ToolResult::error(
+            &call.call_id,
+            tool.name_cow(),
+            message,
+            ResultDetail::Arguments(Box::new(error)),
+        )
     }
 
     /// The text the model sees: the text parts, joined by newlines.

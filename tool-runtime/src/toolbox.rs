@@ -10,11 +10,9 @@ use std::time::Instant;
 use tracing::Instrument;
 use tracing::field::Empty;
 
-use crate::args::ArgumentError;
 use crate::call::ToolCall;
 use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, block_on};
 use crate::names::{self, close_matches};
-use crate::output::Outcome;
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
@@ -204,7 +202,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let tool = self.lookup(call)?;
         match catch_unwind(AssertUnwindSafe(|| tool.parse_dyn(&call.arguments, ctx))) {
             Ok(Ok(args)) => Ok(ParsedArguments { args }),
-            Ok(Err(error)) => Err(Self::argument_result(call, tool.definition(), error)),
+            Ok(Err(error)) => Err(ToolResult::invalid_arguments(
+                call,
+                tool.definition(),
+                error,
+            )),
             Err(payload) => Err(self.panic_result(call, tool.definition(), payload)),
         }
     }
@@ -244,60 +246,31 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         // Timing and instrumenting cost more than a whole call; pay for them only when observed.
         let started = (!span.is_disabled()).then(Instant::now);
         let _entered = started.map(|_| span.enter());
-        // The result is built inside the unwind guard, so that it is moved out once.
-        let run = catch_unwind(AssertUnwindSafe(|| {
-            match tool.run_dyn(&call.arguments, ctx, call) {
-                MaybeReady::Ready(output) => Started::Done(self.conclude(
-                    tool.definition(),
-                    call,
-                    Ok(output),
-                    &span,
-                    started,
-                )),
-                MaybeReady::Pending(future) => Started::Running(Running {
-                    tool,
-                    call,
-                    future: CatchUnwind::new(future),
-                    span: span.clone(),
-                    started,
-                }),
-            }
+        // The closure writes its result in place: what `catch_unwind` returns is then small, and the
+        // result is not copied through the unwind guard.
+        let mut run = None;
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            run = Some(tool.run_dyn(&call.arguments, ctx, call));
         }));
-        run.unwrap_or_else(|payload| {
-            Started::Done(self.conclude(tool.definition(), call, Err(payload), &span, started))
-        })
-    }
-
-    /// Turns what running a tool gave into its result, and records the outcome on the call's span.
-    #[inline(always)]
-    fn conclude(
-        &self,
-        tool: &ToolDefinition,
-        call: &ToolCall,
-        caught: Result<Result<Outcome, ArgumentError>, Box<dyn Any + Send>>,
-        span: &tracing::Span,
-        started: Option<Instant>,
-    ) -> ToolResult {
-        let result = match caught {
-            Ok(Ok(outcome)) => ToolResult::from_outcome(&call.call_id, tool.name_cow(), outcome),
-            Ok(Err(error)) => Self::argument_result(call, tool, error),
-            Err(payload) => self.panic_result(call, tool, payload),
-        };
-        if let Some(started) = started {
-            let outcome = match &result.detail {
-                ResultDetail::Arguments(_) => "invalid_arguments",
-                ResultDetail::Panic(_) => "panic",
-                ResultDetail::Interrupt(_) => "interrupt",
-                _ if result.is_error => "error",
-                _ => "ok",
-            };
-            span.record("outcome", outcome);
-            span.record(
-                "duration_us",
-                u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-            );
+        match caught.map(|()| run) {
+            Ok(Some(MaybeReady::Ready(result))) => {
+                record(&span, started, &result);
+                Started::Done(result)
+            }
+            Ok(Some(MaybeReady::Pending(future))) => Started::Running(Running {
+                tool,
+                call,
+                future: CatchUnwind::new(future),
+                span: span.clone(),
+                started,
+            }),
+            Err(payload) => {
+                let result = self.panic_result(call, tool.definition(), payload);
+                record(&span, started, &result);
+                Started::Done(result)
+            }
+            Ok(None) => unreachable!("the closure completed, so it stored its result"),
         }
-        result
     }
 
     #[allow(clippy::result_large_err)]
@@ -329,16 +302,6 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         })
     }
 
-    fn argument_result(call: &ToolCall, tool: &ToolDefinition, error: ArgumentError) -> ToolResult {
-        let message = format!("invalid arguments for tool `{}`: {error}", tool.name());
-        ToolResult::error(
-            &call.call_id,
-            tool.name_cow(),
-            message,
-            ResultDetail::Arguments(Box::new(error)),
-        )
-    }
-
     fn panic_result(
         &self,
         call: &ToolCall,
@@ -368,7 +331,7 @@ enum Started<'a, C: ?Sized> {
 struct Running<'a, C: ?Sized> {
     tool: &'a Arc<dyn DynTool<C>>,
     call: &'a ToolCall,
-    future: CatchUnwind<BoxFuture<'a, Result<Outcome, ArgumentError>>>,
+    future: CatchUnwind<BoxFuture<'a, ToolResult>>,
     span: tracing::Span,
     started: Option<Instant>,
 }
@@ -379,12 +342,29 @@ impl<C: ?Sized + Sync + 'static> Running<'_, C> {
             Some(_) => self.future.instrument(self.span.clone()).await,
             None => self.future.await,
         };
-        toolbox.conclude(
-            self.tool.definition(),
-            self.call,
-            caught,
-            &self.span,
-            self.started,
-        )
+        let result = caught.unwrap_or_else(|payload| {
+            toolbox.panic_result(self.call, self.tool.definition(), payload)
+        });
+        record(&self.span, self.started, &result);
+        result
+    }
+}
+
+/// Records a call's outcome and duration on its span, when the span is observed.
+#[inline(always)]
+fn record(span: &tracing::Span, started: Option<Instant>, result: &ToolResult) {
+    if let Some(started) = started {
+        let outcome = match &result.detail {
+            ResultDetail::Arguments(_) => "invalid_arguments",
+            ResultDetail::Panic(_) => "panic",
+            ResultDetail::Interrupt(_) => "interrupt",
+            _ if result.is_error => "error",
+            _ => "ok",
+        };
+        span.record("outcome", outcome);
+        span.record(
+            "duration_us",
+            u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        );
     }
 }

@@ -15,6 +15,7 @@ use crate::args::{self, ArgumentError};
 use crate::call::{Arguments, ToolCall};
 use crate::exec::MaybeReady;
 use crate::output::Outcome;
+use crate::result::ToolResult;
 
 /// A tool a model can call, usable in a [`Toolbox<C>`](crate::Toolbox) of context type `C`.
 ///
@@ -102,13 +103,14 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
     ) -> MaybeReady<'a, Outcome>;
 
     /// Parses the arguments and, when they are good, runs the body: at once for sync bodies,
-    /// through a boxed future for async ones.
+    /// through a boxed future for async ones. The result is built here, where the values are, so
+    /// that it is not moved through the layers above.
     fn run_dyn<'a>(
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a C,
         call: &'a ToolCall,
-    ) -> MaybeReady<'a, Result<Outcome, ArgumentError>>;
+    ) -> MaybeReady<'a, ToolResult>;
 }
 
 impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
@@ -146,18 +148,24 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         arguments: &'a Arguments,
         ctx: &'a C,
         call: &'a ToolCall,
-    ) -> MaybeReady<'a, Result<Outcome, ArgumentError>> {
+    ) -> MaybeReady<'a, ToolResult> {
+        let definition = Tool::definition(self);
         let args = match self.parse_args(arguments, ctx) {
             Ok(args) => args,
-            Err(error) => return MaybeReady::Ready(Err(error)),
+            Err(error) => {
+                return MaybeReady::Ready(ToolResult::invalid_arguments(call, definition, error));
+            }
         };
         match self.call_now(args, ctx, call) {
-            Ok(outcome) => MaybeReady::Ready(Ok(outcome)),
-            Err(args) => {
-                MaybeReady::Pending(Box::pin(
-                    async move { Ok(self.call(args, ctx, call).await) },
-                ))
-            }
+            Ok(outcome) => MaybeReady::Ready(ToolResult::from_outcome(
+                &call.call_id,
+                definition.name_cow(),
+                outcome,
+            )),
+            Err(args) => MaybeReady::Pending(Box::pin(async move {
+                let outcome = self.call(args, ctx, call).await;
+                ToolResult::from_outcome(&call.call_id, Tool::definition(self).name_cow(), outcome)
+            })),
         }
     }
 }
