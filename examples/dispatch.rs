@@ -2,8 +2,8 @@
 //!
 //! Each stdin line is a JSON tool call `{"id": .., "name": .., "arguments": <string or object>}`;
 //! for each, one line `{"call_id": .., "name": .., "is_error": bool, "content": ".."}` is printed,
-//! in input order. A line that is not a call gets an error line too, so output lines pair with
-//! input lines one to one (blank lines are skipped).
+//! in input order. A line that is not a call gets an error line too (with whatever id and name it
+//! had), so output lines pair with input lines one to one; blank lines are skipped.
 //!
 //! ```text
 //! echo '{"id":"c1","name":"add","arguments":"{\"a\":2,\"b\":3}"}' | cargo run --example dispatch
@@ -13,18 +13,9 @@ mod demo;
 
 use std::io::{self, BufRead, BufWriter, Write};
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::{Map, Value};
 use toolwright::{Arguments, ToolCall};
-
-/// One input line.
-#[derive(Deserialize)]
-struct CallLine {
-    id: Option<Value>,
-    name: String,
-    #[serde(default)]
-    arguments: Option<Arguments>,
-}
 
 /// One output line; fields in this order.
 #[derive(Serialize)]
@@ -35,51 +26,81 @@ struct ResultLine<'a> {
     content: &'a str,
 }
 
-fn id_text(id: Option<Value>) -> String {
-    match id {
-        Some(Value::String(id)) => id,
-        Some(Value::Null) | None => String::new(),
-        Some(other) => other.to_string(),
-    }
+/// The call on one input line, or why there is none (with the id and name, where the line had them).
+fn read_call(line: &[u8], index: usize) -> Result<ToolCall, (Value, Value, String)> {
+    let expected = r#"expected {"id": .., "name": .., "arguments": ..}"#;
+    let text = std::str::from_utf8(line).map_err(|e| {
+        (
+            Value::Null,
+            Value::Null,
+            format!("the line is not UTF-8 ({e}); {expected}"),
+        )
+    })?;
+    let fields: Map<String, Value> = match serde_json::from_str(text) {
+        Ok(Value::Object(fields)) => fields,
+        Ok(_) => {
+            return Err((
+                Value::Null,
+                Value::Null,
+                format!("the line is not a JSON object; {expected}"),
+            ));
+        }
+        Err(e) => {
+            return Err((
+                Value::Null,
+                Value::Null,
+                format!("the line is not JSON ({e}); {expected}"),
+            ));
+        }
+    };
+    let id = fields.get("id").cloned().unwrap_or(Value::Null);
+    let name = fields.get("name").cloned().unwrap_or(Value::Null);
+    let Value::String(tool) = &name else {
+        return Err((id, name, format!("the call has no tool name; {expected}")));
+    };
+    let call_id = match &id {
+        Value::String(id) => id.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    let arguments = match fields.get("arguments") {
+        Some(Value::String(text)) => Arguments::Text(text.clone()),
+        Some(value) => Arguments::Json(value.clone()),
+        None => Arguments::Json(Value::Null),
+    };
+    Ok(ToolCall::new(call_id, tool.clone(), arguments).with_index(index))
 }
 
 fn main() -> io::Result<()> {
     let tools = demo::toolbox();
     let ctx = demo::context();
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    for (index, line) in io::stdin().lock().lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let printed = match serde_json::from_str::<CallLine>(&line) {
-            Ok(input) => {
-                let call_id = id_text(input.id);
-                let call = ToolCall::new(
+    let mut input = io::stdin().lock();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut line = Vec::new();
+    let mut index = 0;
+    while input.read_until(b'\n', &mut line)? > 0 {
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            let printed = match read_call(&line, index) {
+                Ok(call) => {
+                    let result = tools.execute_blocking(&call, &ctx);
+                    serde_json::to_string(&ResultLine {
+                        call_id: Value::from(result.call_id.as_str()),
+                        name: Value::from(result.tool_name.as_ref()),
+                        is_error: result.is_error,
+                        content: &result.text(),
+                    })
+                }
+                Err((call_id, name, message)) => serde_json::to_string(&ResultLine {
                     call_id,
-                    input.name,
-                    input.arguments.unwrap_or(Arguments::Json(Value::Null)),
-                )
-                .with_index(index);
-                let result = tools.execute_blocking(&call, &ctx);
-                serde_json::to_string(&ResultLine {
-                    call_id: Value::from(result.call_id.as_str()),
-                    name: Value::from(result.tool_name.as_ref()),
-                    is_error: result.is_error,
-                    content: &result.text(),
-                })
-            }
-            Err(error) => serde_json::to_string(&ResultLine {
-                call_id: Value::Null,
-                name: Value::Null,
-                is_error: true,
-                content: &format!(
-                    "not a tool call line ({error}); expected {{\"id\": .., \"name\": .., \"arguments\": ..}}"
-                ),
-            }),
-        };
-        writeln!(out, "{}", printed.map_err(io::Error::other)?)?;
+                    name,
+                    is_error: true,
+                    content: &message,
+                }),
+            };
+            writeln!(out, "{}", printed.map_err(io::Error::other)?)?;
+            index += 1;
+        }
+        line.clear();
     }
     out.flush()
 }

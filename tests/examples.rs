@@ -23,19 +23,14 @@ fn example(name: &str) -> PathBuf {
 }
 
 /// What `dispatch` prints for `input`, as text.
-fn dispatch_raw(input: &str) -> String {
+fn dispatch_raw(input: &[u8]) -> String {
     let mut child = Command::new(example("dispatch"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(
         output.status.success(),
@@ -46,7 +41,7 @@ fn dispatch_raw(input: &str) -> String {
 }
 
 fn dispatch(input: &str) -> Vec<Value> {
-    dispatch_raw(input)
+    dispatch_raw(input.as_bytes())
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
@@ -142,9 +137,37 @@ not a call
 }
 
 #[test]
+fn dispatch_answers_broken_lines_without_stopping() {
+    let input = b"{\"id\":\"c1\",\"arguments\":{}}\n\xff\xfe not utf-8\n[1,2]\n{\"id\":7,\"name\":\"add\",\"arguments\":{\"a\":1,\"b\":2}}\n";
+    let lines: Vec<Value> = dispatch_raw(input)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:#?}");
+    assert_eq!(
+        lines[0]["call_id"], "c1",
+        "the id of a call without a name is kept"
+    );
+    assert_eq!(lines[0]["is_error"], true);
+    assert!(
+        lines[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("no tool name")
+    );
+    assert_eq!(lines[1]["is_error"], true);
+    assert_eq!(lines[2]["is_error"], true);
+    assert_eq!(
+        lines[3],
+        line("7", "add", false, "3"),
+        "numeric ids are kept as text"
+    );
+}
+
+#[test]
 fn dispatch_output_keeps_the_documented_key_order() {
     assert_eq!(
-        dispatch_raw(r#"{"id":"c1","name":"add","arguments":{"a":1,"b":1}}"#),
+        dispatch_raw(br#"{"id":"c1","name":"add","arguments":{"a":1,"b":1}}"#),
         "{\"call_id\":\"c1\",\"name\":\"add\",\"is_error\":false,\"content\":\"2\"}\n"
     );
 }

@@ -220,7 +220,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         }
     }
 
-    /// [`execute`](Self::execute) for sync callers: runs the call on this thread.
+    /// [`execute`](Self::execute) for sync callers: runs the call on this thread. Sync tools run
+    /// at once; an async tool is driven by a minimal executor, so a tool that needs a particular
+    /// runtime (tokio's timers or I/O, say) must be run with `execute` inside that runtime: here
+    /// it would fail, and the failure becomes an error result.
     pub fn execute_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
         match self.start(call, ctx) {
             Started::Done(result) => result,
