@@ -26,11 +26,26 @@ struct ResultLine<'a> {
     content: &'a str,
 }
 
-/// The call on one input line, or why there is none (with the id and name, where the line had them).
-fn read_call(line: &[u8], index: usize) -> Result<ToolCall, (Value, Value, String)> {
+/// A line that holds no call: the id and name it had, if any, and why.
+struct BadLine {
+    call_id: Value,
+    name: Value,
+    message: String,
+}
+
+fn bad(call_id: Value, name: Value, message: String) -> Box<BadLine> {
+    Box::new(BadLine {
+        call_id,
+        name,
+        message,
+    })
+}
+
+/// The call on one input line, or why there is none.
+fn read_call(line: &[u8], index: usize) -> Result<ToolCall, Box<BadLine>> {
     let expected = r#"expected {"id": .., "name": .., "arguments": ..}"#;
     let text = std::str::from_utf8(line).map_err(|e| {
-        (
+        bad(
             Value::Null,
             Value::Null,
             format!("the line is not UTF-8 ({e}); {expected}"),
@@ -39,14 +54,14 @@ fn read_call(line: &[u8], index: usize) -> Result<ToolCall, (Value, Value, Strin
     let fields: Map<String, Value> = match serde_json::from_str(text) {
         Ok(Value::Object(fields)) => fields,
         Ok(_) => {
-            return Err((
+            return Err(bad(
                 Value::Null,
                 Value::Null,
                 format!("the line is not a JSON object; {expected}"),
             ));
         }
         Err(e) => {
-            return Err((
+            return Err(bad(
                 Value::Null,
                 Value::Null,
                 format!("the line is not JSON ({e}); {expected}"),
@@ -56,7 +71,11 @@ fn read_call(line: &[u8], index: usize) -> Result<ToolCall, (Value, Value, Strin
     let id = fields.get("id").cloned().unwrap_or(Value::Null);
     let name = fields.get("name").cloned().unwrap_or(Value::Null);
     let Value::String(tool) = &name else {
-        return Err((id, name, format!("the call has no tool name; {expected}")));
+        return Err(bad(
+            id,
+            name,
+            format!("the call has no tool name; {expected}"),
+        ));
     };
     let call_id = match &id {
         Value::String(id) => id.clone(),
@@ -90,11 +109,11 @@ fn main() -> io::Result<()> {
                         content: &result.text(),
                     })
                 }
-                Err((call_id, name, message)) => serde_json::to_string(&ResultLine {
-                    call_id,
-                    name,
+                Err(line) => serde_json::to_string(&ResultLine {
+                    call_id: line.call_id,
+                    name: line.name,
                     is_error: true,
-                    content: &message,
+                    content: &line.message,
                 }),
             };
             writeln!(out, "{}", printed.map_err(io::Error::other)?)?;
