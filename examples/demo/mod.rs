@@ -110,8 +110,10 @@ pub fn set_tags(
 #[serde(deny_unknown_fields)]
 pub struct Preferences {
     /// Whether to complete e-mail addresses while typing.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub auto_complete_email: Option<bool>,
     /// How many items to show per page.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub items_per_page: Option<u32>,
 }
 
