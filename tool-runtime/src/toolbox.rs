@@ -110,6 +110,54 @@ impl ParsedArguments {
     }
 }
 
+/// The body of [`Toolbox::execute`] and [`Toolbox::execute_blocking`], which differ only in how
+/// they wait for an async tool (`$pending`, given the `Running` call). Everything up to the first
+/// wait runs in plain code: lookup, argument handling, and the whole body of a sync tool. A macro
+/// rather than a shared fn: the result is then written straight into the caller's return value,
+/// which measurably matters on this path (see BENCHMARKS.md).
+macro_rules! run_call {
+    ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr) => {{
+        let tool = match $toolbox.lookup($call) {
+            Ok(tool) => tool,
+            Err(result) => return result,
+        };
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = %$call.name,
+            call_id = %$call.call_id,
+            outcome = Empty,
+            duration_us = Empty,
+        );
+        // Timing and instrumenting cost more than a whole call; pay for them only when observed.
+        let started = (!span.is_disabled()).then(Instant::now);
+        let entered = started.map(|_| span.enter());
+        // The closure writes its result in place: what `catch_unwind` returns is then small, and
+        // the result is not copied through the unwind guard.
+        let mut run = None;
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            run = Some(tool.run_dyn(&$call.arguments, $ctx, $call));
+        }));
+        drop(entered);
+        let result = match caught.map(|()| run) {
+            Ok(Some(MaybeReady::Ready(result))) => result,
+            Ok(Some(MaybeReady::Pending(future))) => {
+                let $running = Running {
+                    tool,
+                    call: $call,
+                    future: CatchUnwind::new(future),
+                    span: span.clone(),
+                    started,
+                };
+                return $pending;
+            }
+            Err(payload) => $toolbox.panic_result($call, tool.definition(), payload),
+            Ok(None) => unreachable!("the closure completed, so it stored its result"),
+        };
+        record(&span, started, &result);
+        result
+    }};
+}
+
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// An empty toolbox.
     pub fn new() -> Self {
@@ -214,10 +262,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// Runs one call and returns its result. Never fails and never panics: an unknown tool, bad
     /// arguments, a tool error and a panic all become error results, and the toolbox keeps working.
     pub async fn execute(&self, call: &ToolCall, ctx: &C) -> ToolResult {
-        match self.start(call, ctx) {
-            Started::Done(result) => result,
-            Started::Running(running) => running.finish(self).await,
-        }
+        run_call!(self, call, ctx, |running| running.finish(self).await)
     }
 
     /// [`execute`](Self::execute) for sync callers: runs the call on this thread. Sync tools run
@@ -225,55 +270,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// runtime (tokio's timers or I/O, say) must be run with `execute` inside that runtime: here
     /// it would fail, and the failure becomes an error result.
     pub fn execute_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
-        match self.start(call, ctx) {
-            Started::Done(result) => result,
-            Started::Running(running) => block_on(running.finish(self)),
-        }
-    }
-
-    /// Everything up to the first await: lookup, argument handling, and the whole body of a sync
-    /// tool. Only an async body leaves a future to run.
-    #[inline(always)]
-    fn start<'a>(&'a self, call: &'a ToolCall, ctx: &'a C) -> Started<'a, C> {
-        let tool = match self.lookup(call) {
-            Ok(tool) => tool,
-            Err(result) => return Started::Done(result),
-        };
-        let span = tracing::info_span!(
-            "tool_call",
-            tool = %call.name,
-            call_id = %call.call_id,
-            outcome = Empty,
-            duration_us = Empty,
-        );
-        // Timing and instrumenting cost more than a whole call; pay for them only when observed.
-        let started = (!span.is_disabled()).then(Instant::now);
-        let _entered = started.map(|_| span.enter());
-        // The closure writes its result in place: what `catch_unwind` returns is then small, and the
-        // result is not copied through the unwind guard.
-        let mut run = None;
-        let caught = catch_unwind(AssertUnwindSafe(|| {
-            run = Some(tool.run_dyn(&call.arguments, ctx, call));
-        }));
-        match caught.map(|()| run) {
-            Ok(Some(MaybeReady::Ready(result))) => {
-                record(&span, started, &result);
-                Started::Done(result)
-            }
-            Ok(Some(MaybeReady::Pending(future))) => Started::Running(Running {
-                tool,
-                call,
-                future: CatchUnwind::new(future),
-                span: span.clone(),
-                started,
-            }),
-            Err(payload) => {
-                let result = self.panic_result(call, tool.definition(), payload);
-                record(&span, started, &result);
-                Started::Done(result)
-            }
-            Ok(None) => unreachable!("the closure completed, so it stored its result"),
-        }
+        run_call!(self, call, ctx, |running| block_on(running.finish(self)))
     }
 
     #[allow(clippy::result_large_err)]
@@ -323,11 +320,6 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ResultDetail::Panic(payload),
         )
     }
-}
-
-enum Started<'a, C: ?Sized> {
-    Done(ToolResult),
-    Running(Running<'a, C>),
 }
 
 /// A call whose async body is still to be awaited.
