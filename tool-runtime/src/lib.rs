@@ -12,7 +12,7 @@
     clippy::return_self_not_must_use,
     // Messages are built off the hot path; `format!` reads better than `write!` into a String.
     clippy::format_push_string,
-    // Three fns on the dispatch hot path are always inlined: measured with callgrind, it spares
+    // Two fns on the dispatch hot path are always inlined: measured with callgrind, it spares
     // copies of the result between them (see BENCHMARKS.md).
     clippy::inline_always,
 )]

@@ -138,9 +138,19 @@ macro_rules! run_call {
             run = Some(tool.run_dyn(&$call.arguments, $ctx, $call));
         }));
         drop(entered);
-        let result = match caught.map(|()| run) {
-            Ok(Some(MaybeReady::Ready(result))) => result,
-            Ok(Some(MaybeReady::Pending(future))) => {
+        if let Err(payload) = caught {
+            let result = $toolbox.panic_result($call, tool.definition(), payload);
+            record(&span, started, &result);
+            return result;
+        }
+        // Matched in place and returned from here: every move of the 128-byte result costs
+        // (see BENCHMARKS.md), so it goes from where `run_dyn` wrote it straight to the caller.
+        match run {
+            Some(MaybeReady::Ready(result)) => {
+                record(&span, started, &result);
+                return result;
+            }
+            Some(MaybeReady::Pending(future)) => {
                 let $running = Running {
                     tool,
                     call: $call,
@@ -150,11 +160,8 @@ macro_rules! run_call {
                 };
                 return $pending;
             }
-            Err(payload) => $toolbox.panic_result($call, tool.definition(), payload),
-            Ok(None) => unreachable!("the closure completed, so it stored its result"),
-        };
-        record(&span, started, &result);
-        result
+            None => unreachable!("the closure completed, so it stored its result"),
+        }
     }};
 }
 
