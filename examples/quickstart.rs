@@ -23,65 +23,44 @@ fn main() {
     let script = [
         (
             "a valid call",
-            ToolCall::new(
-                "call_1",
-                "get_weather",
-                r#"{"city": "Paris", "unit": "fahrenheit"}"#,
-            ),
+            "get_weather",
+            r#"{"city": "Paris", "unit": "fahrenheit"}"#,
         ),
         (
             "an optional argument left out",
-            ToolCall::new("call_2", "get_weather", r#"{"city": "Oslo"}"#),
+            "get_weather",
+            r#"{"city": "Oslo"}"#,
         ),
-        (
-            "a missing argument",
-            ToolCall::new("call_3", "add", r#"{"a": 2}"#),
-        ),
+        ("a missing argument", "add", r#"{"a": 2}"#),
         (
             "a misspelled argument",
-            ToolCall::new("call_4", "get_weather", r#"{"cty": "Paris"}"#),
+            "get_weather",
+            r#"{"cty": "Paris"}"#,
         ),
         (
             "a wrong type, nested",
-            ToolCall::new(
-                "call_5",
-                "update_preferences",
-                r#"{"unique_code": "u1", "data": {"items_per_page": "ten"}}"#,
-            ),
+            "update_preferences",
+            r#"{"unique_code": "u1", "data": {"items_per_page": "ten"}}"#,
         ),
         (
             "a value outside an enum",
-            ToolCall::new(
-                "call_6",
-                "get_weather",
-                r#"{"city": "Rome", "unit": "kelvin"}"#,
-            ),
+            "get_weather",
+            r#"{"city": "Rome", "unit": "kelvin"}"#,
         ),
-        (
-            "the tool's own error",
-            ToolCall::new("call_7", "divide", r#"{"a": 1, "b": 0}"#),
-        ),
-        (
-            "an unknown tool",
-            ToolCall::new("call_8", "get_wether", r#"{"city": "Paris"}"#),
-        ),
-        ("a panicking tool", ToolCall::new("call_9", "explode", "")),
-        (
-            "context and call info injected",
-            ToolCall::new("call_10", "whoami", "{}"),
-        ),
+        ("the tool's own error", "divide", r#"{"a": 1, "b": 0}"#),
+        ("an unknown tool", "get_wether", r#"{"city": "Paris"}"#),
+        ("a panicking tool", "explode", ""),
+        ("context and call info injected", "whoami", "{}"),
         (
             "processed content",
-            ToolCall::new(
-                "call_11",
-                "create_invoice",
-                r#"{"vendor_name": "ACME", "total_amount": "120.50 EUR"}"#,
-            ),
+            "create_invoice",
+            r#"{"vendor_name": "ACME", "total_amount": "120.50 EUR"}"#,
         ),
     ];
     // A panicking tool is caught and reported to the model; keep the default hook's report quiet.
     std::panic::set_hook(Box::new(|_| {}));
-    for (what, call) in script {
+    for (index, (what, tool, arguments)) in script.into_iter().enumerate() {
+        let call = ToolCall::new(format!("call_{}", index + 1), tool, arguments).with_index(index);
         let result = tools.execute_blocking(&call, &ctx);
         print_result(what, &call, &result);
     }

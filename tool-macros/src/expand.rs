@@ -166,7 +166,14 @@ fn generate(tool: &ToolFn) -> TokenStream {
         }
     };
 
-    // A sync body runs at once through `call_now`, sparing the boxed future of `call`.
+    // Unpack the arguments, call the fn, convert what it returns: the body of `call`, and for a
+    // sync fn also of `call_now`, which runs it at once, sparing the boxed future of `call`.
+    let body = quote! {
+        let __ToolArgs { #(#bindings),* } = __tool_args;
+        #make_info
+        let __tool_value = #ident(#(#call_args),*) #await_;
+        #convert
+    };
     let call_now = (!tool.is_async).then(|| {
         quote! {
             fn call_now(
@@ -175,10 +182,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 #ctx_binding: &#ctx,
                 #call_binding: &#rt::ToolCall,
             ) -> ::core::result::Result<#rt::Outcome, __ToolArgs> {
-                let __ToolArgs { #(#bindings),* } = __tool_args;
-                #make_info
-                let __tool_value = #ident(#(#call_args),*);
-                ::core::result::Result::Ok(#convert)
+                ::core::result::Result::Ok({ #body })
             }
         }
     });
@@ -327,12 +331,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
                     #ctx_binding: &'__tool #ctx,
                     #call_binding: &'__tool #rt::ToolCall,
                 ) -> impl ::core::future::Future<Output = #rt::Outcome> + ::core::marker::Send + '__tool {
-                    let __ToolArgs { #(#bindings),* } = __tool_args;
-                    #make_info
-                    async move {
-                        let __tool_value = #ident(#(#call_args),*) #await_;
-                        #convert
-                    }
+                    async move { #body }
                 }
             }
 

@@ -165,7 +165,7 @@ pub fn parse_custom<C: ?Sized, A, M, F: ParseFn<C, A, M>>(
     let value = match arguments {
         Arguments::Json(value) if !value.is_null() => value,
         _ => {
-            decoded = Value::Object(crate::args::decode(arguments)?.into_owned());
+            decoded = Value::Object(crate::args::decode_arguments(arguments)?.into_owned());
             &decoded
         }
     };

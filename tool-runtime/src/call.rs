@@ -1,5 +1,7 @@
 //! A tool call as a model sent it.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -56,14 +58,9 @@ impl Arguments {
     ///
     /// Use [`ToolCall::complete`] to learn *why* arguments are not an object.
     pub fn as_map(&self) -> Map<String, Value> {
-        match self {
-            Arguments::Json(Value::Object(map)) => map.clone(),
-            Arguments::Text(text) => match serde_json::from_str(text) {
-                Ok(Value::Object(map)) => map,
-                _ => Map::new(),
-            },
-            Arguments::Json(_) => Map::new(),
-        }
+        args::decode_arguments(self)
+            .map(Cow::into_owned)
+            .unwrap_or_default()
     }
 }
 
@@ -175,7 +172,7 @@ impl ToolCall {
     /// ```
     pub fn complete(&mut self) -> Result<(), ArgumentError> {
         self.status = CallStatus::Complete;
-        let decoded = args::decode(&self.arguments)?.into_owned();
+        let decoded = args::decode_arguments(&self.arguments)?.into_owned();
         self.arguments = Arguments::Json(Value::Object(decoded));
         Ok(())
     }

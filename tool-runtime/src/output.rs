@@ -187,13 +187,8 @@ impl Outcome {
     /// A value that fails to serialize becomes an error outcome.
     #[inline]
     pub fn from_serialize<T: Serialize + Send + 'static>(value: T) -> Self {
-        match json_text(&value) {
-            Ok(text) => Outcome::Output(ToolOutput {
-                content: Content::text_part(text),
-                native: Some(Native::new(value)),
-                extra: None,
-                is_error: false,
-            }),
+        match ToolOutput::json(value) {
+            Ok(output) => Outcome::Output(output),
             Err(error) => Outcome::Error {
                 message: format!("the tool's result could not be serialized: {error}"),
                 error: Box::new(error),

@@ -2,13 +2,13 @@
 
 use std::any::Any;
 use std::fmt;
+use std::future::{Future, IntoFuture};
 use std::sync::Arc;
 
 use crate::args::ArgumentError;
 use crate::call::{Arguments, ToolCall};
 use crate::output::Outcome;
 use crate::tool::{DynTool, Tool, ToolDefinition};
-use std::future::{Future, IntoFuture};
 
 /// A generated tool's entry in the binary-wide registry.
 pub struct ToolEntry {

@@ -18,8 +18,13 @@ use crate::call::Arguments;
 use crate::names::close_matches;
 use crate::schema::ParamTable;
 
-/// Decodes arguments to a JSON object: `""`, whitespace and `null` become `{}`.
-pub(crate) fn decode(arguments: &Arguments) -> Result<Cow<'_, Map<String, Value>>, ArgumentError> {
+/// Decodes a call's arguments to a JSON object: `""`, whitespace and `null` become `{}`.
+///
+/// # Errors
+/// When the text is not JSON, or the JSON is not an object.
+pub fn decode_arguments(
+    arguments: &Arguments,
+) -> Result<Cow<'_, Map<String, Value>>, ArgumentError> {
     let value = match arguments {
         Arguments::Text(text) if text.trim().is_empty() => return Ok(Cow::Owned(Map::new())),
         Arguments::Text(text) => Cow::Owned(serde_json::from_str::<Value>(text).map_err(|e| {
@@ -39,16 +44,6 @@ pub(crate) fn decode(arguments: &Arguments) -> Result<Cow<'_, Map<String, Value>
             found: kind_of(&other),
         }),
     }
-}
-
-/// Decodes a call's arguments to a JSON object, for a tool's own `parse_args`.
-///
-/// # Errors
-/// When the text is not JSON, or the JSON is not an object.
-pub fn decode_arguments(
-    arguments: &Arguments,
-) -> Result<Cow<'_, Map<String, Value>>, ArgumentError> {
-    decode(arguments)
 }
 
 fn first_non_space(text: &str) -> Option<u8> {
@@ -148,7 +143,7 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     table: &ParamTable,
     arguments: &Arguments,
 ) -> Result<T, ArgumentError> {
-    let mut map = decode(arguments)?;
+    let mut map = decode_arguments(arguments)?;
     check_names(table, &map).map_err(|problems| ArgumentError::Names(Box::new(problems)))?;
     if !table.closed && table.known && map.keys().any(|key| !table.accepts(key)) {
         // Unknown arguments are ignored by this tool's policy: drop them before serde sees them.
@@ -257,18 +252,18 @@ mod tests {
             Arguments::from("null"),
             Arguments::from(Value::Null),
         ] {
-            assert!(decode(&args).unwrap().is_empty(), "{args:?}");
+            assert!(decode_arguments(&args).unwrap().is_empty(), "{args:?}");
         }
     }
 
     #[test]
     fn broken_json_and_non_objects_are_reported() {
-        let err = decode(&Arguments::from(r#"{"a": 1"#)).unwrap_err();
+        let err = decode_arguments(&Arguments::from(r#"{"a": 1"#)).unwrap_err();
         assert!(
             matches!(err, ArgumentError::InvalidJson { line: 1, .. }),
             "{err:?}"
         );
-        let err = decode(&Arguments::from("[1, 2]")).unwrap_err();
+        let err = decode_arguments(&Arguments::from("[1, 2]")).unwrap_err();
         assert_eq!(err, ArgumentError::NotAnObject { found: "an array" });
     }
 }
