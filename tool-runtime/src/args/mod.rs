@@ -7,6 +7,7 @@
 //!    again with the failing field's path.
 
 mod error;
+mod lenient;
 
 use std::borrow::Cow;
 
@@ -14,6 +15,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 pub use self::error::{ArgumentError, NameProblems, UnknownArgument};
+pub use self::lenient::{
+    JsonError, JsonLimits, Repair, RepairKind, Repaired, parse_json, parse_lenient,
+};
 use crate::call::Arguments;
 use crate::names::close_matches;
 use crate::schema::ParamTable;

@@ -1,0 +1,222 @@
+//! Lenient JSON: what a model meant, from what it sent.
+//!
+//! [`parse_json`] tries strict `serde_json` first and runs the lenient parser only when that fails,
+//! so valid input pays nothing extra. The lenient parser is one forward pass (linear time, memory
+//! proportional to the input), bounded in nesting depth and input size, and records every repair
+//! it makes with its kind and byte offset.
+//!
+//! What it recovers: markdown code fences, text before and after the JSON, unclosed objects,
+//! arrays and strings (truncated output), trailing and stray commas, `//`, `/* */` and `#`
+//! comments, unquoted keys and values, single-quoted and typographic-quoted strings, Python
+//! literals, incomplete keywords at the end of the input, raw control characters in strings,
+//! invalid escapes, missing commas and colons where unambiguous, `NaN`/`Infinity` (which JSON
+//! cannot hold: they become `null`), `undefined`, string concatenation with `+`, and numbers
+//! with a leading `+`, a bare `.5` or a dangling `2.`.
+//!
+//! What it refuses: input with no JSON in it, a key with nothing after it mid-document, and
+//! anything past the limits. Those give a [`JsonError`] naming the byte offset and the reason.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Bounds on the input the lenient parser accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonLimits {
+    /// Deepest nesting of objects and arrays (default 128, the limit of `serde_json` itself).
+    pub max_depth: usize,
+    /// Longest input in bytes (default 8 MiB).
+    pub max_len: usize,
+}
+
+impl Default for JsonLimits {
+    fn default() -> Self {
+        JsonLimits {
+            max_depth: 128,
+            max_len: 8 << 20,
+        }
+    }
+}
+
+/// What kind of fix the lenient parser made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RepairKind {
+    /// A markdown code fence (```` ```json ````) around the JSON was removed.
+    CodeFence,
+    /// Text before the JSON was skipped.
+    LeadingText,
+    /// Text after the JSON was skipped.
+    TrailingText,
+    /// A comment was removed.
+    Comment,
+    /// An object was not closed (truncated output); it was closed.
+    UnclosedObject,
+    /// An array was not closed; it was closed.
+    UnclosedArray,
+    /// A string was not closed; it was closed.
+    UnclosedString,
+    /// A comma before a closing bracket was removed.
+    TrailingComma,
+    /// A comma with nothing before it was removed.
+    StrayComma,
+    /// A missing comma between two members or elements was inserted.
+    MissingComma,
+    /// A missing colon between a key and its value was inserted.
+    MissingColon,
+    /// A member whose key or value was cut off at the end of the input was dropped.
+    TruncatedMember,
+    /// A key with no value after it (`{"a": , "b": 1}`) was dropped.
+    MissingValue,
+    /// A key without quotes was quoted.
+    UnquotedKey,
+    /// A value without quotes (a bare word) was read as a string.
+    UnquotedString,
+    /// A string in single, typographic or back quotes was read as a JSON string.
+    NonStandardQuotes,
+    /// A double quote inside a string that cannot have closed it was kept as text.
+    UnescapedQuote,
+    /// Strings joined with `+` were concatenated.
+    StringConcatenation,
+    /// A raw newline, tab or other control character inside a string was escaped.
+    ControlCharacter,
+    /// An escape sequence JSON does not have (`\q`) was read as the character escaped; a broken
+    /// `\u` escape is kept as text, and a lone surrogate becomes U+FFFD.
+    InvalidEscape,
+    /// `True`, `False` or `None` (Python), or a keyword in another case, was read as JSON's.
+    PythonLiteral,
+    /// A keyword cut off (`tru`, `fal`, `nul`, or `t` at the end of the input) was completed.
+    IncompleteKeyword,
+    /// `undefined` was read as `null`.
+    Undefined,
+    /// `NaN` or `Infinity`, which JSON cannot hold, was read as `null`.
+    NonFiniteNumber,
+    /// A number in a form JSON does not allow (`+1`, `.5`, `2.`, `1e`) was normalised.
+    NumberFormat,
+    /// An unrecognised invisible or non-breaking space was skipped.
+    Whitespace,
+}
+
+/// One fix the lenient parser made: its kind and the byte offset in the input where it applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Repair {
+    /// What was fixed.
+    pub kind: RepairKind,
+    /// Byte offset in the input.
+    pub offset: usize,
+}
+
+/// JSON read leniently, with the repairs it needed (none for valid JSON).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repaired {
+    /// The value.
+    pub value: Value,
+    /// Every repair, in input order.
+    pub repairs: Vec<Repair>,
+}
+
+/// Input the lenient parser could not understand.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason} at byte {offset} (line {line}, column {column})")]
+pub struct JsonError {
+    /// Why the input could not be read.
+    pub reason: String,
+    /// Byte offset in the input where it went wrong.
+    pub offset: usize,
+    /// 1-based line of `offset`.
+    pub line: usize,
+    /// 1-based column (in characters) of `offset`.
+    pub column: usize,
+}
+
+impl JsonError {
+    fn at(text: &str, offset: usize, reason: impl Into<String>) -> Self {
+        let offset = offset.min(text.len());
+        let before = &text.as_bytes()[..offset];
+        let line = before.split(|&b| b == b'\n').count();
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1;
+        JsonError {
+            reason: reason.into(),
+            offset,
+            line,
+            column,
+        }
+    }
+}
+
+/// Parses JSON, strictly when it is valid and leniently when it is not.
+///
+/// # Errors
+/// When the input is longer than `limits.max_len`, nests deeper than `limits.max_depth`, or holds
+/// nothing the parser can read as JSON.
+///
+/// ```
+/// use tool_runtime::args::{JsonLimits, RepairKind, parse_json};
+///
+/// let repaired = parse_json("```json\n{'city': 'Paris', days: 3,}\n```", &JsonLimits::default()).unwrap();
+/// assert_eq!(repaired.value, serde_json::json!({"city": "Paris", "days": 3}));
+/// assert!(repaired.repairs.iter().any(|r| r.kind == RepairKind::TrailingComma));
+/// ```
+pub fn parse_json(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError> {
+    if text.len() > limits.max_len {
+        return Err(JsonError::at(
+            text,
+            limits.max_len,
+            format!(
+                "the input is {} bytes, more than the limit of {} bytes",
+                text.len(),
+                limits.max_len
+            ),
+        ));
+    }
+    // serde_json stops at depth 128 itself; a lower limit is checked on what it read.
+    if let Ok(value) = serde_json::from_str::<Value>(text)
+        && (limits.max_depth >= SERDE_DEPTH || depth(&value) <= limits.max_depth)
+    {
+        return Ok(Repaired {
+            value,
+            repairs: Vec::new(),
+        });
+    }
+    parse_lenient(text, limits)
+}
+
+const SERDE_DEPTH: usize = 128;
+
+/// Nesting depth of a value, without recursion.
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0)];
+    while let Some((value, level)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(level + 1);
+        stack.extend(children.map(|child| (child, level + 1)));
+    }
+    deepest
+}
+
+/// Parses JSON with the lenient parser only (no strict attempt first).
+///
+/// # Errors
+/// As [`parse_json`].
+pub fn parse_lenient(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError> {
+    if text.len() > limits.max_len {
+        return parse_json(text, limits);
+    }
+    parser::parse(text, limits.max_depth)
+}
+
+mod parser;
+#[cfg(test)]
+mod tests;

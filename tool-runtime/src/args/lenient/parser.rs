@@ -1,0 +1,871 @@
+//! The lenient parser itself: one forward pass over the input.
+
+use serde_json::{Map, Number, Value};
+
+use super::{JsonError, Repair, RepairKind, Repaired};
+
+pub(super) fn parse(text: &str, max_depth: usize) -> Result<Repaired, JsonError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        depth: 0,
+        max_depth,
+        repairs: Vec::new(),
+        backtracked: false,
+    };
+    let value = parser.document()?;
+    Ok(Repaired {
+        value,
+        repairs: parser.repairs,
+    })
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+    repairs: Vec<Repair>,
+    backtracked: bool,
+}
+
+/// Where a bare word ends: depends on whether it is a key, an object value or an array element.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Top,
+    Key,
+    InObject,
+    InArray,
+}
+
+const FENCE: &str = "```";
+
+impl Parser<'_> {
+    fn repair(&mut self, kind: RepairKind, offset: usize) {
+        self.repairs.push(Repair { kind, offset });
+    }
+
+    fn error(&self, offset: usize, reason: impl Into<String>) -> JsonError {
+        JsonError::at(self.text, offset, reason)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn peek_char(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    fn rest(&self) -> &str {
+        &self.text[self.pos..]
+    }
+
+    /// Skips whitespace (including the Unicode spaces models emit) and comments.
+    fn skip_space(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(b'/') if self.bytes.get(self.pos + 1) == Some(&b'/') => {
+                    self.repair(RepairKind::Comment, self.pos);
+                    self.skip_line();
+                }
+                Some(b'/') if self.bytes.get(self.pos + 1) == Some(&b'*') => {
+                    self.repair(RepairKind::Comment, self.pos);
+                    match self.rest()[2..].find("*/") {
+                        Some(end) => self.pos += 2 + end + 2,
+                        None => self.pos = self.bytes.len(),
+                    }
+                }
+                Some(b) if b >= 0x80 => match self.peek_char() {
+                    Some(c) if is_odd_space(c) => {
+                        self.repair(RepairKind::Whitespace, self.pos);
+                        self.pos += c.len_utf8();
+                    }
+                    _ => return,
+                },
+                _ => return,
+            }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        match self.rest().find('\n') {
+            Some(end) => self.pos += end + 1,
+            None => self.pos = self.bytes.len(),
+        }
+    }
+
+    /// Skips a code fence and its language tag, if one starts here.
+    fn skip_fence(&mut self) -> bool {
+        if !self.rest().starts_with(FENCE) {
+            return false;
+        }
+        self.repair(RepairKind::CodeFence, self.pos);
+        self.pos += FENCE.len();
+        let tag = self
+            .rest()
+            .bytes()
+            .take_while(u8::is_ascii_alphanumeric)
+            .count();
+        self.pos += tag;
+        true
+    }
+
+    fn document(&mut self) -> Result<Value, JsonError> {
+        if self.rest().starts_with('\u{feff}') {
+            self.repair(RepairKind::Whitespace, 0);
+            self.pos += '\u{feff}'.len_utf8();
+        }
+        self.skip_space();
+        let mut fenced = self.skip_fence();
+        self.skip_space();
+        // A markdown list bullet before the JSON: `- {..}`.
+        if self.rest().starts_with("- ") || self.rest().starts_with("* ") {
+            let after = self.rest()[2..].trim_start();
+            if after.starts_with(['{', '[']) {
+                let json_at = self.bytes.len() - after.len();
+                self.repair(RepairKind::LeadingText, self.pos);
+                self.pos = json_at;
+            }
+        }
+        if !self.at_value_start() {
+            // Prose before the JSON: skip to a fence, or else to the first bracket.
+            let start = self.pos;
+            let fence = self.rest().find(FENCE);
+            let bracket = self.rest().find(['{', '[']);
+            match (fence, bracket) {
+                (Some(f), b) if b.is_none_or(|b| f < b) => {
+                    self.repair(RepairKind::LeadingText, start);
+                    self.pos += f;
+                    fenced = self.skip_fence();
+                    self.skip_space();
+                }
+                (_, Some(b)) => {
+                    self.repair(RepairKind::LeadingText, start);
+                    self.pos += b;
+                }
+                _ if !self.at_end() && !self.at_word_start() => {
+                    return Err(self.error(self.pos, "found no JSON value"));
+                }
+                _ => {}
+            }
+        }
+        if self.at_end() || self.rest().starts_with(FENCE) {
+            return Err(self.error(self.pos, "found no JSON value"));
+        }
+        let value = self.value(Place::Top)?;
+        self.skip_space();
+        if fenced && self.rest().starts_with(FENCE) {
+            self.repair(RepairKind::CodeFence, self.pos);
+            self.pos += FENCE.len();
+            self.skip_space();
+        }
+        while self.peek() == Some(b',') || self.peek() == Some(b';') {
+            self.pos += 1;
+            self.skip_space();
+        }
+        if !self.at_end() {
+            self.repair(RepairKind::TrailingText, self.pos);
+        }
+        Ok(value)
+    }
+
+    fn at_value_start(&self) -> bool {
+        match self.peek() {
+            Some(b'`') => !self.rest().starts_with(FENCE),
+            Some(b'{' | b'[' | b'"' | b'\'' | b'-' | b'+' | b'.' | b'0'..=b'9') => true,
+            Some(b'\\') => self.bytes.get(self.pos + 1) == Some(&b'"'),
+            Some(b) if b >= 0x80 => self.peek_char().is_some_and(is_quote),
+            Some(_) => self.at_keyword(),
+            None => false,
+        }
+    }
+
+    /// A JSON or Python keyword (complete, or cut off by the end of the input) starts here.
+    fn at_keyword(&self) -> bool {
+        let word = self.word_at(self.pos);
+        !word.is_empty() && (keyword(word).is_some() || self.pos + word.len() == self.bytes.len())
+    }
+
+    fn at_word_start(&self) -> bool {
+        self.peek()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+    }
+
+    fn word_at(&self, at: usize) -> &str {
+        let len = self.bytes[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        &self.text[at..at + len]
+    }
+
+    fn value(&mut self, place: Place) -> Result<Value, JsonError> {
+        self.skip_space();
+        match self.peek() {
+            Some(b'{') => self.nested(Self::object),
+            Some(b'[') => self.nested(Self::array),
+            Some(b'"' | b'\'' | b'`') => self.string_value(place),
+            Some(b'-' | b'+' | b'.' | b'0'..=b'9') => self.number(place),
+            Some(b) if b >= 0x80 && self.peek_char().is_some_and(is_quote) => {
+                self.string_value(place)
+            }
+            Some(b'\\') if self.bytes.get(self.pos + 1) == Some(&b'"') => self.string_value(place),
+            Some(_) => self.word(place),
+            None => Err(self.error(self.pos, "expected a value, found the end of the input")),
+        }
+    }
+
+    fn nested(
+        &mut self,
+        inner: impl FnOnce(&mut Self) -> Result<Value, JsonError>,
+    ) -> Result<Value, JsonError> {
+        if self.depth >= self.max_depth {
+            return Err(self.error(
+                self.pos,
+                format!("nesting deeper than the limit of {}", self.max_depth),
+            ));
+        }
+        self.depth += 1;
+        let value = inner(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn object(&mut self) -> Result<Value, JsonError> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut map = Map::new();
+        let mut after_member = false;
+        loop {
+            self.skip_space();
+            let Some(b) = self.peek() else {
+                self.repair(RepairKind::UnclosedObject, open);
+                return Ok(Value::Object(map));
+            };
+            match b {
+                b'}' => {
+                    self.pos += 1;
+                    return Ok(Value::Object(map));
+                }
+                // `]` closes an enclosing array; `{`/`[` where a key belongs start the next
+                // element of one; a fence ends the input: this object was left open.
+                b']' | b'{' | b'[' => {
+                    self.repair(RepairKind::UnclosedObject, open);
+                    return Ok(Value::Object(map));
+                }
+                _ if self.rest().starts_with(FENCE) => {
+                    self.repair(RepairKind::UnclosedObject, open);
+                    return Ok(Value::Object(map));
+                }
+                b',' => {
+                    let at = self.pos;
+                    self.pos += 1;
+                    self.skip_space();
+                    if !after_member {
+                        self.repair(RepairKind::StrayComma, at);
+                    } else if matches!(self.peek(), Some(b'}' | b']') | None) {
+                        self.repair(RepairKind::TrailingComma, at);
+                    }
+                    after_member = false;
+                    continue;
+                }
+                _ if self.rest().starts_with("...") => {
+                    self.repair(RepairKind::TrailingText, self.pos);
+                    self.pos += 3;
+                    continue;
+                }
+                _ => {}
+            }
+            if after_member {
+                self.repair(RepairKind::MissingComma, self.pos);
+            }
+            let key_at = self.pos;
+            let Some(key) = self.key()? else {
+                self.repair(RepairKind::TruncatedMember, key_at);
+                self.repair(RepairKind::UnclosedObject, open);
+                return Ok(Value::Object(map));
+            };
+            self.skip_space();
+            match self.peek() {
+                Some(b':') => self.pos += 1,
+                Some(b'=') => {
+                    self.repair(RepairKind::MissingColon, self.pos);
+                    self.pos += 1;
+                }
+                None => {
+                    self.repair(RepairKind::TruncatedMember, key_at);
+                    self.repair(RepairKind::UnclosedObject, open);
+                    return Ok(Value::Object(map));
+                }
+                Some(b',' | b'}' | b']') => {
+                    return Err(self.error(
+                        self.pos,
+                        format!("expected `:` and a value after the key {key:?}"),
+                    ));
+                }
+                Some(_) => self.repair(RepairKind::MissingColon, self.pos),
+            }
+            self.skip_space();
+            match self.peek() {
+                None => {
+                    self.repair(RepairKind::TruncatedMember, key_at);
+                    self.repair(RepairKind::UnclosedObject, open);
+                    return Ok(Value::Object(map));
+                }
+                Some(b',' | b'}') => {
+                    self.repair(RepairKind::MissingValue, key_at);
+                    after_member = true;
+                    continue;
+                }
+                _ if self.rest().starts_with(FENCE) => {
+                    self.repair(RepairKind::TruncatedMember, key_at);
+                    self.repair(RepairKind::UnclosedObject, open);
+                    return Ok(Value::Object(map));
+                }
+                _ => {}
+            }
+            let value = self.value(Place::InObject)?;
+            map.insert(key, value);
+            after_member = true;
+        }
+    }
+
+    /// An object key; `None` when the input ends inside it.
+    fn key(&mut self) -> Result<Option<String>, JsonError> {
+        let start = self.pos;
+        match self.peek() {
+            Some(b'"' | b'\'' | b'`') => self.string(Place::Key).map(|s| {
+                Some(s).filter(|_| {
+                    !self
+                        .repairs
+                        .last()
+                        .is_some_and(|r| r.kind == RepairKind::UnclosedString && r.offset >= start)
+                })
+            }),
+            Some(b) if b >= 0x80 && self.peek_char().is_some_and(is_quote) => {
+                self.string(Place::Key).map(Some)
+            }
+            Some(b'\\') if self.bytes.get(self.pos + 1) == Some(&b'"') => {
+                self.string(Place::Key).map(Some)
+            }
+            _ => {
+                let len = self.rest().find(|c: char| {
+                    matches!(c, ':' | ',' | '{' | '}' | '[' | ']' | '"' | '\'' | '=')
+                        || c.is_whitespace()
+                        || c.is_control()
+                });
+                let len = len.unwrap_or(self.bytes.len() - self.pos);
+                if len == 0 {
+                    let found = self.peek_char().unwrap_or(' ');
+                    return Err(self.error(self.pos, format!("expected a key, found `{found}`")));
+                }
+                if self.pos + len == self.bytes.len() {
+                    return Ok(None);
+                }
+                self.repair(RepairKind::UnquotedKey, start);
+                let key = self.text[start..start + len].to_owned();
+                self.pos += len;
+                Ok(Some(key))
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Value, JsonError> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut items = Vec::new();
+        let mut after_item = false;
+        loop {
+            self.skip_space();
+            let Some(b) = self.peek() else {
+                self.repair(RepairKind::UnclosedArray, open);
+                return Ok(Value::Array(items));
+            };
+            match b {
+                b']' => {
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                // `}` closes an enclosing object; a fence ends the input.
+                b'}' => {
+                    self.repair(RepairKind::UnclosedArray, open);
+                    return Ok(Value::Array(items));
+                }
+                _ if self.rest().starts_with(FENCE) => {
+                    self.repair(RepairKind::UnclosedArray, open);
+                    return Ok(Value::Array(items));
+                }
+                b',' => {
+                    let at = self.pos;
+                    self.pos += 1;
+                    self.skip_space();
+                    if !after_item {
+                        self.repair(RepairKind::StrayComma, at);
+                    } else if matches!(self.peek(), Some(b'}' | b']') | None) {
+                        self.repair(RepairKind::TrailingComma, at);
+                    }
+                    after_item = false;
+                    continue;
+                }
+                _ if self.rest().starts_with("...") => {
+                    self.repair(RepairKind::TrailingText, self.pos);
+                    self.pos += 3;
+                    continue;
+                }
+                _ => {}
+            }
+            if after_item {
+                self.repair(RepairKind::MissingComma, self.pos);
+            }
+            items.push(self.value(Place::InArray)?);
+            after_item = true;
+        }
+    }
+
+    fn string_value(&mut self, place: Place) -> Result<Value, JsonError> {
+        let mut text = self.string(place)?;
+        // "a" + "b": concatenation.
+        loop {
+            let save = self.pos;
+            let repairs = self.repairs.len();
+            self.skip_space();
+            if self.peek() != Some(b'+') {
+                self.pos = save;
+                self.repairs.truncate(repairs);
+                break;
+            }
+            let plus = self.pos;
+            self.pos += 1;
+            self.skip_space();
+            let next_is_string = match self.peek() {
+                Some(b'"' | b'\'' | b'`') => true,
+                Some(b) if b >= 0x80 => self.peek_char().is_some_and(is_quote),
+                _ => false,
+            };
+            if !next_is_string {
+                self.pos = save;
+                self.repairs.truncate(repairs);
+                break;
+            }
+            self.repair(RepairKind::StringConcatenation, plus);
+            text.push_str(&self.string(place)?);
+        }
+        Ok(Value::String(text))
+    }
+
+    /// A quoted string. A double quote that is followed by neither a delimiter nor the end of the
+    /// line cannot have closed a value, and is kept as text.
+    fn string(&mut self, place: Place) -> Result<String, JsonError> {
+        let open_at = self.pos;
+        let escaped_quotes = self.peek() == Some(b'\\');
+        if escaped_quotes {
+            self.repair(RepairKind::InvalidEscape, self.pos);
+            self.pos += 1;
+        }
+        let open = self.peek_char().unwrap_or('"');
+        self.pos += open.len_utf8();
+        if open != '"' {
+            self.repair(RepairKind::NonStandardQuotes, open_at);
+        }
+        let content_at = self.pos;
+        let mut out = String::new();
+        loop {
+            let Some(c) = self.peek_char() else {
+                self.repair(RepairKind::UnclosedString, open_at);
+                self.cut_unclosed(&mut out, content_at, place);
+                return Ok(out);
+            };
+            let at = self.pos;
+            if escaped_quotes && c == '\\' {
+                // Inside `\"..\"`, `\\\"` is an escaped quote and `\"` the closing one.
+                let inner = ["\\\\\\\"", "\\\\\""]
+                    .into_iter()
+                    .find(|escaped| self.rest().starts_with(escaped));
+                if let Some(escaped) = inner {
+                    self.pos += escaped.len();
+                    out.push('"');
+                    continue;
+                }
+                if self.bytes.get(at + 1) == Some(&b'"') {
+                    self.pos += 2;
+                    return Ok(out);
+                }
+            }
+            if closes(open, c) {
+                self.pos += c.len_utf8();
+                if c == '"' && open == '"' && place != Place::Key && !self.closing_fits(place) {
+                    self.repair(RepairKind::UnescapedQuote, at);
+                    out.push('"');
+                    continue;
+                }
+                return Ok(out);
+            }
+            match c {
+                '\\' => self.escape(&mut out),
+                '\n' if open != '"' && place == Place::InArray => {
+                    // An unclosed quote in a list of lines: close it at the end of the line.
+                    self.repair(RepairKind::UnclosedString, open_at);
+                    return Ok(out);
+                }
+                c if c.is_control() => {
+                    self.repair(RepairKind::ControlCharacter, at);
+                    out.push(c);
+                    self.pos += c.len_utf8();
+                }
+                c => {
+                    out.push(c);
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+    }
+
+    /// A string still open at the end of the input (truncated, or its closing quote forgotten):
+    /// when it is inside a bracket and its text runs over a line break or a closing bracket,
+    /// the string most likely ended there, so parsing resumes at that point. Done once per
+    /// document, which keeps the parser linear.
+    fn cut_unclosed(&mut self, out: &mut String, content_at: usize, place: Place) {
+        if self.backtracked || !matches!(place, Place::InObject | Place::InArray) {
+            return;
+        }
+        let closer = if place == Place::InObject { '}' } else { ']' };
+        let raw = &self.text[content_at..];
+        let cut = raw.find('\n').or_else(|| raw.rfind(closer));
+        let Some(cut) = cut else { return };
+        // Only where the raw text and the decoded text agree up to the cut (no escapes).
+        if raw[..cut].contains('\\') {
+            return;
+        }
+        self.backtracked = true;
+        out.truncate(cut);
+        let kept = out.trim_end().len();
+        out.truncate(kept);
+        self.pos = content_at + cut;
+    }
+
+    /// After a double quote: whether it can be a closing one (a delimiter, a line break, a
+    /// comment, a `+`, another quote or the end follows; in an array, also another value).
+    fn closing_fits(&self, place: Place) -> bool {
+        let mut i = self.pos;
+        while let Some(&b) = self.bytes.get(i) {
+            match b {
+                // In an array, another value after the quote means a missing comma.
+                b'0'..=b'9' | b'-' | b'{' | b'[' if place == Place::InArray => return true,
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' | b',' | b'}' | b']' | b':' | b'/' | b'+' | b'"' => return true,
+                b')' => return self.paren_closes(i + 1),
+                b'`' => return self.text[i..].starts_with(FENCE),
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// After a `)` that follows a quote: whether it closes a wrapper (`ObjectId("1")`), that
+    /// is, a delimiter or the end follows it.
+    fn paren_closes(&self, from: usize) -> bool {
+        self.bytes[from..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_none_or(|b| matches!(b, b',' | b'}' | b']' | b';' | b')'))
+    }
+
+    fn escape(&mut self, out: &mut String) {
+        let at = self.pos;
+        self.pos += 1;
+        let Some(c) = self.peek_char() else {
+            self.repair(RepairKind::UnclosedString, at);
+            return;
+        };
+        self.pos += c.len_utf8();
+        match c {
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '/' => out.push('/'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'u' => {
+                if let Some(c) = self.unicode_escape() {
+                    out.push(c);
+                } else {
+                    self.repair(RepairKind::InvalidEscape, at);
+                    out.push_str("\\u");
+                }
+            }
+            '\'' | '`' => {
+                self.repair(RepairKind::InvalidEscape, at);
+                out.push(c);
+            }
+            '\n' => {
+                // A backslash before a raw line break: the line break was meant.
+                self.repair(RepairKind::ControlCharacter, at);
+                out.push('\n');
+            }
+            other => {
+                self.repair(RepairKind::InvalidEscape, at);
+                out.push(other);
+            }
+        }
+    }
+
+    /// The code point of `\uXXXX` (after the `u`), joining surrogate pairs; a lone surrogate
+    /// becomes U+FFFD. `None` (nothing consumed) when four hex digits do not follow.
+    fn unicode_escape(&mut self) -> Option<char> {
+        let high = self.hex4(self.pos)?;
+        self.pos += 4;
+        if !(0xD800..0xE000).contains(&high) {
+            return char::from_u32(high);
+        }
+        let low = (0xD800..0xDC00)
+            .contains(&high)
+            .then(|| self.rest().starts_with("\\u"))
+            .filter(|&escaped| escaped)
+            .and_then(|_| self.hex4(self.pos + 2))
+            .filter(|low| (0xDC00..0xE000).contains(low));
+        if let Some(low) = low {
+            self.pos += 6;
+            return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
+        }
+        self.repair(RepairKind::InvalidEscape, self.pos - 6);
+        Some('\u{fffd}')
+    }
+
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.bytes.get(at..at + 4)?;
+        digits
+            .iter()
+            .try_fold(0u32, |acc, &b| Some(acc * 16 + char::from(b).to_digit(16)?))
+    }
+
+    fn number(&mut self, place: Place) -> Result<Value, JsonError> {
+        let start = self.pos;
+        let end = start
+            + self.bytes[start..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.'))
+                .count();
+        let raw = &self.text[start..end];
+        // `1/3`, `1_000`, `2024-01-01T10:00`: not a number but text that starts with digits.
+        let ends_number = |b: u8| {
+            matches!(b, b'{' | b'[')
+                || (b == b'/' && matches!(self.bytes.get(end + 1), Some(b'/' | b'*')))
+                || (b != b'/' && is_delimiter(b))
+        };
+        if self.bytes.get(end).is_some_and(|b| !ends_number(*b)) {
+            return self.word(place);
+        }
+        if let Some(value) = non_finite(raw) {
+            self.repair(RepairKind::NonFiniteNumber, start);
+            self.pos = end;
+            return Ok(value);
+        }
+        if let Ok(number) = serde_json::from_str::<Number>(raw) {
+            self.pos = end;
+            return Ok(Value::Number(number));
+        }
+        match normalise_number(raw, end == self.bytes.len()) {
+            Some(number) => {
+                self.repair(RepairKind::NumberFormat, start);
+                self.pos = end;
+                Ok(Value::Number(number))
+            }
+            // Too large for a double (`1e999`): JSON has no infinity.
+            None if raw.parse::<f64>().is_ok_and(f64::is_infinite) => {
+                self.repair(RepairKind::NonFiniteNumber, start);
+                self.pos = end;
+                Ok(Value::Null)
+            }
+            // Not a number after all (a version "1.2.3", "05"): a bare word.
+            None => self.word(place),
+        }
+    }
+
+    /// A bare word: a keyword, or text without quotes.
+    fn word(&mut self, place: Place) -> Result<Value, JsonError> {
+        let start = self.pos;
+        let word = self.word_at(start);
+        let word_end = start + word.len();
+        let ends_input = word_end == self.bytes.len();
+        let bounded = self.bytes.get(word_end).is_none_or(|b| is_delimiter(*b));
+        if !word.is_empty() && bounded {
+            if let Some((value, kind)) = keyword(word) {
+                if let Some(kind) = kind {
+                    self.repair(kind, start);
+                }
+                self.pos = word_end;
+                return Ok(value);
+            }
+            if let Some(value) = keyword_prefix(word, ends_input) {
+                self.repair(RepairKind::IncompleteKeyword, start);
+                self.pos = word_end;
+                return Ok(value);
+            }
+        }
+        // Function-call wrappers models copy from code: `ObjectId("1")`, `callback({...})`.
+        if !word.is_empty() && self.bytes.get(word_end) == Some(&b'(') {
+            self.repair(RepairKind::LeadingText, start);
+            self.pos = word_end + 1;
+            let value = self.value(place)?;
+            self.skip_space();
+            if self.peek() == Some(b')') {
+                self.pos += 1;
+            }
+            if place == Place::Top && self.peek() == Some(b';') {
+                self.pos += 1;
+            }
+            return Ok(value);
+        }
+        let stops: &[char] = match place {
+            Place::Top | Place::Key => &['\n'],
+            Place::InObject => &[',', '}', '\n'],
+            Place::InArray => &[',', ']', '\n'],
+        };
+        let len = self.rest().find(stops).unwrap_or(self.bytes.len() - start);
+        let text = self.text[start..start + len].trim_end();
+        if text.is_empty() {
+            let found = self.peek_char().unwrap_or(' ');
+            return Err(self.error(start, format!("expected a value, found `{found}`")));
+        }
+        let text = text.trim_end_matches(['"', '\'']);
+        if text.is_empty()
+            || !text
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphanumeric() || "_$/-.+".contains(c))
+        {
+            let found = self.peek_char().unwrap_or(' ');
+            return Err(self.error(start, format!("expected a value, found `{found}`")));
+        }
+        self.repair(RepairKind::UnquotedString, start);
+        self.pos = start + len;
+        Ok(Value::String(text.to_owned()))
+    }
+}
+
+fn is_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b',' | b'}' | b']' | b')' | b';' | b':' | b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'/'
+    )
+}
+
+fn is_quote(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}' | '\u{b4}'
+    )
+}
+
+fn closes(open: char, c: char) -> bool {
+    match open {
+        '"' | '\'' => c == open,
+        '`' | '\u{b4}' => matches!(c, '`' | '\u{b4}' | '\''),
+        '\u{201c}' | '\u{201d}' => matches!(c, '\u{201c}' | '\u{201d}'),
+        '\u{2018}' | '\u{2019}' => matches!(c, '\u{2018}' | '\u{2019}'),
+        _ => false,
+    }
+}
+
+fn is_odd_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{a0}' | '\u{180e}' | '\u{2000}'
+            ..='\u{200b}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// JSON keywords, Python's, and other spellings a model uses; the repair it needed, if any.
+fn keyword(word: &str) -> Option<(Value, Option<RepairKind>)> {
+    Some(match word {
+        "true" => (Value::Bool(true), None),
+        "false" => (Value::Bool(false), None),
+        "null" => (Value::Null, None),
+        "True" | "TRUE" => (Value::Bool(true), Some(RepairKind::PythonLiteral)),
+        "False" | "FALSE" => (Value::Bool(false), Some(RepairKind::PythonLiteral)),
+        "None" | "NULL" | "Null" => (Value::Null, Some(RepairKind::PythonLiteral)),
+        "undefined" => (Value::Null, Some(RepairKind::Undefined)),
+        "NaN" | "Infinity" => (Value::Null, Some(RepairKind::NonFiniteNumber)),
+        _ => return None,
+    })
+}
+
+/// `tru`, `fal`, `nul` and shorter, cut off by the end of the input or a delimiter. A single
+/// letter counts only at the end of the input.
+fn keyword_prefix(word: &str, ends_input: bool) -> Option<Value> {
+    [
+        ("true", Value::Bool(true)),
+        ("false", Value::Bool(false)),
+        ("null", Value::Null),
+    ]
+    .into_iter()
+    .find(|(keyword, _)| (ends_input || word.len() >= 2) && keyword.starts_with(word))
+    .map(|(_, value)| value)
+}
+
+fn non_finite(raw: &str) -> Option<Value> {
+    matches!(
+        raw,
+        "NaN" | "-NaN" | "+NaN" | "Infinity" | "-Infinity" | "+Infinity"
+    )
+    .then_some(Value::Null)
+}
+
+/// `+1` → `1`, `.5` → `0.5`, `2.` → `2.0`, `1e` / `1e+` → `1`, and `-` alone (at the end of the
+/// input) → `-0`. `None` for anything else that is not a number, including leading zeros.
+fn normalise_number(raw: &str, at_end: bool) -> Option<Number> {
+    let (sign, digits) = match raw.as_bytes().first()? {
+        b'+' => ("", &raw[1..]),
+        b'-' => ("-", &raw[1..]),
+        _ => ("", raw),
+    };
+    if digits.is_empty() {
+        return (at_end && sign == "-")
+            .then(|| Number::from_f64(-0.0))
+            .flatten();
+    }
+    let (mantissa, exponent) = match digits.find(['e', 'E']) {
+        Some(e) => (&digits[..e], &digits[e + 1..]),
+        None => (digits, ""),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (mantissa, None),
+    };
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(int)
+        || !frac.is_none_or(all_digits)
+        || (int.is_empty() && frac.is_none_or(str::is_empty))
+    {
+        return None;
+    }
+    if int.len() > 1 && int.starts_with('0') {
+        return None;
+    }
+    let exponent_digits = exponent.trim_start_matches(['+', '-']);
+    if !all_digits(exponent_digits) || exponent.len() - exponent_digits.len() > 1 {
+        return None;
+    }
+    let mut text = String::with_capacity(raw.len() + 3);
+    text.push_str(sign);
+    text.push_str(if int.is_empty() { "0" } else { int });
+    if let Some(frac) = frac {
+        text.push('.');
+        text.push_str(if frac.is_empty() { "0" } else { frac });
+    }
+    if !exponent_digits.is_empty() {
+        text.push('e');
+        text.push_str(exponent);
+    }
+    serde_json::from_str(&text).ok()
+}
