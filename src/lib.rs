@@ -31,9 +31,21 @@
 //! assert!(result.is_error);
 //! assert_eq!(
 //!     result.text(),
-//!     "invalid arguments for tool `add`: missing required argument `b`; unknown argument `c`. \
-//!      Required arguments: `a` and `b`; accepted arguments: `a` and `b`."
+//!     r#"invalid arguments for tool `add`: 2 problems: unknown argument `c`; missing required argument `b` (an integer).
+//! Your arguments, with each problem marked:
+//! {
+//!   "a": 2,
+//!   "c": 3  // <- unknown argument: this tool does not take it
+//!   // "b": missing, required: an integer
+//! }
+//! Required arguments: `a` and `b`. Accepted arguments: `a` (an integer), `b` (an integer)."#
 //! );
+//!
+//! // What the model meant, when that is unambiguous: broken JSON repaired, "3" read as 3.
+//! let call = ToolCall::new("call_3", "add", "```json\n{'a': 2, 'b': \"3\",}\n```");
+//! let result = tools.execute_blocking(&call, &());
+//! assert_eq!(result.text(), "5");
+//! assert!(result.fixes().is_some_and(|fixes| fixes.coercions.len() == 1));
 //! ```
 //!
 //! See [`tool`] for the attribute's options, and the README for the status of each part.

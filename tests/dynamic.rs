@@ -139,9 +139,19 @@ fn dynamic_tools_dispatch_like_macro_tools() {
     assert!(result.is_error);
     assert_eq!(
         result.text(),
-        "invalid arguments for tool `place_order`: missing required arguments `customer` and `lines`; unknown \
-         argument `customr` (did you mean `customer`?). Required arguments: `customer` and `lines`; accepted \
-         arguments: `customer`, `lines` and `speed`."
+        "invalid arguments for tool `place_order`: 3 problems: unknown argument `customr` (did you \
+         mean `customer`?); missing required argument `customer` (an object); missing required \
+         argument `lines` (an array of objects).
+Your arguments, with each problem marked:
+{
+  \"customr\": {  // <- unknown argument: did you mean `customer`?
+    \"name\": \"Ada\"
+  }
+  // \"customer\": missing, required: an object
+  // \"lines\": missing, required: an array of objects
+}
+Required arguments: `customer` and `lines`. Accepted arguments: `customer` (an object), `lines` \
+         (an array of objects), `speed` (one of \"standard\" or \"express\")."
     );
 }
 

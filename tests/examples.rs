@@ -184,7 +184,7 @@ fn quickstart_runs_offline_and_shows_what_the_model_sees() {
     for expected in [
         "get_weather: Get the current weather for a city.",
         "unknown argument `cty` (did you mean `city`?)",
-        "argument `data.items_per_page` is invalid",
+        "`data.items_per_page`: expected an integer at least 0, or null, found \"ten\"",
         "unknown tool `get_wether` (did you mean `get_weather`?)",
         "tool `explode` failed unexpectedly",
         "model sees [ok]: SUCCESS",

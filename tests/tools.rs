@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use toolwright::args::ProblemKind;
 use toolwright::{
     ArgumentError, CallInfo, ContentPart, Interrupt, RegisterError, ResultDetail, Tool, ToolCall,
     ToolOutput, Toolbox, tool,
@@ -307,29 +308,50 @@ fn misspelled_arguments_get_their_close_match_and_the_full_picture() {
     assert!(result.is_error);
     assert_eq!(
         result.text(),
-        "invalid arguments for tool `read_file`: missing required argument `path`; unknown argument \
-         `file_path` (did you mean `path`?). Required arguments: `path`; accepted arguments: `path`, \
-         `max_bytes` and `follow`."
+        "invalid arguments for tool `read_file`: 2 problems: unknown argument `file_path` (did you \
+         mean `path`?); missing required argument `path` (a string).
+Your arguments, with each problem marked:
+{
+  \"file_path\": \"a.txt\"  // <- unknown argument: did you mean `path`?
+  // \"path\": missing, required: a string
+}
+Required arguments: `path`. Accepted arguments: `path` (a string), `max_bytes` (an integer at \
+         least 0), `follow` (a boolean)."
     );
-    let Some(ArgumentError::Names(problems)) = result.argument_error() else {
+    let Some(invalid) = result.argument_error().and_then(ArgumentError::invalid) else {
         panic!("{result:?}")
     };
-    assert_eq!(problems.missing, ["path"]);
-    assert_eq!(problems.unknown[0].suggestions, ["path"]);
+    assert_eq!(invalid.missing().collect::<Vec<_>>(), ["path"]);
+    assert_eq!(invalid.unknown().collect::<Vec<_>>(), ["file_path"]);
+    let unknown = invalid
+        .problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::Unknown)
+        .unwrap();
+    assert_eq!(unknown.suggestions, ["path"]);
 }
 
 #[test]
 fn wrong_types_name_the_path_and_the_expected_type() {
     let result = run("read_file", r#"{"path": "a", "max_bytes": "lots"}"#);
-    assert_eq!(
-        result.text(),
-        "invalid arguments for tool `read_file`: argument `max_bytes` is invalid: invalid type: string \"lots\", expected u64"
+    assert!(
+        result.text().starts_with(
+            "invalid arguments for tool `read_file`: `max_bytes`: expected an integer at least 0, \
+             found \"lots\".\n"
+        ),
+        "{}",
+        result.text()
     );
     let result = run("get_weather", r#"{"city": "Rome", "unit": "kelvin"}"#);
-    assert!(result.text().contains(
-        "argument `unit` is invalid: unknown variant `kelvin`, expected `celsius` or `fahrenheit`"
-    ));
+    assert!(
+        result.text().contains(
+            "\"unit\": \"kelvin\"  // <- expected one of \"celsius\" or \"fahrenheit\", found \"kelvin\""
+        ),
+        "{}",
+        result.text()
+    );
     assert!(!result.text().contains("line"));
+    assert!(!result.text().contains("u64"), "no Rust type names");
 }
 
 #[test]
@@ -352,12 +374,22 @@ fn unknown_arguments_are_rejected_unless_the_tool_ignores_them() {
 
 #[test]
 fn broken_json_and_non_objects_are_explained() {
+    // Truncated output is repaired, and the repair recorded.
     let result = run("spend", r#"{"amount": 1"#);
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(result.text(), "9");
+    let fixes = result.fixes().expect("the repair is recorded");
+    assert_eq!(
+        fixes.repairs[0].kind,
+        toolwright::args::RepairKind::UnclosedObject
+    );
+    // What cannot be understood is an error that says where.
+    let result = run("spend", r#"{"amount": @}"#);
     assert!(result.is_error);
-    assert!(
-        result.text().contains("not valid JSON"),
-        "{}",
-        result.text()
+    assert_eq!(
+        result.text(),
+        "invalid arguments for tool `spend`: the arguments are not valid JSON (expected a value, \
+         found `@` at line 1, column 12); send one JSON object of named arguments"
     );
     let result = run("spend", "[1]");
     assert_eq!(

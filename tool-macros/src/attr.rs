@@ -19,6 +19,8 @@ pub(crate) struct ToolArgs {
     pub(crate) idempotent: Option<LitBool>,
     pub(crate) open_world: Option<LitBool>,
     pub(crate) unknown_args: Option<(LitStr, bool)>,
+    pub(crate) repair: Option<LitBool>,
+    pub(crate) coerce: Option<LitBool>,
     pub(crate) parse_args: Option<Path>,
     pub(crate) krate: Option<Path>,
 }
@@ -33,6 +35,8 @@ const TOOL_KEYS: &[&str] = &[
     "idempotent",
     "open_world",
     "unknown_args",
+    "repair",
+    "coerce",
     "parse_args",
     "crate",
 ];
@@ -92,6 +96,9 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
             "destructive" => set(&meta, &mut args.destructive, flag(&meta)?, &mut errors),
             "idempotent" => set(&meta, &mut args.idempotent, flag(&meta)?, &mut errors),
             "open_world" => set(&meta, &mut args.open_world, flag(&meta)?, &mut errors),
+            // repair = false, coerce = false: this tool's argument handling, over the toolbox's
+            "repair" => set(&meta, &mut args.repair, flag(&meta)?, &mut errors),
+            "coerce" => set(&meta, &mut args.coerce, flag(&meta)?, &mut errors),
             // unknown_args = "reject" | "ignore"
             "unknown_args" => {
                 let policy: LitStr = meta.value()?.parse()?;

@@ -144,11 +144,21 @@ fn generate(tool: &ToolFn) -> TokenStream {
     let (parse_ctx, parse_body) = match &tool.args.parse_args {
         Some(parser) => (
             quote!(__tool_ctx),
-            quote!(#rt::parse_custom(&#parser, __tool_arguments, __tool_ctx)),
+            quote!(#rt::parse_custom(
+                __tool_definition(),
+                &#parser,
+                __tool_arguments,
+                __tool_ctx,
+                __tool_session,
+            )),
         ),
         None => (
             quote!(_),
-            quote!(#rt::parse_generated::<__ToolArgs>(__tool_definition(), __tool_arguments)),
+            quote!(#rt::parse_generated::<__ToolArgs>(
+                __tool_definition(),
+                __tool_arguments,
+                __tool_session,
+            )),
         ),
     };
 
@@ -205,6 +215,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
         hint(&tool.args.idempotent),
         hint(&tool.args.open_world),
     );
+    let (repair, coerce) = (hint(&tool.args.repair), hint(&tool.args.coerce));
     let unknown_args = if let Some((_, true)) = &tool.args.unknown_args {
         quote!(#rt::UnknownArgs::Ignore)
     } else {
@@ -301,6 +312,8 @@ fn generate(tool: &ToolFn) -> TokenStream {
                                 open_world: #open_world,
                             },
                             unknown_args: #unknown_args,
+                            repair: #repair,
+                            coerce: #coerce,
                         },
                         output_schema,
                     )
@@ -319,6 +332,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
                     &self,
                     __tool_arguments: &#rt::Arguments,
                     #parse_ctx: &#ctx,
+                    __tool_session: &mut #rt::ParseSession,
                 ) -> ::core::result::Result<__ToolArgs, #rt::ArgumentError> {
                     #parse_body
                 }

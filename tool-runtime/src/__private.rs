@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 pub use serde_json;
 use serde_json::Value;
 
-pub use crate::args::ArgumentError;
+pub use crate::args::{ArgumentError, ParseSession};
 pub use crate::call::{Arguments, CallInfo, ToolCall};
 pub use crate::output::{IntoOutcome, Outcome};
 pub use crate::registry::ToolEntry;
@@ -68,6 +68,10 @@ pub struct MacroTool {
     pub annotations: ToolAnnotations,
     /// `#[tool(unknown_args = "..")]`.
     pub unknown_args: UnknownArgs,
+    /// `#[tool(repair = ..)]`.
+    pub repair: Option<bool>,
+    /// `#[tool(coerce = ..)]`.
+    pub coerce: Option<bool>,
 }
 
 /// Builds a generated tool's definition; called once per tool and cached by the generated code.
@@ -100,6 +104,12 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
         .with_output_schema(output_schema.and_then(schema::output_schema))
         .with_tags(tool.tags.iter().copied())
         .with_annotations(tool.annotations);
+    if let Some(on) = tool.repair {
+        definition = definition.with_repair(on);
+    }
+    if let Some(on) = tool.coerce {
+        definition = definition.with_coercion(on);
+    }
     if let Some(display) = tool.display {
         definition = definition.with_display_text(display);
     }
@@ -120,8 +130,9 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
 pub fn parse_generated<A: DeserializeOwned>(
     definition: &ToolDefinition,
     arguments: &Arguments,
+    session: &mut ParseSession,
 ) -> Result<A, ArgumentError> {
-    crate::args::parse_default(definition.param_table(), arguments)
+    crate::args::parse_default(definition, arguments, session)
 }
 
 /// A tool's own parser: `fn(&Value) -> Result<Args, E>` or `fn(&Value, &C) -> Result<Args, E>`,
@@ -151,21 +162,25 @@ impl<C: ?Sized, A, E: Display, F: Fn(&Value, &C) -> Result<A, E>> ParseFn<C, A, 
     }
 }
 
-/// Runs a tool's own parser: only the arguments' JSON decoding is done for it; every check is its
-/// own.
+/// Runs a tool's own parser: only the arguments' JSON decoding (with repair, when the policy
+/// allows) is done for it; every check is its own.
 ///
 /// # Errors
 /// Undecodable arguments, or the parser's message.
 pub fn parse_custom<C: ?Sized, A, M, F: ParseFn<C, A, M>>(
+    definition: &ToolDefinition,
     parser: &F,
     arguments: &Arguments,
     ctx: &C,
+    session: &mut ParseSession,
 ) -> Result<A, ArgumentError> {
     let decoded;
     let value = match arguments {
-        Arguments::Json(value) if !value.is_null() => value,
+        Arguments::Json(value) if !value.is_null() && !value.is_string() => value,
         _ => {
-            decoded = Value::Object(crate::args::decode_arguments(arguments)?.into_owned());
+            let policy = definition.argument_policy(&session.policy);
+            let map = crate::args::decode_arguments(arguments, &policy, &mut session.fixes)?;
+            decoded = Value::Object(map.into_owned());
             &decoded
         }
     };

@@ -53,12 +53,13 @@ impl From<Map<String, Value>> for Arguments {
 
 impl Arguments {
     /// The arguments as a JSON object, forgivingly: an object is returned unchanged, text that holds
-    /// a JSON object is decoded, and everything else (`null`, `""`, arrays, scalars, text that is not
+    /// a JSON object is decoded (and repaired if broken), and everything else (`null`, `""`, arrays, scalars, text that is not
     /// JSON) becomes an empty object.
     ///
     /// Use [`ToolCall::complete`] to learn *why* arguments are not an object.
     pub fn as_map(&self) -> Map<String, Value> {
-        args::decode_arguments(self)
+        let mut fixes = args::Fixes::default();
+        args::decode_arguments(self, &args::ArgumentPolicy::default(), &mut fixes)
             .map(Cow::into_owned)
             .unwrap_or_default()
     }
@@ -172,7 +173,10 @@ impl ToolCall {
     /// ```
     pub fn complete(&mut self) -> Result<(), ArgumentError> {
         self.status = CallStatus::Complete;
-        let decoded = args::decode_arguments(&self.arguments)?.into_owned();
+        // Strict: a complete call's arguments are JSON as sent.
+        let strict = args::ArgumentPolicy::default().repair(false);
+        let mut fixes = args::Fixes::default();
+        let decoded = args::decode_arguments(&self.arguments, &strict, &mut fixes)?.into_owned();
         self.arguments = Arguments::Json(Value::Object(decoded));
         Ok(())
     }

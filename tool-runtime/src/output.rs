@@ -5,15 +5,18 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::args::Fixes;
 pub use crate::content::{Content, ContentPart};
 use crate::native::Native;
 use serde_json::{Map, Value};
 
-/// What a result rarely has: display text and provider options.
+/// What a result rarely has: display text, provider options, and the fixes its arguments
+/// needed.
 #[derive(Debug, Default)]
 pub(crate) struct Extra {
     pub(crate) display_text: Option<String>,
     pub(crate) options: Map<String, Value>,
+    pub(crate) fixes: Fixes,
 }
 
 /// An explicit tool result: content for the model, a processed native value for the application,

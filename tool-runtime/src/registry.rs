@@ -5,7 +5,7 @@ use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::sync::Arc;
 
-use crate::args::ArgumentError;
+use crate::args::{ArgumentError, ParseSession};
 use crate::call::{Arguments, ToolCall};
 use crate::output::Outcome;
 use crate::tool::{DynTool, Tool, ToolDefinition};
@@ -69,8 +69,13 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for AnyContext {
         self.0.definition()
     }
 
-    fn parse_args(&self, arguments: &Arguments, _ctx: &C) -> Result<Self::Args, ArgumentError> {
-        self.0.parse_dyn(arguments, &())
+    fn parse_args(
+        &self,
+        arguments: &Arguments,
+        _ctx: &C,
+        session: &mut ParseSession,
+    ) -> Result<Self::Args, ArgumentError> {
+        self.0.parse_dyn(arguments, &(), session)
     }
 
     fn call<'a>(

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::args::ArgumentError;
+use crate::args::{ArgumentError, Fixes};
 use crate::call::ToolCall;
 use crate::native::Native;
 use crate::output::{Content, Extra, Interrupt, Outcome};
@@ -117,6 +117,7 @@ impl ToolResult {
                 extra: Some(Box::new(Extra {
                     display_text: Some(interrupt.message.clone()),
                     options: Map::new(),
+                    fixes: Fixes::default(),
                 })),
                 detail: ResultDetail::Interrupt(interrupt),
             },
@@ -151,6 +152,40 @@ impl ToolResult {
     /// Sets the text for a user interface.
     pub fn set_display_text(&mut self, text: impl Into<String>) {
         self.extra.get_or_insert_with(Box::default).display_text = Some(text.into());
+    }
+
+    /// The repairs and coercions the call's arguments needed before the tool could take them;
+    /// `None` when they needed none.
+    ///
+    /// ```
+    /// use tool_runtime::args::RepairKind;
+    /// use tool_runtime::{ToolCall, Toolbox, ToolDefinition, DynamicTool};
+    ///
+    /// let def = ToolDefinition::new("echo", "Echo.", serde_json::json!({
+    ///     "type": "object", "properties": {"n": {"type": "integer"}},
+    /// })).unwrap();
+    /// let echo = DynamicTool::new(def, |args: serde_json::Map<String, serde_json::Value>, _: &()| {
+    ///     args["n"].to_string()
+    /// });
+    /// let tools = Toolbox::new().with(echo).unwrap();
+    /// let result = tools.execute_blocking(&ToolCall::new("c1", "echo", "{'n': '4',}"), &());
+    /// assert_eq!(result.text(), "4");
+    /// let fixes = result.fixes().unwrap();
+    /// assert!(fixes.repairs.iter().any(|r| r.kind == RepairKind::TrailingComma));
+    /// assert_eq!(fixes.coercions.len(), 1);
+    /// ```
+    pub fn fixes(&self) -> Option<&Fixes> {
+        self.extra
+            .as_ref()
+            .map(|extra| &extra.fixes)
+            .filter(|fixes| !fixes.is_empty())
+    }
+
+    /// Records the repairs and coercions the call's arguments needed.
+    pub fn set_fixes(&mut self, fixes: Fixes) {
+        if !fixes.is_empty() || self.extra.is_some() {
+            self.extra.get_or_insert_with(Box::default).fixes = fixes;
+        }
     }
 
     /// A provider option (e.g. Anthropic's `cache_control`).

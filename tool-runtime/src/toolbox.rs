@@ -10,6 +10,7 @@ use std::time::Instant;
 use tracing::Instrument;
 use tracing::field::Empty;
 
+use crate::args::{ArgumentPolicy, Fixes, ParseSession};
 use crate::call::ToolCall;
 use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, block_on};
 use crate::names::{self, close_matches};
@@ -53,6 +54,7 @@ pub struct Toolbox<C: ?Sized = ()> {
     /// `(name, index into tools)`, sorted by name: a binary search beats hashing for toolbox sizes.
     by_name: Vec<(Box<str>, usize)>,
     expose_panic_messages: bool,
+    policy: ArgumentPolicy,
 }
 
 impl<C: ?Sized> Default for Toolbox<C> {
@@ -61,6 +63,7 @@ impl<C: ?Sized> Default for Toolbox<C> {
             tools: Vec::new(),
             by_name: Vec::new(),
             expose_panic_messages: false,
+            policy: ArgumentPolicy::default(),
         }
     }
 }
@@ -77,6 +80,7 @@ impl<C: ?Sized> fmt::Debug for Toolbox<C> {
                     .collect::<Vec<_>>(),
             )
             .field("expose_panic_messages", &self.expose_panic_messages)
+            .field("policy", &self.policy)
             .finish_non_exhaustive()
     }
 }
@@ -84,6 +88,7 @@ impl<C: ?Sized> fmt::Debug for Toolbox<C> {
 /// Typed arguments parsed ahead of execution, by [`Toolbox::parse_arguments`].
 pub struct ParsedArguments {
     args: Box<dyn Any + Send>,
+    fixes: Fixes,
 }
 
 impl fmt::Debug for ParsedArguments {
@@ -93,6 +98,11 @@ impl fmt::Debug for ParsedArguments {
 }
 
 impl ParsedArguments {
+    /// The repairs and coercions the arguments needed.
+    pub fn fixes(&self) -> &Fixes {
+        &self.fixes
+    }
+
     /// The arguments, if they are the tool's `Args` type `T`.
     pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
         self.args.downcast_ref()
@@ -105,7 +115,10 @@ impl ParsedArguments {
     pub fn downcast<T: Any>(self) -> Result<T, Self> {
         match self.args.downcast::<T>() {
             Ok(args) => Ok(*args),
-            Err(args) => Err(ParsedArguments { args }),
+            Err(args) => Err(ParsedArguments {
+                args,
+                fixes: self.fixes,
+            }),
         }
     }
 }
@@ -135,7 +148,7 @@ macro_rules! run_call {
         // the result is not copied through the unwind guard.
         let mut run = None;
         let caught = catch_unwind(AssertUnwindSafe(|| {
-            run = Some(tool.run_dyn(&$call.arguments, $ctx, $call));
+            run = Some(tool.run_dyn(&$call.arguments, $ctx, $call, &$toolbox.policy));
         }));
         drop(entered);
         if let Err(payload) = caught {
@@ -215,6 +228,19 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         self
     }
 
+    /// Sets how arguments are handled for every tool: JSON repair, coercion, unknown
+    /// arguments, limits. Each tool can override repair and coercion for itself.
+    #[must_use]
+    pub fn with_argument_policy(mut self, policy: ArgumentPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// How arguments are handled.
+    pub fn argument_policy(&self) -> &ArgumentPolicy {
+        &self.policy
+    }
+
     /// The tool with this name.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn DynTool<C>>> {
         let at = self
@@ -255,13 +281,19 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     #[allow(clippy::result_large_err)]
     pub fn parse_arguments(&self, call: &ToolCall, ctx: &C) -> Result<ParsedArguments, ToolResult> {
         let tool = self.lookup(call)?;
-        match catch_unwind(AssertUnwindSafe(|| tool.parse_dyn(&call.arguments, ctx))) {
-            Ok(Ok(args)) => Ok(ParsedArguments { args }),
-            Ok(Err(error)) => Err(ToolResult::invalid_arguments(
-                call,
-                tool.definition(),
-                error,
-            )),
+        let mut session = ParseSession::new(self.policy);
+        match catch_unwind(AssertUnwindSafe(|| {
+            tool.parse_dyn(&call.arguments, ctx, &mut session)
+        })) {
+            Ok(Ok(args)) => Ok(ParsedArguments {
+                args,
+                fixes: session.fixes,
+            }),
+            Ok(Err(error)) => {
+                let mut result = ToolResult::invalid_arguments(call, tool.definition(), error);
+                result.set_fixes(session.fixes);
+                Err(result)
+            }
             Err(payload) => Err(self.panic_result(call, tool.definition(), payload)),
         }
     }

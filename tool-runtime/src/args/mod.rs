@@ -1,43 +1,161 @@
-//! Turning a call's arguments into a tool's typed arguments.
+//! Turning a call's arguments into a tool's typed arguments, the way models really send them.
 //!
-//! The default handling, used by every tool that does not supply its own `parse_args`:
-//! 1. strict fast path: serde straight from the text (or value) into the typed arguments;
-//! 2. only when that fails, the diagnosis: decode to a JSON object, check the argument names
-//!    against the schema (missing required ones, unknown ones with close matches), then serde
-//!    again with the failing field's path.
+//! The pipeline, used by every tool that does not supply its own `parse_args`:
+//! 1. **Fast path**: serde straight from the text into the typed arguments. When that works and
+//!    the schema says nothing serde's derive does not enforce itself (see
+//!    [`CompiledSchema::constrains_beyond_types`]), the call costs no more than serde.
+//! 2. **Decode**: strict `serde_json`; only when that fails, the [lenient parser](parse_json),
+//!    which records every [`Repair`].
+//! 3. **Coerce** toward the schema where its meaning is unambiguous (`"42"` for an integer, a
+//!    stringified object, `30.0` for an integer, ...), recording every [`Coercion`].
+//! 4. **Validate** against the schema the model was shown, collecting every [`Problem`].
+//! 5. **Deserialize** with serde into the typed arguments.
+//!
+//! Each step is governed by an [`ArgumentPolicy`] (per toolbox) and the tool's own overrides.
 
+mod coerce;
+mod compiled;
 mod error;
+mod feedback;
+mod format;
 mod lenient;
+mod problem;
+mod validate;
 
 use std::borrow::Cow;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use self::error::{ArgumentError, NameProblems, UnknownArgument};
+pub use self::coerce::{Coercion, CoercionKind};
+pub use self::compiled::CompiledSchema;
+pub use self::error::{AcceptedArgument, ArgumentError, InvalidArguments};
 pub use self::lenient::{
     JsonError, JsonLimits, Repair, RepairKind, Repaired, parse_json, parse_lenient,
 };
+pub use self::problem::{ArgPath, PathSegment, Problem, ProblemKind};
 use crate::call::Arguments;
-use crate::names::close_matches;
-use crate::schema::ParamTable;
+use crate::tool::{ToolDefinition, UnknownArgs};
 
-/// Decodes a call's arguments to a JSON object: `""`, whitespace and `null` become `{}`.
+/// How a toolbox treats the arguments models send. A tool can override `repair` and `coerce`
+/// for itself ([`ToolDefinition::with_repair`], `#[tool(repair = false)]`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ArgumentPolicy {
+    /// Repair broken JSON with the lenient parser (default on). Off: broken JSON is an error.
+    pub repair: bool,
+    /// Coerce values toward the schema (default on). Off: a value of the wrong type is an error.
+    pub coerce: bool,
+    /// Drop arguments a tool does not declare (recorded as coercions) instead of refusing the
+    /// call, for every tool (default off: each tool's `unknown_args` decides).
+    pub ignore_unknown: bool,
+    /// Bounds on the arguments text.
+    pub limits: JsonLimits,
+}
+
+impl Default for ArgumentPolicy {
+    fn default() -> Self {
+        ArgumentPolicy {
+            repair: true,
+            coerce: true,
+            ignore_unknown: false,
+            limits: JsonLimits::default(),
+        }
+    }
+}
+
+impl ArgumentPolicy {
+    /// The default policy: repair and coercion on, unknown arguments per tool.
+    pub fn new() -> Self {
+        ArgumentPolicy::default()
+    }
+
+    /// Turns JSON repair on or off.
+    pub fn repair(mut self, on: bool) -> Self {
+        self.repair = on;
+        self
+    }
+
+    /// Turns coercion on or off.
+    pub fn coerce(mut self, on: bool) -> Self {
+        self.coerce = on;
+        self
+    }
+
+    /// Drops unknown arguments for every tool, or leaves it to each tool.
+    pub fn ignore_unknown(mut self, on: bool) -> Self {
+        self.ignore_unknown = on;
+        self
+    }
+
+    /// Sets the bounds on the arguments text.
+    pub fn limits(mut self, limits: JsonLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+/// What the pipeline changed to make a call's arguments usable: JSON repairs and schema
+/// coercions. Applications log these to see how often a model needed help.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Fixes {
+    /// Repairs of the arguments text, with byte offsets.
+    pub repairs: Vec<Repair>,
+    /// Coercions of values, with paths.
+    pub coercions: Vec<Coercion>,
+}
+
+impl Fixes {
+    /// Whether nothing needed fixing.
+    pub fn is_empty(&self) -> bool {
+        self.repairs.is_empty() && self.coercions.is_empty()
+    }
+}
+
+/// One run of argument parsing: the policy it runs under, and what it fixed.
+#[derive(Debug, Clone, Default)]
+pub struct ParseSession {
+    /// The toolbox's policy (a tool's overrides are applied on top).
+    pub policy: ArgumentPolicy,
+    /// What was repaired and coerced.
+    pub fixes: Fixes,
+}
+
+impl ParseSession {
+    /// A session under `policy`.
+    pub fn new(policy: ArgumentPolicy) -> Self {
+        ParseSession {
+            policy,
+            fixes: Fixes::default(),
+        }
+    }
+}
+
+/// Decodes a call's arguments to a JSON object: `""`, whitespace and `null` become `{}`; broken
+/// JSON is repaired when the policy allows (repairs are recorded in `fixes`); a JSON string
+/// holding the arguments object is read as that object.
 ///
 /// # Errors
-/// When the text is not JSON, or the JSON is not an object.
-pub fn decode_arguments(
-    arguments: &Arguments,
-) -> Result<Cow<'_, Map<String, Value>>, ArgumentError> {
+/// When the text cannot be read as JSON, or the JSON is not an object.
+pub fn decode_arguments<'a>(
+    arguments: &'a Arguments,
+    policy: &ArgumentPolicy,
+    fixes: &mut Fixes,
+) -> Result<Cow<'a, Map<String, Value>>, ArgumentError> {
     let value = match arguments {
-        Arguments::Text(text) if text.trim().is_empty() => return Ok(Cow::Owned(Map::new())),
-        Arguments::Text(text) => Cow::Owned(serde_json::from_str::<Value>(text).map_err(|e| {
-            ArgumentError::InvalidJson {
-                message: strip_position(&e),
-                line: e.line(),
-                column: e.column(),
+        Arguments::Text(text) => Cow::Owned(decode_text(text, policy, fixes)?),
+        Arguments::Json(Value::String(text)) if policy.repair => {
+            // The arguments object stringified once more than it should be.
+            let value = decode_text(text, policy, fixes)?;
+            if value.is_object() {
+                fixes.coercions.push(Coercion {
+                    path: ArgPath::root(),
+                    kind: CoercionKind::StringToJson,
+                });
             }
-        })?),
+            Cow::Owned(value)
+        }
         Arguments::Json(value) => Cow::Borrowed(value),
     };
     match value {
@@ -50,21 +168,54 @@ pub fn decode_arguments(
     }
 }
 
-fn first_non_space(text: &str) -> Option<u8> {
-    text.bytes().find(|b| !b.is_ascii_whitespace())
+fn decode_text(
+    text: &str,
+    policy: &ArgumentPolicy,
+    fixes: &mut Fixes,
+) -> Result<Value, ArgumentError> {
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    let limits = &policy.limits;
+    // `parse_json` also enforces the size limit before anything else.
+    let parsed = if policy.repair || text.len() > limits.max_len {
+        parse_json(text, limits)
+    } else {
+        serde_json::from_str(text)
+            .map(|value| Repaired {
+                value,
+                repairs: Vec::new(),
+            })
+            .map_err(|e| JsonError {
+                reason: strip_position(&e),
+                offset: 0,
+                line: e.line(),
+                column: e.column(),
+            })
+    };
+    match parsed {
+        Ok(repaired) => {
+            fixes.repairs.extend(repaired.repairs);
+            Ok(repaired.value)
+        }
+        Err(error) => Err(ArgumentError::InvalidJson {
+            message: error.reason,
+            line: error.line,
+            column: error.column,
+        }),
+    }
 }
 
 fn strip_position(error: &serde_json::Error) -> String {
     let text = error.to_string();
     match text.rfind(" at line ") {
-        Some(at) => format!(
-            "{} at line {}, column {}",
-            &text[..at],
-            error.line(),
-            error.column()
-        ),
+        Some(at) => text[..at].to_owned(),
         None => text,
     }
+}
+
+fn first_non_space(text: &str) -> Option<u8> {
+    text.bytes().find(|b| !b.is_ascii_whitespace())
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -78,51 +229,16 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Checks argument names against a tool's parameters: every missing required argument and every
-/// unknown one (when the schema rejects unknown ones), reported together.
-pub(crate) fn check_names(
-    table: &ParamTable,
-    map: &Map<String, Value>,
-) -> Result<(), NameProblems> {
-    let missing: Vec<String> = table
-        .required
-        .iter()
-        .filter(|name| !map.contains_key(name.as_str()))
-        .cloned()
-        .collect();
-    let unknown: Vec<UnknownArgument> = if table.closed {
-        map.keys()
-            .filter(|key| !table.accepts(key))
-            .map(|key| UnknownArgument {
-                name: key.clone(),
-                suggestions: close_matches(key, table.accepted.iter().map(String::as_str)),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let problems = NameProblems {
-        missing,
-        unknown,
-        required: table.required.clone(),
-        accepted: table.accepted.clone(),
-    };
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
-    }
-}
-
-/// The default argument handling; see the module docs. The strict fast path is right only for
-/// argument types that enforce the schema's names themselves, as the generated ones do
-/// (`deny_unknown_fields`, required fields).
+/// The default handling for argument types that enforce the schema's types, required and
+/// unknown names themselves, as the generated ones do: the strict fast path first, then the
+/// whole pipeline.
 ///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`] whose `Display` is the message for the model.
 pub(crate) fn parse_default<T: DeserializeOwned>(
-    table: &ParamTable,
+    definition: &ToolDefinition,
     arguments: &Arguments,
+    session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
     // Only objects take the fast path: serde's derived structs would also accept an array.
     let fast = match arguments {
@@ -132,142 +248,138 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
         Arguments::Json(value @ Value::Object(_)) => T::deserialize(value).ok(),
         _ => None,
     };
-    match fast {
-        Some(parsed) => Ok(parsed),
-        None => parse_checked(table, arguments),
+    let Some(parsed) = fast else {
+        return parse_checked(definition, arguments, session);
+    };
+    let schema = definition.compiled_schema();
+    if !schema.constrains_beyond_types() {
+        return Ok(parsed);
+    }
+    // Well-typed, but the schema has more to say (ranges, patterns, ...): check the value.
+    let policy = definition.argument_policy(&session.policy);
+    let map = decode_arguments(arguments, &policy, &mut session.fixes)?;
+    let value = Value::Object(map.into_owned());
+    let problems = schema.validate(&value);
+    if problems.is_empty() {
+        Ok(parsed)
+    } else {
+        Err(invalid(definition, problems, value))
     }
 }
 
-/// The diagnosing argument handling, without the fast path: for argument types that do not
-/// themselves enforce the schema's required and unknown names (a JSON map, say).
+/// The whole pipeline, without the fast path: for argument types that do not themselves
+/// enforce the schema (a JSON map, say).
 ///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`].
 pub(crate) fn parse_checked<T: DeserializeOwned>(
-    table: &ParamTable,
+    definition: &ToolDefinition,
     arguments: &Arguments,
+    session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    let mut map = decode_arguments(arguments)?;
-    check_names(table, &map).map_err(|problems| ArgumentError::Names(Box::new(problems)))?;
-    if !table.closed && table.known && map.keys().any(|key| !table.accepts(key)) {
-        // Unknown arguments are ignored by this tool's policy: drop them before serde sees them.
-        map.to_mut().retain(|key, _| table.accepts(key));
-    }
-    deserialize_map(map.into_owned())
-}
-
-fn deserialize_map<T: DeserializeOwned>(map: Map<String, Value>) -> Result<T, ArgumentError> {
-    let value = Value::Object(map);
-    serde_path_to_error::deserialize(&value).map_err(|error| ArgumentError::InvalidValue {
-        path: error.path().to_string(),
-        message: error.into_inner().to_string(),
+    let value = checked_value(definition, arguments, session)?;
+    serde_path_to_error::deserialize(&value).map_err(|error| {
+        let path = serde_path(error.path());
+        let found = value_at(&value, &path).map_or_else(|| "nothing".to_owned(), problem::show);
+        let problem = Problem {
+            path,
+            kind: ProblemKind::Deserialize,
+            expected: error.into_inner().to_string(),
+            found,
+            suggestions: Vec::new(),
+        };
+        invalid(definition, vec![problem], value.clone())
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde::Deserialize;
-    use serde_json::json;
-
-    #[derive(Debug, Deserialize, PartialEq)]
-    #[serde(deny_unknown_fields)]
-    struct Search {
-        query: String,
-        limit: Option<u32>,
+/// Decoded, coerced and validated arguments, as JSON.
+///
+/// # Errors
+/// As [`parse_checked`].
+pub(crate) fn checked_value(
+    definition: &ToolDefinition,
+    arguments: &Arguments,
+    session: &mut ParseSession,
+) -> Result<Value, ArgumentError> {
+    let policy = definition.argument_policy(&session.policy);
+    let map = decode_arguments(arguments, &policy, &mut session.fixes)?;
+    let mut value = Value::Object(map.into_owned());
+    let schema = definition.compiled_schema();
+    if policy.coerce {
+        session.fixes.coercions.extend(schema.coerce(&mut value));
     }
-
-    fn table(closed: bool) -> ParamTable {
-        ParamTable::from_schema(&json!({
-            "type": "object",
-            "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
-            "required": ["query"],
-            "additionalProperties": !closed,
-        }))
+    if policy.ignore_unknown || definition.unknown_args() == UnknownArgs::Ignore {
+        drop_unknown(definition, &mut value, &mut session.fixes);
     }
-
-    #[test]
-    fn valid_text_and_values_parse() {
-        let want = Search {
-            query: "rust".into(),
-            limit: Some(3),
-        };
-        let text = Arguments::from(r#"{"query":"rust","limit":3}"#);
-        assert_eq!(parse_default::<Search>(&table(true), &text).unwrap(), want);
-        let value = Arguments::from(json!({"query": "rust", "limit": 3}));
-        assert_eq!(parse_default::<Search>(&table(true), &value).unwrap(), want);
+    let problems = schema.validate(&value);
+    if problems.is_empty() {
+        Ok(value)
+    } else {
+        Err(invalid(definition, problems, value))
     }
+}
 
-    #[test]
-    fn missing_and_misspelled_names_come_together() {
-        let args = Arguments::from(r#"{"querry": "rust", "limt": 3}"#);
-        let err = parse_default::<Search>(&table(true), &args).unwrap_err();
-        let ArgumentError::Names(problems) = &err else {
-            panic!("{err:?}")
-        };
-        assert_eq!(problems.missing, ["query"]);
-        assert_eq!(problems.unknown.len(), 2);
-        assert_eq!(problems.unknown[0].suggestions, ["query"]);
-        assert_eq!(problems.unknown[1].suggestions, ["limit"]);
+/// Drops top-level arguments the tool does not declare (when it declares any).
+fn drop_unknown(definition: &ToolDefinition, value: &mut Value, fixes: &mut Fixes) {
+    let table = definition.param_table();
+    if !table.known {
+        return;
     }
-
-    #[test]
-    fn unknown_names_are_dropped_when_the_schema_allows_them() {
-        let args = Arguments::from(r#"{"query": "rust", "verbose": true}"#);
-        let parsed = parse_default::<Search>(&table(false), &args).unwrap();
-        assert_eq!(parsed.query, "rust");
-    }
-
-    #[test]
-    fn arrays_are_not_taken_for_objects() {
-        #[derive(Debug, Deserialize)]
-        #[allow(dead_code)]
-        struct Pair {
-            a: i64,
-            b: i64,
-        }
-        let err =
-            parse_default::<Pair>(&ParamTable::default(), &Arguments::from("[1, 2]")).unwrap_err();
-        assert_eq!(err, ArgumentError::NotAnObject { found: "an array" });
-        let err = parse_default::<Pair>(&ParamTable::default(), &Arguments::from(json!([1, 2])))
-            .unwrap_err();
-        assert_eq!(err, ArgumentError::NotAnObject { found: "an array" });
-    }
-
-    #[test]
-    fn type_errors_name_the_path() {
-        let args = Arguments::from(r#"{"query": "rust", "limit": "many"}"#);
-        let err = parse_default::<Search>(&table(true), &args).unwrap_err();
-        assert_eq!(
-            err,
-            ArgumentError::InvalidValue {
-                path: "limit".into(),
-                message: "invalid type: string \"many\", expected u32".into(),
+    if let Value::Object(map) = value {
+        map.retain(|key, _| {
+            let keep = table.accepts(key);
+            if !keep {
+                fixes.coercions.push(Coercion {
+                    path: ArgPath::root().key(key),
+                    kind: CoercionKind::DroppedUnknown,
+                });
             }
-        );
-        assert!(!err.to_string().contains("line"));
+            keep
+        });
     }
+}
 
-    #[test]
-    fn empty_and_null_arguments_are_an_empty_object() {
-        for args in [
-            Arguments::from(""),
-            Arguments::from(" "),
-            Arguments::from("null"),
-            Arguments::from(Value::Null),
-        ] {
-            assert!(decode_arguments(&args).unwrap().is_empty(), "{args:?}");
-        }
-    }
+fn invalid(definition: &ToolDefinition, problems: Vec<Problem>, arguments: Value) -> ArgumentError {
+    let table = definition.param_table();
+    let schema = definition.compiled_schema();
+    let root = schema.node(compiled::ROOT);
+    let accepted = table
+        .accepted
+        .iter()
+        .map(|name| AcceptedArgument {
+            name: name.clone(),
+            expected: root
+                .property(name)
+                .map_or_else(|| "any value".to_owned(), |id| schema.describe(id)),
+        })
+        .collect();
+    ArgumentError::Invalid(Box::new(InvalidArguments {
+        problems,
+        required: table.required.clone(),
+        accepted,
+        arguments,
+    }))
+}
 
-    #[test]
-    fn broken_json_and_non_objects_are_reported() {
-        let err = decode_arguments(&Arguments::from(r#"{"a": 1"#)).unwrap_err();
-        assert!(
-            matches!(err, ArgumentError::InvalidJson { line: 1, .. }),
-            "{err:?}"
-        );
-        let err = decode_arguments(&Arguments::from("[1, 2]")).unwrap_err();
-        assert_eq!(err, ArgumentError::NotAnObject { found: "an array" });
-    }
+fn serde_path(path: &serde_path_to_error::Path) -> ArgPath {
+    use serde_path_to_error::Segment;
+    ArgPath(
+        path.iter()
+            .filter_map(|segment| match segment {
+                Segment::Seq { index } => Some(PathSegment::Index(*index)),
+                Segment::Map { key } => Some(PathSegment::Key(key.clone())),
+                Segment::Enum { variant } => Some(PathSegment::Key(variant.clone())),
+                Segment::Unknown => None,
+            })
+            .collect(),
+    )
+}
+
+fn value_at<'v>(value: &'v Value, path: &ArgPath) -> Option<&'v Value> {
+    path.segments()
+        .iter()
+        .try_fold(value, |value, segment| match segment {
+            PathSegment::Key(key) => value.get(key),
+            PathSegment::Index(index) => value.get(index),
+        })
 }

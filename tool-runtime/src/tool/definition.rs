@@ -1,10 +1,13 @@
 //! What a model and an application are told about a tool.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::args::{ArgumentPolicy, CompiledSchema};
 use crate::schema::{ParamTable, SchemaError, canonical_parameters};
 
 /// Hints about a tool's behaviour, as in MCP's `ToolAnnotations`. `None` leaves a hint unsaid.
@@ -72,6 +75,43 @@ pub struct ToolDefinition {
     unknown_args: UnknownArgs,
     options: Map<String, Value>,
     params: ParamTable,
+    repair: Option<bool>,
+    coerce: Option<bool>,
+    compiled: SchemaCache,
+}
+
+/// The compiled parameters schema, built on first use and kept: a definition is built once per
+/// tool, so its schema is compiled once per tool.
+#[derive(Default)]
+struct SchemaCache(OnceLock<CompiledSchema>);
+
+impl Clone for SchemaCache {
+    fn clone(&self) -> Self {
+        SchemaCache(
+            self.0
+                .get()
+                .cloned()
+                .map(OnceLock::from)
+                .unwrap_or_default(),
+        )
+    }
+}
+
+impl PartialEq for SchemaCache {
+    /// A cache holds what the parameters say, which are compared themselves.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for SchemaCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "compiled"
+        } else {
+            "not yet compiled"
+        })
+    }
 }
 
 impl ToolDefinition {
@@ -117,6 +157,9 @@ impl ToolDefinition {
             annotations: ToolAnnotations::default(),
             unknown_args: UnknownArgs::Reject,
             options: Map::new(),
+            repair: None,
+            coerce: None,
+            compiled: SchemaCache::default(),
         }
     }
 
@@ -191,6 +234,47 @@ impl ToolDefinition {
         &self.params
     }
 
+    /// The parameters schema compiled for coercion and validation (on first use, then kept).
+    pub fn compiled_schema(&self) -> &CompiledSchema {
+        self.compiled
+            .0
+            .get_or_init(|| CompiledSchema::compile(&self.parameters))
+    }
+
+    /// Whether this tool repairs broken JSON: `Some` when it says so itself, `None` when the
+    /// toolbox's [`ArgumentPolicy`] decides.
+    pub fn repair(&self) -> Option<bool> {
+        self.repair
+    }
+
+    /// Whether this tool coerces values toward its schema: `Some` when it says so itself.
+    pub fn coercion(&self) -> Option<bool> {
+        self.coerce
+    }
+
+    /// The policy this tool's arguments are handled under: the toolbox's, with the tool's own
+    /// settings on top.
+    pub fn argument_policy(&self, toolbox: &ArgumentPolicy) -> ArgumentPolicy {
+        let mut policy = *toolbox;
+        policy.repair = self.repair.unwrap_or(toolbox.repair);
+        policy.coerce = self.coerce.unwrap_or(toolbox.coerce);
+        policy
+    }
+
+    /// Turns JSON repair on or off for this tool, whatever the toolbox says.
+    #[must_use]
+    pub fn with_repair(mut self, on: bool) -> Self {
+        self.repair = Some(on);
+        self
+    }
+
+    /// Turns coercion on or off for this tool, whatever the toolbox says.
+    #[must_use]
+    pub fn with_coercion(mut self, on: bool) -> Self {
+        self.coerce = Some(on);
+        self
+    }
+
     /// Sets the output schema.
     #[must_use]
     pub fn with_output_schema(mut self, schema: Option<Value>) -> Self {
@@ -253,6 +337,7 @@ impl ToolDefinition {
             }
         }
         self.params = ParamTable::from_schema(&self.parameters);
+        self.compiled = SchemaCache::default();
         self
     }
 
@@ -268,6 +353,7 @@ impl ToolDefinition {
                     .or_insert_with(|| Value::from(description.as_str()));
             }
         }
+        self.compiled = SchemaCache::default();
     }
 }
 

@@ -5,7 +5,7 @@ use std::future::Future;
 use serde_json::{Map, Value, json};
 
 use super::{Tool, ToolDefinition};
-use crate::args::{self, ArgumentError};
+use crate::args::{self, ArgumentError, ParseSession};
 use crate::call::{Arguments, ToolCall};
 use crate::exec::BoxFuture;
 use crate::output::{IntoOutcome, Outcome};
@@ -214,8 +214,13 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for DynamicTool<C> {
         &self.definition
     }
 
-    fn parse_args(&self, arguments: &Arguments, _ctx: &C) -> Result<Self::Args, ArgumentError> {
-        args::parse_checked(self.definition.param_table(), arguments)
+    fn parse_args(
+        &self,
+        arguments: &Arguments,
+        _ctx: &C,
+        session: &mut ParseSession,
+    ) -> Result<Self::Args, ArgumentError> {
+        args::parse_checked(&self.definition, arguments, session)
     }
 
     async fn call(&self, args: Self::Args, ctx: &C, _call: &ToolCall) -> Outcome {

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 
 pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
-use crate::args::{self, ArgumentError};
+use crate::args::{self, ArgumentError, ArgumentPolicy, ParseSession};
 use crate::call::{Arguments, ToolCall};
 use crate::exec::MaybeReady;
 use crate::output::Outcome;
@@ -36,12 +36,19 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
 
     /// Turns a call's arguments into typed arguments, or says what is wrong with them.
     ///
-    /// May run more than once for one call (a check before human approval, then execution), so it
-    /// must not have side effects. [`parse_arguments`] is the default handling.
+    /// `session` carries the toolbox's [`ArgumentPolicy`] in, and the repairs and coercions
+    /// made out. May run more than once for one call (a check before human approval, then
+    /// execution), so it must not have side effects. [`parse_arguments`] is the default
+    /// handling.
     ///
     /// # Errors
     /// An [`ArgumentError`] whose `Display` is the message for the model.
-    fn parse_args(&self, arguments: &Arguments, ctx: &C) -> Result<Self::Args, ArgumentError>;
+    fn parse_args(
+        &self,
+        arguments: &Arguments,
+        ctx: &C,
+        session: &mut ParseSession,
+    ) -> Result<Self::Args, ArgumentError>;
 
     /// Runs the body for `call`, whose arguments `args` were parsed from.
     fn call<'a>(
@@ -64,17 +71,17 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     }
 }
 
-/// The default argument handling, against a definition's parameters schema: missing required and
-/// unknown arguments (with close matches) reported together, then serde with the failing field's
-/// path.
+/// The default argument handling, against a definition's parameters schema: JSON repair,
+/// coercion, validation with every problem reported together, then serde (see [`crate::args`]).
 ///
 /// # Errors
 /// Everything that is wrong, as one [`ArgumentError`].
 pub fn parse_arguments<T: DeserializeOwned>(
     definition: &ToolDefinition,
     arguments: &Arguments,
+    session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    args::parse_checked(definition.param_table(), arguments)
+    args::parse_checked(definition, arguments, session)
 }
 
 /// The object-safe form of [`Tool`], as a [`Toolbox`](crate::Toolbox) stores tools. Every `Tool<C>`
@@ -91,6 +98,7 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         &self,
         arguments: &Arguments,
         ctx: &C,
+        session: &mut ParseSession,
     ) -> Result<Box<dyn Any + Send>, ArgumentError>;
 
     /// Runs the body with arguments from [`parse_dyn`](Self::parse_dyn) of this same tool; other
@@ -102,14 +110,16 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         call: &'a ToolCall,
     ) -> MaybeReady<'a, Outcome>;
 
-    /// Parses the arguments and, when they are good, runs the body: at once for sync bodies,
-    /// through a boxed future for async ones. The result is built here, where the values are, so
-    /// that it is not moved through the layers above.
+    /// Parses the arguments under `policy` and, when they are good, runs the body: at once for
+    /// sync bodies, through a boxed future for async ones. The result is built here, where the
+    /// values are, so that it is not moved through the layers above; it carries the repairs and
+    /// coercions the arguments needed.
     fn run_dyn<'a>(
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a C,
         call: &'a ToolCall,
+        policy: &ArgumentPolicy,
     ) -> MaybeReady<'a, ToolResult>;
 }
 
@@ -122,8 +132,9 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         &self,
         arguments: &Arguments,
         ctx: &C,
+        session: &mut ParseSession,
     ) -> Result<Box<dyn Any + Send>, ArgumentError> {
-        Ok(Box::new(self.parse_args(arguments, ctx)?))
+        Ok(Box::new(self.parse_args(arguments, ctx, session)?))
     }
 
     fn call_dyn<'a>(
@@ -148,23 +159,35 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         arguments: &'a Arguments,
         ctx: &'a C,
         call: &'a ToolCall,
+        policy: &ArgumentPolicy,
     ) -> MaybeReady<'a, ToolResult> {
         let definition = Tool::definition(self);
-        let args = match self.parse_args(arguments, ctx) {
+        let mut session = ParseSession::new(*policy);
+        let args = match self.parse_args(arguments, ctx, &mut session) {
             Ok(args) => args,
             Err(error) => {
-                return MaybeReady::Ready(ToolResult::invalid_arguments(call, definition, error));
+                let mut result = ToolResult::invalid_arguments(call, definition, error);
+                result.set_fixes(session.fixes);
+                return MaybeReady::Ready(result);
             }
         };
+        let fixes = session.fixes;
         match self.call_now(args, ctx, call) {
-            Ok(outcome) => MaybeReady::Ready(ToolResult::from_outcome(
-                &call.call_id,
-                definition.name_cow(),
-                outcome,
-            )),
+            Ok(outcome) => {
+                let mut result =
+                    ToolResult::from_outcome(&call.call_id, definition.name_cow(), outcome);
+                result.set_fixes(fixes);
+                MaybeReady::Ready(result)
+            }
             Err(args) => MaybeReady::Pending(Box::pin(async move {
                 let outcome = self.call(args, ctx, call).await;
-                ToolResult::from_outcome(&call.call_id, Tool::definition(self).name_cow(), outcome)
+                let mut result = ToolResult::from_outcome(
+                    &call.call_id,
+                    Tool::definition(self).name_cow(),
+                    outcome,
+                );
+                result.set_fixes(fixes);
+                result
             })),
         }
     }
