@@ -136,6 +136,121 @@ not a call
     );
 }
 
+/// What `repair` prints for `input`, one JSON value per line.
+fn repair(input: &str) -> Vec<Value> {
+    let mut child = Command::new(example("repair"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("repair runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn repair_answers_each_line_with_the_value_and_its_repairs_or_an_error() {
+    let input = r#"{"input": "{a: 1,}"}
+{"input": "{\"a\": [1, 2.5, null]}"}
+
+{"input": "```json\n{\"city\": 'Paris', \"days\": [1, 2\n```"}
+{"input": "no json here"}
+not a line of the format
+{"input": "{\"a\": @}"}
+"#;
+    let lines = repair(input);
+    assert_eq!(lines.len(), 6, "{lines:#?}");
+    assert_eq!(
+        lines[0],
+        json!({"ok": true, "value": {"a": 1}, "repairs": [
+            {"kind": "unquoted_key", "offset": 1},
+            {"kind": "trailing_comma", "offset": 5},
+        ]})
+    );
+    assert_eq!(
+        lines[1],
+        json!({"ok": true, "value": {"a": [1, 2.5, null]}, "repairs": []})
+    );
+    assert_eq!(lines[2]["ok"], true);
+    assert_eq!(lines[2]["value"], json!({"city": "Paris", "days": [1, 2]}));
+    let kinds: Vec<&str> = lines[2]["repairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "code_fence",
+            "unclosed_object",
+            "non_standard_quotes",
+            "unclosed_array",
+            "code_fence"
+        ]
+    );
+    for (i, reason) in [
+        (3, "found no JSON value"),
+        (4, "not a JSON object"),
+        (5, "at byte 6"),
+    ] {
+        assert_eq!(lines[i]["ok"], false, "{}", lines[i]);
+        let error = lines[i]["error"].as_str().unwrap();
+        assert!(error.contains(reason), "{error}");
+    }
+}
+
+/// Issue 3's checks: the whole pipeline runs behind `dispatch`.
+#[test]
+fn dispatch_takes_what_the_model_meant_and_explains_the_rest() {
+    let input = r#"{"id":"r1","name":"add","arguments":{"a":"2","b":3}}
+{"id":"r2","name":"add","arguments":"```json {\"a\":2,\"b\":3,} ```"}
+{"id":"r3","name":"search","arguments":{"query":"rust","limit":0}}
+{"id":"r4","name":"update_preferences","arguments":{"unique_code":"u1","data":"{\"items_per_page\": 20}"}}
+{"id":"r5","name":"add","arguments":"{\"a\": 2, \"b\": 3"}
+{"id":"r6","name":"search","arguments":{"qurey":"rust","limit":"500"}}
+"#;
+    let lines = dispatch(input);
+    assert_eq!(lines[0], line("r1", "add", false, "5"));
+    assert_eq!(lines[1], line("r2", "add", false, "5"));
+    assert_eq!(lines[2]["is_error"], true);
+    let search = lines[2]["content"].as_str().unwrap();
+    assert!(
+        search.contains("`limit`: expected an integer from 1 to 50, found 0"),
+        "{search}"
+    );
+    assert_eq!(
+        lines[3],
+        line(
+            "r4",
+            "update_preferences",
+            false,
+            r#"{"items_per_page":20}"#
+        )
+    );
+    assert_eq!(lines[4], line("r5", "add", false, "5"));
+    // Several problems, one message: the misspelling, the missing argument, the range.
+    let all = lines[5]["content"].as_str().unwrap();
+    for expected in [
+        "3 problems",
+        "unknown argument `qurey` (did you mean `query`?)",
+        "missing required argument `query` (a string)",
+        "\"limit\": 500  // <- expected an integer from 1 to 50, found 500",
+    ] {
+        assert!(all.contains(expected), "{expected:?} not in:\n{all}");
+    }
+}
+
 #[test]
 fn dispatch_answers_broken_lines_without_stopping() {
     let input = b"{\"id\":\"c1\",\"arguments\":{}}\n\xff\xfe not utf-8\n[1,2]\n{\"id\":7,\"name\":\"add\",\"arguments\":{\"a\":1,\"b\":2}}\n";

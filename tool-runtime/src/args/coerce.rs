@@ -25,6 +25,8 @@ pub enum CoercionKind {
     FloatToInteger,
     /// A number where a string is expected.
     NumberToString,
+    /// `1` or `0` where a boolean (and not a number) is expected.
+    NumberToBoolean,
     /// A single value where an array is expected: it became a one-element array.
     WrappedInArray,
     /// An argument the tool does not declare was dropped (the policy ignores unknown arguments).
@@ -105,6 +107,13 @@ impl CompiledSchema {
                 path: path.clone(),
                 kind,
             });
+            // A string that held an object: now its tag or type can pick a branch.
+            if (!node.any_of.is_empty() || !node.one_of.is_empty())
+                && let Some(branch) = self.choose_branch(node, value)
+            {
+                self.coerce_at(branch, value, path, out, depth + 1);
+                return;
+            }
         }
         self.descend(node, value, path, out, depth);
     }
@@ -250,6 +259,16 @@ fn converted(value: &Value, want: Types) -> Option<(Value, CoercionKind)> {
             }
             if want.has(Types::STRING) {
                 return Some((Value::String(n.to_string()), CoercionKind::NumberToString));
+            }
+            if want.has(Types::BOOLEAN) {
+                let whole = n
+                    .as_i64()
+                    .or_else(|| n.as_f64().and_then(integral)?.as_i64());
+                match whole {
+                    Some(1) => return Some((Value::Bool(true), CoercionKind::NumberToBoolean)),
+                    Some(0) => return Some((Value::Bool(false), CoercionKind::NumberToBoolean)),
+                    _ => {}
+                }
             }
             want.has(Types::ARRAY).then(wrapped)
         }

@@ -163,6 +163,7 @@ impl Node {
 #[derive(Debug, Clone)]
 pub struct CompiledSchema {
     pub(crate) nodes: Vec<Node>,
+    types: Vec<Types>,
     unsupported: Vec<String>,
     beyond_serde: bool,
 }
@@ -183,6 +184,7 @@ impl CompiledSchema {
         };
         compiler.node(schema, "#");
         CompiledSchema {
+            types: CompiledSchema::compute_types(&compiler.nodes),
             nodes: compiler.nodes,
             unsupported: compiler.unsupported,
             beyond_serde: compiler.beyond_serde,
@@ -219,45 +221,68 @@ impl CompiledSchema {
         id
     }
 
-    /// The types a node accepts, looking through `$ref`, `anyOf`, `oneOf` and `allOf`.
+    /// The types a node accepts, looking through `$ref`, `anyOf`, `oneOf` and `allOf`
+    /// (computed once per node when the schema is compiled).
     pub(crate) fn types_of(&self, id: NodeId) -> Types {
-        self.types_within(id, 0)
+        self.types[id]
     }
 
-    fn types_within(&self, id: NodeId, depth: usize) -> Types {
-        if depth > 16 {
-            return Types::ANY;
+    /// Every node's accepted types, each computed once (memoized, so linear in the schema); a
+    /// reference cycle counts as accepting anything at the point where it loops.
+    fn compute_types(nodes: &[Node]) -> Vec<Types> {
+        fn visit(
+            nodes: &[Node],
+            id: NodeId,
+            memo: &mut [Option<Types>],
+            busy: &mut [bool],
+        ) -> Types {
+            if let Some(types) = memo[id] {
+                return types;
+            }
+            if busy[id] {
+                return Types::ANY;
+            }
+            busy[id] = true;
+            let node = &nodes[id];
+            let types = if node.never {
+                Types::default()
+            } else {
+                let mut types = node.types.unwrap_or(Types::ANY);
+                if node.types.is_none() && (node.constant.is_some() || node.enumeration.is_some()) {
+                    types = node
+                        .constant
+                        .iter()
+                        .chain(node.enumeration.iter().flatten())
+                        .fold(Types::default(), |acc, v| acc.union(Types::of(v)));
+                }
+                if let Some(target) = node.reference {
+                    types = intersect(types, visit(nodes, target, memo, busy));
+                }
+                let branches = if node.any_of.is_empty() {
+                    &node.one_of
+                } else {
+                    &node.any_of
+                };
+                if !branches.is_empty() {
+                    let union = branches.iter().fold(Types::default(), |acc, b| {
+                        acc.union(visit(nodes, *b, memo, busy))
+                    });
+                    types = intersect(types, union);
+                }
+                for part in &node.all_of {
+                    types = intersect(types, visit(nodes, *part, memo, busy));
+                }
+                types
+            };
+            busy[id] = false;
+            memo[id] = Some(types);
+            types
         }
-        let node = &self.nodes[id];
-        if node.never {
-            return Types::default();
-        }
-        let mut types = node.types.unwrap_or(Types::ANY);
-        if node.types.is_none() && (node.constant.is_some() || node.enumeration.is_some()) {
-            types = node
-                .constant
-                .iter()
-                .chain(node.enumeration.iter().flatten())
-                .fold(Types::default(), |acc, v| acc.union(Types::of(v)));
-        }
-        if let Some(target) = node.reference {
-            types = intersect(types, self.types_within(target, depth + 1));
-        }
-        let branches = if node.any_of.is_empty() {
-            &node.one_of
-        } else {
-            &node.any_of
-        };
-        if !branches.is_empty() {
-            let union = branches.iter().fold(Types::default(), |acc, b| {
-                acc.union(self.types_within(*b, depth + 1))
-            });
-            types = intersect(types, union);
-        }
-        for part in &node.all_of {
-            types = intersect(types, self.types_within(*part, depth + 1));
-        }
-        types
+        let mut memo = vec![None; nodes.len()];
+        let mut busy = vec![false; nodes.len()];
+        (0..nodes.len())
+            .map(|id| visit(nodes, id, &mut memo, &mut busy))
+            .collect()
     }
 
     /// A short description of what a node accepts, for messages: `an integer from 1 to 50`,
@@ -269,6 +294,13 @@ impl CompiledSchema {
     /// When every branch is a `const`, an `enum` or `null` (as schemars writes unit enums and
     /// `Option`s of them), the values they allow, in order.
     fn listed_values(&self, branches: &[NodeId]) -> Option<Vec<Value>> {
+        self.listed_values_within(branches, 0)
+    }
+
+    fn listed_values_within(&self, branches: &[NodeId], depth: usize) -> Option<Vec<Value>> {
+        if depth > 8 {
+            return None;
+        }
         let mut values = Vec::new();
         for branch in branches {
             let node = &self.nodes[self.resolve(*branch)];
@@ -287,7 +319,7 @@ impl CompiledSchema {
                 if inner.contains(branch) {
                     return None;
                 }
-                values.extend(self.listed_values(inner)?);
+                values.extend(self.listed_values_within(inner, depth + 1)?);
             } else {
                 return None;
             }

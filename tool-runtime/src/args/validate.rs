@@ -41,6 +41,7 @@ impl CompiledSchema {
         let mut checker = Checker {
             schema: self,
             budget: BUDGET,
+            depth: 0,
         };
         let mut problems = Vec::new();
         checker.check(ROOT, value, &ArgPath::root(), &mut problems);
@@ -63,6 +64,7 @@ impl CompiledSchema {
         let mut checker = Checker {
             schema: self,
             budget: BUDGET,
+            depth: 0,
         };
         let mut problems = Vec::new();
         checker.check(id, value, &ArgPath::root(), &mut problems);
@@ -73,7 +75,13 @@ impl CompiledSchema {
 struct Checker<'s> {
     schema: &'s CompiledSchema,
     budget: usize,
+    /// Nesting of `check` calls: schema references can loop (`a` refers to `a`), values nest.
+    depth: usize,
 }
+
+/// Deepest nesting of checks: beyond it the value or the schema's references are too deep to
+/// check, which is reported rather than overflowing the stack.
+const MAX_DEPTH: usize = 256;
 
 fn problem(path: &ArgPath, kind: ProblemKind, expected: String, found: String) -> Problem {
     Problem {
@@ -110,7 +118,18 @@ impl Checker<'_> {
         if self.budget == 0 {
             return;
         }
+        if self.depth >= MAX_DEPTH {
+            // Spend the budget: the validation as a whole is reported as too deep to check.
+            self.budget = 0;
+            return;
+        }
         self.budget -= 1;
+        self.depth += 1;
+        self.check_node(id, value, path, out);
+        self.depth -= 1;
+    }
+
+    fn check_node(&mut self, id: NodeId, value: &Value, path: &ArgPath, out: &mut Vec<Problem>) {
         let schema = self.schema;
         let node = schema.node(id);
         if node.never {

@@ -15,6 +15,8 @@ pub(super) fn parse(text: &str, max_depth: usize) -> Result<Repaired, JsonError>
         backtracked: false,
     };
     let value = parser.document()?;
+    // Closing repairs are found at the end of what they close: put all in input order.
+    parser.repairs.sort_by_key(|repair| repair.offset);
     Ok(Repaired {
         value,
         repairs: parser.repairs,
@@ -725,6 +727,10 @@ impl Parser<'_> {
                 self.pos += 1;
             }
             return Ok(value);
+        }
+        // Prose alone is not JSON: a bare word is a string only inside a container.
+        if place == Place::Top {
+            return Err(self.error(start, "found no JSON value"));
         }
         let stops: &[char] = match place {
             Place::Top | Place::Key => &['\n'],
