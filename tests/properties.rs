@@ -7,6 +7,7 @@ mod demo;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use toolwright::args::{JsonLimits, parse_json, parse_lenient};
 use toolwright::{Arguments, ToolCall};
 
 const TOOLS: &[&str] = &[
@@ -93,5 +94,69 @@ proptest! {
             Some(sum) => prop_assert_eq!(result.text(), sum.to_string()),
             None => prop_assert!(result.is_error),
         }
+    }
+}
+
+/// Text made of JSON's own characters and the usual damage: what the lenient parser is for.
+fn json_noise() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            prop::sample::select(vec![
+                "{", "}", "[", "]", "\"", "'", ":", ",", " ", "\n", "\\", "/", "*", "//", "/*",
+                "*/", "```", "```json", "true", "tru", "None", "NaN", "-", "+", ".", "e", "1", "0",
+                "42", "a", "key", "\\u", "\\ud83d", "\u{201c}", "\u{a0}", "(", ")", "...",
+            ])
+            .prop_map(str::to_owned),
+            ".{0,3}",
+        ],
+        0..64,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    /// The lenient parser never panics, whatever it is given, and says where it stopped.
+    #[test]
+    fn lenient_parsing_never_panics(text in prop_oneof![".{0,200}", json_noise()]) {
+        let limits = JsonLimits::default();
+        match parse_json(&text, &limits) {
+            Ok(repaired) => {
+                for repair in &repaired.repairs {
+                    prop_assert!(repair.offset <= text.len(), "{:?}: {:?}", text, repair);
+                }
+                prop_assert_eq!(parse_json(&text, &limits), Ok(repaired));
+            }
+            Err(error) => prop_assert!(error.offset <= text.len(), "{:?}: {}", text, error),
+        }
+    }
+
+    /// Valid JSON comes back as serde_json reads it, with no repairs, compact or pretty.
+    /// (serde_json itself, without its `float_roundtrip` feature, may read a float one unit in
+    /// the last place off what was written: the contract is agreement with serde_json.)
+    #[test]
+    fn valid_json_is_read_unchanged(value in json_value()) {
+        let limits = JsonLimits::default();
+        for text in [value.to_string(), serde_json::to_string_pretty(&value).unwrap()] {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            let repaired = parse_json(&text, &limits).unwrap();
+            prop_assert_eq!(&repaired.value, &value);
+            prop_assert!(repaired.repairs.is_empty());
+            // And the lenient parser alone agrees with serde_json on valid input.
+            let lenient = parse_lenient(&text, &limits).unwrap();
+            prop_assert_eq!(&lenient.value, &value, "{}", text);
+        }
+    }
+
+    /// Every prefix of valid JSON (output cut off mid-stream) parses or fails cleanly.
+    #[test]
+    fn truncated_json_never_panics(value in json_value(), cut in any::<prop::sample::Index>()) {
+        let text = value.to_string();
+        let mut end = cut.index(text.len() + 1);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let _ = parse_json(&text[..end], &JsonLimits::default());
     }
 }

@@ -86,12 +86,25 @@ impl Format {
     pub(crate) fn check(&self, value: &Value) -> bool {
         match (self, value) {
             (Format::Integer { min, max }, Value::Number(n)) => {
-                let n = n
+                match n
                     .as_i64()
                     .map(i128::from)
-                    .or_else(|| n.as_u64().map(i128::from));
-                // A float is an integer only when integral; its range is checked as a float.
-                n.is_none_or(|n| (*min..=*max).contains(&n))
+                    .or_else(|| n.as_u64().map(i128::from))
+                {
+                    Some(n) => (*min..=*max).contains(&n),
+                    // An integral float (`-8.4e21`): within the bounds as a float. `i64::MAX`
+                    // and `u64::MAX` round up to a power of two, which is itself out of range.
+                    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                    None => n.as_f64().is_some_and(|f| {
+                        let (low, high) = (*min as f64, *max as f64);
+                        let below_high = if high as i128 > *max {
+                            f < high
+                        } else {
+                            f <= high
+                        };
+                        f >= low && below_high
+                    }),
+                }
             }
             (_, Value::String(s)) => self.check_str(s),
             _ => true,
@@ -242,6 +255,12 @@ mod tests {
         assert!(Format::named("uint64").check(&json!(u64::MAX)));
         assert!(!Format::named("int64").check(&json!(u64::MAX)));
         assert_eq!(byte.integer_bounds(), Some((0.0, 255.0)));
+        // Integral floats: within the bounds, and `2^63` is not an i64.
+        assert!(byte.check(&json!(255.0)));
+        assert!(!byte.check(&json!(256.0)));
+        assert!(!Format::named("int64").check(&json!(9.223_372_036_854_776e18)));
+        assert!(Format::named("int64").check(&json!(-9.223_372_036_854_776e18)));
+        assert!(!Format::named("int64").check(&json!(-8.4e21)));
         assert!(!Format::named("double").is_checked());
     }
 }

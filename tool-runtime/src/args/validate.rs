@@ -248,7 +248,12 @@ impl Checker<'_> {
             if node.min_length.is_some_and(|min| len < min)
                 || node.max_length.is_some_and(|max| len > max)
             {
-                let found = format!("{} ({len} characters)", show(value));
+                let shown = show(value);
+                let found = if shown.ends_with("characters)") {
+                    shown
+                } else {
+                    format!("{shown} ({len} characters)")
+                };
                 out.push(problem(
                     path,
                     ProblemKind::Length,

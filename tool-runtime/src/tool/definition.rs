@@ -236,9 +236,17 @@ impl ToolDefinition {
 
     /// The parameters schema compiled for coercion and validation (on first use, then kept).
     pub fn compiled_schema(&self) -> &CompiledSchema {
-        self.compiled
-            .0
-            .get_or_init(|| CompiledSchema::compile(&self.parameters))
+        self.compiled.0.get_or_init(|| {
+            let compiled = CompiledSchema::compile(&self.parameters);
+            if !compiled.unsupported().is_empty() {
+                tracing::warn!(
+                    tool = %self.name,
+                    unsupported = ?compiled.unsupported(),
+                    "parts of this tool's parameters schema are not enforced"
+                );
+            }
+            compiled
+        })
     }
 
     /// Whether this tool repairs broken JSON: `Some` when it says so itself, `None` when the

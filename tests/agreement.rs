@@ -1,0 +1,238 @@
+//! Schema/serde agreement, per demo tool: the schema the model is shown and the typed arguments
+//! serde builds accept exactly the same values (after coercion, as the pipeline runs them).
+//!
+//! - every value the schema accepts deserializes into the tool's `Args`;
+//! - every value serde accepts is valid under the schema, or the schema constrains more than
+//!   serde and the pipeline validates every call (so its fast path is sound);
+//! - arguments built from typed Rust values and serialized are valid.
+
+#[path = "../examples/demo/mod.rs"]
+#[allow(dead_code)]
+mod demo;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+use toolwright::Tool;
+use toolwright::args::CompiledSchema;
+
+use demo::DemoContext;
+
+/// Leaves that probe the edges serde and the schema both care about: integer widths and
+/// signs, integral and fractional floats, enum variants and near misses, numeric strings.
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        prop::sample::select(vec![
+            json!(0),
+            json!(1),
+            json!(-1),
+            json!(50),
+            json!(51),
+            json!(4_294_967_295_u64),
+            json!(4_294_967_296_u64),
+            json!(i64::MIN),
+            json!(u64::MAX),
+            json!(3.0),
+            json!(2.5),
+            json!(-0.5),
+            json!(1e300),
+        ]),
+        any::<i64>().prop_map(Value::from),
+        (-5i64..60).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        prop::sample::select(vec![
+            "celsius",
+            "fahrenheit",
+            "kelvin",
+            "5",
+            "2.5",
+            "true",
+            "null",
+            "",
+            "Paris",
+            "{\"items_per_page\": 3}",
+            "[\"a\"]",
+        ])
+        .prop_map(Value::from),
+        ".{0,8}".prop_map(Value::from),
+    ]
+}
+
+/// Mostly leaves; sometimes a short array, or an object over the nested struct's names.
+fn value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        6 => leaf(),
+        1 => prop::collection::vec(leaf(), 0..4).prop_map(Value::from),
+        2 => prop::collection::btree_map(
+            prop::sample::select(vec!["auto_complete_email", "items_per_page", "other"]),
+            leaf(),
+            0..3
+        )
+        .prop_map(|map| Value::Object(map.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+    ]
+}
+
+/// Argument objects over a tool's own names: each name absent or given a value, sometimes an
+/// unknown name besides.
+fn arguments(names: Vec<String>) -> impl Strategy<Value = Value> {
+    let members: Vec<_> = names
+        .into_iter()
+        .map(|name| prop::option::weighted(0.8, value()).prop_map(move |v| (name.clone(), v)))
+        .collect();
+    (members, prop::option::weighted(0.1, value())).prop_map(|(members, extra)| {
+        let mut map: Map<String, Value> = members
+            .into_iter()
+            .filter_map(|(name, value)| value.map(|v| (name, v)))
+            .collect();
+        if let Some(extra) = extra {
+            map.insert("unexpected".into(), extra);
+        }
+        Value::Object(map)
+    })
+}
+
+/// Runs the agreement check over many generated argument objects for one tool, and makes sure
+/// both outcomes were seen often enough for the check to mean something.
+fn agrees<T>(tool: &T)
+where
+    T: Tool<DemoContext>,
+    T::Args: DeserializeOwned,
+{
+    let definition = tool.definition();
+    let schema: &CompiledSchema = definition.compiled_schema();
+    assert!(
+        schema.unsupported().is_empty(),
+        "{:?}",
+        schema.unsupported()
+    );
+    let names = definition.accepted_param_names().to_vec();
+    let (valid, invalid) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let mut runner = TestRunner::new(Config {
+        cases: 2000,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&arguments(names), |mut args| {
+        schema.coerce(&mut args);
+        let problems = schema.validate(&args);
+        let typed = serde_json::from_value::<T::Args>(args.clone());
+        // Whatever the schema accepts, serde takes.
+        prop_assert!(
+            !problems.is_empty() || typed.is_ok(),
+            "{}: the schema accepts what serde refuses ({:?}): {}",
+            definition.name(),
+            typed.err().map(|e| e.to_string()),
+            args
+        );
+        // Whatever serde takes, the schema accepts, unless the schema says more than serde
+        // enforces (a range, say): then the pipeline validates every call, fast path or not.
+        prop_assert!(
+            problems.is_empty() || typed.is_err() || schema.constrains_beyond_types(),
+            "{}: serde takes what the schema refuses ({:?}), and the fast path would skip the \
+             check: {}",
+            definition.name(),
+            problems,
+            args
+        );
+        if problems.is_empty() {
+            &valid
+        } else {
+            &invalid
+        }
+        .fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    });
+    if let Err(failure) = result {
+        panic!("{failure}");
+    }
+    let (valid, invalid) = (valid.into_inner(), invalid.into_inner());
+    assert!(
+        valid >= 20 && invalid >= 20,
+        "{}: too one-sided to mean anything ({valid} valid, {invalid} invalid)",
+        definition.name()
+    );
+}
+
+#[test]
+fn add() {
+    agrees::<_>(&demo::add {});
+}
+
+#[test]
+fn get_weather() {
+    agrees::<_>(&demo::get_weather {});
+}
+
+#[test]
+fn divide() {
+    agrees::<_>(&demo::divide {});
+}
+
+#[test]
+fn set_tags() {
+    agrees::<_>(&demo::set_tags {});
+}
+
+#[test]
+fn update_preferences() {
+    agrees::<_>(&demo::update_preferences {});
+}
+
+#[test]
+fn search() {
+    agrees::<_>(&demo::search {});
+}
+
+#[test]
+fn create_invoice() {
+    agrees::<_>(&demo::create_invoice {});
+}
+
+#[test]
+fn tools_without_arguments_accept_exactly_the_empty_object() {
+    for tool in [schema(demo::whoami {}), schema(demo::explode {})] {
+        assert!(tool.validate(&json!({})).is_empty());
+        assert!(!tool.validate(&json!({"x": 1})).is_empty());
+    }
+}
+
+fn schema<T: Tool<DemoContext>>(tool: T) -> CompiledSchema {
+    tool.definition().compiled_schema().clone()
+}
+
+proptest! {
+    /// Arguments serialized from typed values are valid: what a well-behaved model sends from the
+    /// schema is accepted.
+    #[test]
+    fn serialized_typed_arguments_validate(
+        a in any::<i64>(),
+        b in any::<f64>().prop_filter("finite", |f| f.is_finite()),
+        city in ".{0,12}",
+        unit in prop::option::of(prop::sample::select(vec![demo::Unit::Celsius, demo::Unit::Fahrenheit])),
+        tags in prop::collection::vec(".{0,6}", 0..4),
+        email in prop::option::of(any::<bool>()),
+        per_page in prop::option::of(any::<u32>()),
+        limit in 1u32..=50,
+    ) {
+        let preferences = demo::Preferences { auto_complete_email: email, items_per_page: per_page };
+        let cases = [
+            (schema(demo::add {}), json!({"a": a, "b": a / 2})),
+            (schema(demo::divide {}), json!({"a": b, "b": b})),
+            (schema(demo::get_weather {}), json!({"city": city, "unit": unit})),
+            (schema(demo::set_tags {}), json!({"tags": tags})),
+            (schema(demo::update_preferences {}), json!({"unique_code": city, "data": preferences})),
+            (schema(demo::search {}), json!({"query": city, "limit": limit})),
+        ];
+        for (schema, args) in cases {
+            let problems = schema.validate(&args);
+            prop_assert!(problems.is_empty(), "{args}: {problems:?}");
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! What a schema node accepts, in words, for messages to the model.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use super::{CompiledSchema, NodeId, Types};
+
+impl CompiledSchema {
+    /// A short description of what a node accepts, for messages: `an integer from 1 to 50`,
+    /// `one of "celsius" or "fahrenheit"`, `an array of strings`.
+    pub(crate) fn describe(&self, id: NodeId) -> String {
+        self.describe_within(id, 0)
+    }
+
+    /// When every branch is a `const`, an `enum` or `null` (as schemars writes unit enums and
+    /// `Option`s of them), the values they allow, in order.
+    fn listed_values(&self, branches: &[NodeId]) -> Option<Vec<Value>> {
+        self.listed_values_within(branches, 0)
+    }
+
+    fn listed_values_within(&self, branches: &[NodeId], depth: usize) -> Option<Vec<Value>> {
+        if depth > 8 {
+            return None;
+        }
+        let mut values = Vec::new();
+        for branch in branches {
+            let node = &self.nodes[self.resolve(*branch)];
+            if let Some(constant) = &node.constant {
+                values.push(constant.clone());
+            } else if let Some(listed) = &node.enumeration {
+                values.extend(listed.iter().cloned());
+            } else if node.types == Some(Types::NULL) {
+                values.push(Value::Null);
+            } else if !node.one_of.is_empty() || !node.any_of.is_empty() {
+                let inner = if node.any_of.is_empty() {
+                    &node.one_of
+                } else {
+                    &node.any_of
+                };
+                if inner.contains(branch) {
+                    return None;
+                }
+                values.extend(self.listed_values_within(inner, depth + 1)?);
+            } else {
+                return None;
+            }
+        }
+        Some(values)
+    }
+
+    fn describe_within(&self, id: NodeId, depth: usize) -> String {
+        let id = self.resolve(id);
+        let node = &self.nodes[id];
+        if depth > 3 {
+            return self.types_of(id).describe();
+        }
+        if let Some(value) = &node.constant {
+            return format!("exactly {value}");
+        }
+        if let Some(values) = &node.enumeration {
+            return one_of_values(values);
+        }
+        let branches = if node.any_of.is_empty() {
+            &node.one_of
+        } else {
+            &node.any_of
+        };
+        if !branches.is_empty() && node.types.is_none() {
+            if let Some(values) = self.listed_values(branches) {
+                return one_of_values(&values);
+            }
+            let mut parts: Vec<String> = Vec::new();
+            for branch in branches {
+                let text = self.describe_within(*branch, depth + 1);
+                if !parts.contains(&text) {
+                    parts.push(text);
+                }
+            }
+            return join_or(&parts);
+        }
+        let types = self.types_of(id);
+        // `an integer at least 0, or null`: bounds belong to the non-null part.
+        let nullable = types.has(Types::NULL) && types != Types::NULL;
+        let base = if nullable {
+            Types(types.0 & !Types::NULL.0)
+        } else {
+            types
+        };
+        let mut text = base.describe();
+        if base == Types::ARRAY
+            && let Some(items) = node.items
+        {
+            let inner = self.describe_within(items, depth + 1);
+            text = format!("an array of {}", plural(&inner));
+        }
+        let mut bounds = Vec::new();
+        match (node.minimum, node.maximum) {
+            (Some(min), Some(max)) => bounds.push(format!("from {} to {}", num(min), num(max))),
+            (Some(min), None) => bounds.push(format!("at least {}", num(min))),
+            (None, Some(max)) => bounds.push(format!("at most {}", num(max))),
+            (None, None) => {}
+        }
+        if let Some(min) = node.exclusive_minimum {
+            bounds.push(format!("greater than {}", num(min)));
+        }
+        if let Some(max) = node.exclusive_maximum {
+            bounds.push(format!("less than {}", num(max)));
+        }
+        if let Some(step) = node.multiple_of {
+            bounds.push(format!("a multiple of {}", num(step)));
+        }
+        if let Some(format) = &node.format
+            && let Some(name) = format.describe()
+        {
+            bounds.push(name);
+        }
+        match (node.min_length, node.max_length) {
+            (Some(min), Some(max)) if min == max => {
+                bounds.push(format!("of exactly {min} characters"));
+            }
+            (Some(min), Some(max)) => bounds.push(format!("of {min} to {max} characters")),
+            (Some(min), None) => bounds.push(format!("of at least {min} characters")),
+            (None, Some(max)) => bounds.push(format!("of at most {max} characters")),
+            (None, None) => {}
+        }
+        if let Some((pattern, _)) = &node.pattern {
+            bounds.push(format!("matching /{pattern}/"));
+        }
+        match (node.min_items, node.max_items) {
+            (Some(min), Some(max)) => bounds.push(format!("with {min} to {max} items")),
+            (Some(min), None) => bounds.push(format!("with at least {min} items")),
+            (None, Some(max)) => bounds.push(format!("with at most {max} items")),
+            (None, None) => {}
+        }
+        if node.unique_items {
+            bounds.push("without duplicates".into());
+        }
+        for bound in bounds {
+            let _ = write!(text, " {bound}");
+        }
+        if nullable {
+            text.push_str(", or null");
+        }
+        text
+    }
+}
+
+pub(crate) fn one_of_values(values: &[Value]) -> String {
+    let shown: Vec<String> = values.iter().take(12).map(Value::to_string).collect();
+    let mut text = match shown.as_slice() {
+        [one] => format!("exactly {one}"),
+        [init @ .., last] => format!("one of {} or {last}", init.join(", ")),
+        [] => "nothing".to_owned(),
+    };
+    if values.len() > shown.len() {
+        let _ = write!(text, " (and {} more)", values.len() - shown.len());
+    }
+    text
+}
+
+pub(crate) fn join_or(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+fn plural(description: &str) -> String {
+    for (one, many) in [
+        ("a string", "strings"),
+        ("an integer", "integers"),
+        ("a number", "numbers"),
+        ("a boolean", "booleans"),
+        ("an object", "objects"),
+        ("an array", "arrays"),
+    ] {
+        if let Some(rest) = description.strip_prefix(one) {
+            return format!("{many}{rest}");
+        }
+    }
+    description.to_owned()
+}
+
+pub(crate) fn num(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}")
+    } else {
+        value.to_string()
+    }
+}

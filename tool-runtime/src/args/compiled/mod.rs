@@ -1,0 +1,305 @@
+//! A parameters schema compiled once per tool: `$ref`s resolved to node indices, patterns
+//! compiled, types as bit sets. Coercion and validation both walk it beside a value.
+
+use serde_json::Value;
+
+use super::format::Format;
+
+pub(crate) type NodeId = usize;
+
+/// JSON types as a bit set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Types(u8);
+
+impl Types {
+    pub(crate) const NULL: Types = Types(1);
+    pub(crate) const BOOLEAN: Types = Types(2);
+    pub(crate) const INTEGER: Types = Types(4);
+    pub(crate) const NUMBER: Types = Types(8);
+    pub(crate) const STRING: Types = Types(16);
+    pub(crate) const ARRAY: Types = Types(32);
+    pub(crate) const OBJECT: Types = Types(64);
+    pub(crate) const ANY: Types = Types(127);
+
+    fn named(name: &str) -> Option<Types> {
+        Some(match name {
+            "null" => Types::NULL,
+            "boolean" => Types::BOOLEAN,
+            "integer" => Types::INTEGER,
+            "number" => Types::NUMBER,
+            "string" => Types::STRING,
+            "array" => Types::ARRAY,
+            "object" => Types::OBJECT,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn has(self, other: Types) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub(crate) fn union(self, other: Types) -> Types {
+        Types(self.0 | other.0)
+    }
+
+    /// The type of a value; an integral number is an integer (and so also a number).
+    pub(crate) fn of(value: &Value) -> Types {
+        match value {
+            Value::Null => Types::NULL,
+            Value::Bool(_) => Types::BOOLEAN,
+            Value::Number(n) if is_integral(n) => Types(Types::INTEGER.0 | Types::NUMBER.0),
+            Value::Number(_) => Types::NUMBER,
+            Value::String(_) => Types::STRING,
+            Value::Array(_) => Types::ARRAY,
+            Value::Object(_) => Types::OBJECT,
+        }
+    }
+
+    /// Whether a value of type `value` is accepted (`number` accepts integers).
+    pub(crate) fn accepts(self, value: Types) -> bool {
+        self.has(value)
+    }
+
+    /// `a string`, `an integer or null`, ...
+    pub(crate) fn describe(self) -> String {
+        let mut names: Vec<&str> = [
+            (Types::STRING, "a string"),
+            (Types::INTEGER, "an integer"),
+            (Types::NUMBER, "a number"),
+            (Types::BOOLEAN, "a boolean"),
+            (Types::ARRAY, "an array"),
+            (Types::OBJECT, "an object"),
+            (Types::NULL, "null"),
+        ]
+        .into_iter()
+        .filter(|(t, _)| self.has(*t))
+        .map(|(_, name)| name)
+        .collect();
+        if self.has(Types::NUMBER) {
+            names.retain(|n| *n != "an integer");
+        }
+        match names.as_slice() {
+            [] => "nothing".into(),
+            [one] => (*one).into(),
+            [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        }
+    }
+}
+
+pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.fract() == 0.0 && f.is_finite())
+}
+
+/// What `additionalProperties` says.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Additional {
+    #[default]
+    Any,
+    Deny,
+    Schema(NodeId),
+}
+
+/// One compiled schema.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Node {
+    /// `false`: nothing is valid.
+    pub(crate) never: bool,
+    pub(crate) types: Option<Types>,
+    pub(crate) enumeration: Option<Vec<Value>>,
+    pub(crate) constant: Option<Value>,
+    pub(crate) minimum: Option<f64>,
+    pub(crate) maximum: Option<f64>,
+    pub(crate) exclusive_minimum: Option<f64>,
+    pub(crate) exclusive_maximum: Option<f64>,
+    pub(crate) multiple_of: Option<f64>,
+    pub(crate) min_length: Option<usize>,
+    pub(crate) max_length: Option<usize>,
+    pub(crate) pattern: Option<(String, regex_lite::Regex)>,
+    pub(crate) format: Option<Format>,
+    pub(crate) items: Option<NodeId>,
+    pub(crate) prefix_items: Vec<NodeId>,
+    pub(crate) min_items: Option<usize>,
+    pub(crate) max_items: Option<usize>,
+    pub(crate) unique_items: bool,
+    pub(crate) contains: Option<NodeId>,
+    pub(crate) min_contains: Option<usize>,
+    pub(crate) max_contains: Option<usize>,
+    pub(crate) properties: Vec<(String, NodeId)>,
+    pub(crate) pattern_properties: Vec<(regex_lite::Regex, NodeId)>,
+    pub(crate) required: Vec<String>,
+    pub(crate) additional: Additional,
+    pub(crate) property_names: Option<NodeId>,
+    pub(crate) min_properties: Option<usize>,
+    pub(crate) max_properties: Option<usize>,
+    pub(crate) dependent_required: Vec<(String, Vec<String>)>,
+    pub(crate) any_of: Vec<NodeId>,
+    pub(crate) one_of: Vec<NodeId>,
+    pub(crate) all_of: Vec<NodeId>,
+    pub(crate) not: Option<NodeId>,
+    pub(crate) if_then_else: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
+    pub(crate) reference: Option<NodeId>,
+    pub(crate) description: Option<String>,
+}
+
+impl Node {
+    pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
+        self.properties
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, id)| *id)
+    }
+}
+
+/// A tool's parameters schema, compiled for coercion and validation.
+///
+/// Built once per tool (a [`ToolDefinition`](crate::ToolDefinition) caches it). Keywords it
+/// does not enforce are listed by [`unsupported`](Self::unsupported).
+#[derive(Debug, Clone)]
+pub struct CompiledSchema {
+    pub(crate) nodes: Vec<Node>,
+    types: Vec<Types>,
+    unsupported: Vec<String>,
+    beyond_serde: bool,
+}
+
+pub(crate) const ROOT: NodeId = 0;
+
+impl CompiledSchema {
+    /// Compiles a schema. `$ref`s point into the same document (`#/$defs/..`, `#/definitions/..`,
+    /// `#`); a reference that resolves to nothing accepts anything and is reported in
+    /// [`unsupported`](Self::unsupported).
+    pub fn compile(schema: &Value) -> Self {
+        let (nodes, unsupported, beyond_serde) = build::compile(schema);
+        CompiledSchema {
+            types: CompiledSchema::compute_types(&nodes),
+            nodes,
+            unsupported,
+            beyond_serde,
+        }
+    }
+
+    /// Keywords of the schema that are not enforced (with their location), and unresolvable
+    /// references or invalid patterns. Empty for every schema schemars generates.
+    pub fn unsupported(&self) -> &[String] {
+        &self.unsupported
+    }
+
+    /// Whether the schema says more than serde's derived `Deserialize` enforces by itself
+    /// (types, required and unknown fields, integer widths, tuples): ranges, lengths, patterns,
+    /// formats, enums, unique items and the like, and nested structs (which serde also takes
+    /// from an array of their fields). When it does not, a value that deserializes into a
+    /// generated arguments struct is valid, and validation can be skipped.
+    pub fn constrains_beyond_types(&self) -> bool {
+        self.beyond_serde
+    }
+
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// Follows `$ref`-only nodes to the node that holds keywords.
+    pub(crate) fn resolve(&self, mut id: NodeId) -> NodeId {
+        for _ in 0..32 {
+            let node = &self.nodes[id];
+            match node.reference {
+                Some(target) if is_only_reference(node) => id = target,
+                _ => break,
+            }
+        }
+        id
+    }
+
+    /// The types a node accepts, looking through `$ref`, `anyOf`, `oneOf` and `allOf`
+    /// (computed once per node when the schema is compiled).
+    pub(crate) fn types_of(&self, id: NodeId) -> Types {
+        self.types[id]
+    }
+
+    /// Every node's accepted types, each computed once (memoized, so linear in the schema); a
+    /// reference cycle counts as accepting anything at the point where it loops.
+    fn compute_types(nodes: &[Node]) -> Vec<Types> {
+        fn visit(
+            nodes: &[Node],
+            id: NodeId,
+            memo: &mut [Option<Types>],
+            busy: &mut [bool],
+        ) -> Types {
+            if let Some(types) = memo[id] {
+                return types;
+            }
+            if busy[id] {
+                return Types::ANY;
+            }
+            busy[id] = true;
+            let node = &nodes[id];
+            let types = if node.never {
+                Types::default()
+            } else {
+                let mut types = node.types.unwrap_or(Types::ANY);
+                if node.types.is_none() && (node.constant.is_some() || node.enumeration.is_some()) {
+                    types = node
+                        .constant
+                        .iter()
+                        .chain(node.enumeration.iter().flatten())
+                        .fold(Types::default(), |acc, v| acc.union(Types::of(v)));
+                }
+                if let Some(target) = node.reference {
+                    types = intersect(types, visit(nodes, target, memo, busy));
+                }
+                let branches = if node.any_of.is_empty() {
+                    &node.one_of
+                } else {
+                    &node.any_of
+                };
+                if !branches.is_empty() {
+                    let union = branches.iter().fold(Types::default(), |acc, b| {
+                        acc.union(visit(nodes, *b, memo, busy))
+                    });
+                    types = intersect(types, union);
+                }
+                for part in &node.all_of {
+                    types = intersect(types, visit(nodes, *part, memo, busy));
+                }
+                types
+            };
+            busy[id] = false;
+            memo[id] = Some(types);
+            types
+        }
+        let mut memo = vec![None; nodes.len()];
+        let mut busy = vec![false; nodes.len()];
+        (0..nodes.len())
+            .map(|id| visit(nodes, id, &mut memo, &mut busy))
+            .collect()
+    }
+}
+
+fn is_only_reference(node: &Node) -> bool {
+    node.types.is_none()
+        && node.any_of.is_empty()
+        && node.one_of.is_empty()
+        && node.all_of.is_empty()
+        && node.properties.is_empty()
+        && node.enumeration.is_none()
+        && node.constant.is_none()
+}
+
+fn intersect(a: Types, b: Types) -> Types {
+    // `integer` within `number` stays integer.
+    let mut bits = a.0 & b.0;
+    if a.has(Types::NUMBER) && b.has(Types::INTEGER) {
+        bits |= Types::INTEGER.0;
+    }
+    if b.has(Types::NUMBER) && a.has(Types::INTEGER) {
+        bits |= Types::INTEGER.0;
+    }
+    Types(bits)
+}
+
+mod build;
+mod describe;
+
+pub(crate) use self::describe::{join_or, num, one_of_values};
