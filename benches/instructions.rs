@@ -1,11 +1,13 @@
-//! The `dispatch` bench's two loops in a plain `main`, for instruction counts under callgrind,
-//! which are repeatable where wall time on a shared machine is not. Run `benches/instructions.sh`.
+//! The `dispatch` bench's two loops, and the `arguments` bench's strict-valid pair, in a plain
+//! `main`, for instruction counts under callgrind, which are repeatable where wall time on a
+//! shared machine is not. Run `benches/instructions.sh`.
 //!
 //! `cargo bench` runs it once with few iterations, as a smoke test.
 
 use std::hint::black_box;
 
-use toolwright::{ToolCall, Toolbox};
+use toolwright::args::ParseSession;
+use toolwright::{Arguments, Tool, ToolCall, Toolbox};
 
 mod common;
 
@@ -32,6 +34,21 @@ fn main() {
             checksum += black_box(tools.execute_blocking(black_box(&call), &()))
                 .content
                 .len();
+        }
+    }
+    let text = r#"{"a": 2, "b": 3}"#;
+    let arguments = Arguments::from(text);
+    if which == "parse-base" || which == "both" {
+        for _ in 0..iterations {
+            let args = serde_json::from_str::<<add as Tool>::Args>(black_box(text));
+            checksum += usize::from(black_box(args).is_ok());
+        }
+    }
+    if which == "parse-toolwright" || which == "both" {
+        for _ in 0..iterations {
+            let mut session = ParseSession::default();
+            let args = Tool::<()>::parse_args(&add {}, black_box(&arguments), &(), &mut session);
+            checksum += usize::from(black_box(args).is_ok());
         }
     }
     println!("{which}: {iterations} iterations, checksum {checksum}");

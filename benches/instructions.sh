@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Instructions per `add` call, baseline and toolwright, counted by callgrind: the difference between
-# N and N/2 iterations, so that set-up cancels out.
+# Instructions per `add` call, baseline and toolwright (whole dispatch, then argument parsing
+# alone), counted by callgrind: the difference between N and N/2 iterations, so that set-up
+# cancels out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(cargo bench --bench instructions --no-run --message-format=json 2>/dev/null \
@@ -13,7 +14,7 @@ count() {
   rm -f "$out"
 }
 n=${1:-100000}
-for which in base toolwright; do
+for which in base toolwright parse-base parse-toolwright; do
   full=$(count "$which" "$n")
   half=$(count "$which" $((n / 2)))
   echo "$which: $(((full - half) / (n / 2))) instructions per call"

@@ -6,7 +6,7 @@
 
 mod demo;
 
-use toolwright::{ToolCall, ToolResult};
+use toolwright::{Arguments, ToolCall, ToolResult};
 
 fn main() {
     let tools = demo::toolbox();
@@ -31,7 +31,17 @@ fn main() {
             "get_weather",
             r#"{"city": "Oslo"}"#,
         ),
+        (
+            "broken JSON, as models send it",
+            "add",
+            "```json\n{'a': 2, b: \"3\",}\n```",
+        ),
         ("a missing argument", "add", r#"{"a": 2}"#),
+        (
+            "several problems, one message",
+            "search",
+            r#"{"qurey": "rust", "limit": "500"}"#,
+        ),
         (
             "a misspelled argument",
             "get_weather",
@@ -67,13 +77,19 @@ fn main() {
 }
 
 fn print_result(what: &str, call: &ToolCall, result: &ToolResult) {
-    println!(
-        "-- {what}: {}({})",
-        call.name,
-        serde_json::Value::Object(call.arguments_as_map())
-    );
+    let arguments = match &call.arguments {
+        Arguments::Text(text) => text.clone(),
+        Arguments::Json(value) => value.to_string(),
+    };
+    println!("-- {what}: {}({arguments})", call.name);
     let status = if result.is_error { "error" } else { "ok" };
     println!("   model sees [{status}]: {}", result.text());
+    if let Some(fixes) = result.fixes() {
+        println!(
+            "   application sees what was fixed: {}",
+            serde_json::to_string(fixes).unwrap_or_default()
+        );
+    }
     if let Some(invoice) = result.native::<demo::Invoice>() {
         println!("   application keeps: {invoice:?}");
     }

@@ -304,6 +304,24 @@ fn the_message_stays_bounded_for_huge_arguments() {
 }
 
 #[test]
+fn arguments_over_the_size_limit_are_refused_even_when_valid() {
+    let limits = toolwright::args::JsonLimits {
+        max_len: 64,
+        ..toolwright::args::JsonLimits::default()
+    };
+    let tools = tools().with_argument_policy(ArgumentPolicy::new().limits(limits));
+    let items: Vec<u32> = (0..40).collect();
+    let result = run(&tools, "count", json!({"items": items}).to_string());
+    assert!(result.is_error);
+    assert!(
+        result.text().contains("more than the limit of 64 bytes"),
+        "{}",
+        result.text()
+    );
+    assert_eq!(run(&tools, "count", r#"{"items": [1, 2]}"#).text(), "2");
+}
+
+#[test]
 fn keywords_that_cannot_be_enforced_are_reported_once() {
     let schema = json!({
         "type": "object",
@@ -320,4 +338,20 @@ fn keywords_that_cannot_be_enforced_are_reported_once() {
     );
     assert!(unsupported.iter().any(|u| u.contains("(?<=x)y")));
     assert!(unsupported.iter().any(|u| u.contains("#/$defs/Missing")));
+}
+
+/// Found by the `arguments` fuzz target: a deeply nested array under `uniqueItems` made the
+/// duplicate check quote its items level by level, doubling the size at each level (2 GB).
+#[test]
+fn unique_items_over_deeply_nested_values_stays_linear() {
+    let schema = json!({"type": "object", "properties": {
+        "tags": {"type": "array", "uniqueItems": true},
+    }});
+    let definition = ToolDefinition::new("t", "T.", schema).unwrap();
+    let nested = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    let value: Value =
+        serde_json::from_str(&format!(r#"{{"tags": [{nested}, {nested}, "x\"y"]}}"#)).unwrap();
+    let problems = definition.compiled_schema().validate(&value);
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].kind, ProblemKind::Items);
 }

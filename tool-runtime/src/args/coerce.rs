@@ -44,6 +44,15 @@ pub struct Coercion {
 
 /// Deepest schema walk; deeper values are left as they are (validation reports them).
 const MAX_DEPTH: usize = 128;
+/// Schema nodes visited per coercion at most (trials of `anyOf` branches included): bounds the
+/// work a recursive union could otherwise multiply. Past it, values are left as they are.
+const STEPS: usize = 100_000;
+
+/// One coercion run: what it changed, and how many steps it has left.
+struct Walk {
+    out: Vec<Coercion>,
+    steps: usize,
+}
 /// Layers of stringification unwrapped at most (`"\"42\""` is two).
 const MAX_LAYERS: usize = 4;
 
@@ -69,9 +78,12 @@ impl CompiledSchema {
     /// assert_eq!(coercions[0].kind, CoercionKind::StringToNumber);
     /// ```
     pub fn coerce(&self, value: &mut Value) -> Vec<Coercion> {
-        let mut out = Vec::new();
-        self.coerce_at(ROOT, value, &ArgPath::root(), &mut out, 0);
-        out
+        let mut walk = Walk {
+            out: Vec::new(),
+            steps: STEPS,
+        };
+        self.coerce_at(ROOT, value, &ArgPath::root(), &mut walk, 0);
+        walk.out
     }
 
     fn coerce_at(
@@ -79,20 +91,21 @@ impl CompiledSchema {
         id: NodeId,
         value: &mut Value,
         path: &ArgPath,
-        out: &mut Vec<Coercion>,
+        walk: &mut Walk,
         depth: usize,
     ) {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || walk.steps == 0 {
             return;
         }
+        walk.steps -= 1;
         let id = self.resolve(id);
         let node = self.node(id);
-        if let Some(branch) = self.choose_branch(node, value) {
-            self.coerce_at(branch, value, path, out, depth + 1);
+        if let Some(branch) = self.choose_branch(node, value, walk) {
+            self.coerce_at(branch, value, path, walk, depth + 1);
             return;
         }
         if let Some(target) = node.reference {
-            self.coerce_at(target, value, path, out, depth + 1);
+            self.coerce_at(target, value, path, walk, depth + 1);
         }
         let want = self.types_of(id);
         // An integral float is an integer to JSON Schema, but not to serde: `30.0` becomes 30.
@@ -103,19 +116,19 @@ impl CompiledSchema {
             && let Some((converted, kind)) = converted(value, want)
         {
             *value = converted;
-            out.push(Coercion {
+            walk.out.push(Coercion {
                 path: path.clone(),
                 kind,
             });
             // A string that held an object: now its tag or type can pick a branch.
             if (!node.any_of.is_empty() || !node.one_of.is_empty())
-                && let Some(branch) = self.choose_branch(node, value)
+                && let Some(branch) = self.choose_branch(node, value, walk)
             {
-                self.coerce_at(branch, value, path, out, depth + 1);
+                self.coerce_at(branch, value, path, walk, depth + 1);
                 return;
             }
         }
-        self.descend(node, value, path, out, depth);
+        self.descend(node, value, path, walk, depth);
     }
 
     /// Coerces the members or items of a container.
@@ -124,7 +137,7 @@ impl CompiledSchema {
         node: &Node,
         value: &mut Value,
         path: &ArgPath,
-        out: &mut Vec<Coercion>,
+        walk: &mut Walk,
         depth: usize,
     ) {
         match value {
@@ -141,14 +154,14 @@ impl CompiledSchema {
                             })
                     });
                     if let Some(schema) = schema {
-                        self.coerce_at(schema, member, &path.key(key), out, depth + 1);
+                        self.coerce_at(schema, member, &path.key(key), walk, depth + 1);
                     }
                 }
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
                     if let Some(schema) = node.prefix_items.get(i).copied().or(node.items) {
-                        self.coerce_at(schema, item, &path.index(i), out, depth + 1);
+                        self.coerce_at(schema, item, &path.index(i), walk, depth + 1);
                     }
                 }
             }
@@ -157,9 +170,10 @@ impl CompiledSchema {
     }
 
     /// For `anyOf`/`oneOf`: the branch a value belongs to, by its tag (a member that is a
-    /// `const` in each branch), by its type when that picks one branch, or, when no branch
-    /// takes its type, the first branch into which it coerces validly.
-    fn choose_branch(&self, node: &Node, value: &Value) -> Option<NodeId> {
+    /// `const` in each branch), by its type when that picks one branch (the first one it is
+    /// already valid against when several take its type), or, for a scalar no branch takes,
+    /// the first branch into which it coerces validly.
+    fn choose_branch(&self, node: &Node, value: &Value, walk: &mut Walk) -> Option<NodeId> {
         let branches = if node.any_of.is_empty() {
             &node.one_of
         } else {
@@ -177,13 +191,23 @@ impl CompiledSchema {
             .copied()
             .filter(|b| self.types_of(*b).accepts(have))
             .collect();
-        let candidates = if typed.is_empty() { branches } else { &typed };
-        if candidates.len() == 1 && !typed.is_empty() {
-            return Some(candidates[0]);
+        match typed.as_slice() {
+            [one] => return Some(*one),
+            [first, ..] => {
+                let valid = typed.iter().copied().find(|b| self.valid_at(*b, value));
+                return Some(valid.unwrap_or(*first));
+            }
+            [] if value.is_array() || value.is_object() => return None,
+            [] => {}
         }
-        candidates.iter().copied().find(|branch| {
+        // A scalar of a type no branch takes ("42" for number-or-boolean): try each branch on a
+        // copy, which is small.
+        branches.iter().copied().find(|branch| {
             let mut trial = value.clone();
-            let mut scratch = Vec::new();
+            let mut scratch = Walk {
+                out: Vec::new(),
+                steps: walk.steps,
+            };
             self.coerce_at(
                 *branch,
                 &mut trial,
@@ -191,6 +215,7 @@ impl CompiledSchema {
                 &mut scratch,
                 MAX_DEPTH - 8,
             );
+            walk.steps = scratch.steps;
             self.valid_at(*branch, &trial)
         })
     }

@@ -240,9 +240,13 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     arguments: &Arguments,
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    // Only objects take the fast path: serde's derived structs would also accept an array.
+    // Only objects take the fast path: serde's derived structs would also accept an array. Text
+    // over the size limit goes the long way, to its error.
     let fast = match arguments {
-        Arguments::Text(text) if first_non_space(text) == Some(b'{') => {
+        Arguments::Text(text)
+            if first_non_space(text) == Some(b'{')
+                && text.len() <= session.policy.limits.max_len =>
+        {
             serde_json::from_str::<T>(text).ok()
         }
         Arguments::Json(value @ Value::Object(_)) => T::deserialize(value).ok(),

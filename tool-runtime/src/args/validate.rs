@@ -536,17 +536,37 @@ fn alternatives(schema: &CompiledSchema, branches: &[NodeId]) -> String {
     super::compiled::join_or(&parts)
 }
 
-/// A key for duplicate detection: numbers by value, objects with sorted keys.
+/// A key for duplicate detection: numbers by value, objects with sorted keys. Written once as
+/// JSON text, so its size is linear in the value's (quoting nested keys level by level would
+/// grow exponentially with depth).
 fn canonical(value: &Value) -> String {
-    match value {
-        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), num),
-        Value::Object(map) => {
-            let mut members: Vec<(&String, String)> =
-                map.iter().map(|(k, v)| (k, canonical(v))).collect();
-            members.sort();
-            format!("{members:?}")
+    fn write(value: &Value, out: &mut String) {
+        match value {
+            Value::Number(n) => out.push_str(&n.as_f64().map_or_else(|| n.to_string(), num)),
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                out.push('{');
+                for key in keys {
+                    out.push_str(&Value::from(key.as_str()).to_string());
+                    out.push(':');
+                    write(&map[key.as_str()], out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for item in items {
+                    write(item, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
         }
-        Value::Array(items) => format!("{:?}", items.iter().map(canonical).collect::<Vec<_>>()),
-        other => other.to_string(),
     }
+    let mut out = String::new();
+    write(value, &mut out);
+    out
 }
