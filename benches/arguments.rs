@@ -15,24 +15,12 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
 use toolwright::args::{JsonLimits, ParseSession, parse_lenient};
-use toolwright::{Arguments, Tool, tool};
+use toolwright::{Arguments, Tool};
 
 #[allow(dead_code)]
 mod common;
 
-use common::add;
-
-/// Search the catalogue.
-#[tool]
-fn search(
-    /// What to look for.
-    query: String,
-    /// How many results, from 1 to 50.
-    #[schemars(range(min = 1, max = 50))]
-    limit: u32,
-) -> String {
-    format!("{query}:{limit}")
-}
+use common::{add, search};
 
 fn strict_valid(c: &mut Criterion) {
     let mut group = c.benchmark_group("strict_valid");
@@ -83,7 +71,7 @@ fn broken_document(items: usize) -> String {
     let mut text = String::from("```json\n[\n");
     for i in 0..items {
         text.push_str(&format!(
-            "  {{id: {i}, name: 'item {i}', tags: [\"a\", \"b\",], ok: True, note: \"says \"hi\"\"}},\n"
+            "  {{id: {i}, name: 'item {i}', tags: [\"a\", \"b\",], ok: True, note: \"line\nbreak\"}},\n"
         ));
     }
     text.push_str("// cut off here\n");

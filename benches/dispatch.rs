@@ -9,6 +9,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use toolwright::{ToolCall, Toolbox};
 
+#[allow(dead_code)]
 mod common;
 
 use common::{add, baseline};

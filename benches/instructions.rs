@@ -11,7 +11,7 @@ use toolwright::{Arguments, Tool, ToolCall, Toolbox};
 
 mod common;
 
-use common::{add, baseline};
+use common::{add, baseline, search};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
@@ -48,6 +48,21 @@ fn main() {
         for _ in 0..iterations {
             let mut session = ParseSession::default();
             let args = Tool::<()>::parse_args(&add {}, black_box(&arguments), &(), &mut session);
+            checksum += usize::from(black_box(args).is_ok());
+        }
+    }
+    let text = r#"{"query": "rust tools", "limit": 10}"#;
+    let arguments = Arguments::from(text);
+    if which == "search-base" || which == "both" {
+        for _ in 0..iterations {
+            let args = serde_json::from_str::<<search as Tool>::Args>(black_box(text));
+            checksum += usize::from(black_box(args).is_ok());
+        }
+    }
+    if which == "search-toolwright" || which == "both" {
+        for _ in 0..iterations {
+            let mut session = ParseSession::default();
+            let args = Tool::<()>::parse_args(&search {}, black_box(&arguments), &(), &mut session);
             checksum += usize::from(black_box(args).is_ok());
         }
     }

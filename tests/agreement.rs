@@ -16,8 +16,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
-use toolwright::Tool;
-use toolwright::args::CompiledSchema;
+use toolwright::args::{ArgumentPolicy, CompiledSchema, ParseSession};
+use toolwright::{Arguments, Tool, tool};
 
 use demo::DemoContext;
 
@@ -58,6 +58,9 @@ fn leaf() -> impl Strategy<Value = Value> {
             "",
             "Paris",
             "{\"items_per_page\": 3}",
+            "ab",
+            "abcd",
+            "abcde",
             "[\"a\"]",
         ])
         .prop_map(Value::from),
@@ -70,6 +73,8 @@ fn value() -> impl Strategy<Value = Value> {
     prop_oneof![
         6 => leaf(),
         1 => prop::collection::vec(leaf(), 0..4).prop_map(Value::from),
+        1 => prop::collection::vec(prop::sample::select(vec!["a", "bc", "x y"]), 0..5)
+            .prop_map(Value::from),
         2 => prop::collection::btree_map(
             prop::sample::select(vec!["auto_complete_email", "items_per_page", "other"]),
             leaf(),
@@ -100,7 +105,7 @@ fn arguments(names: Vec<String>) -> impl Strategy<Value = Value> {
 
 /// Runs the agreement check over many generated argument objects for one tool, and makes sure
 /// both outcomes were seen often enough for the check to mean something.
-fn agrees<T>(tool: &T)
+fn agrees<T>(tool: &T, cases: u32)
 where
     T: Tool<DemoContext>,
     T::Args: DeserializeOwned,
@@ -115,7 +120,7 @@ where
     let names = definition.accepted_param_names().to_vec();
     let (valid, invalid) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let mut runner = TestRunner::new(Config {
-        cases: 2000,
+        cases,
         failure_persistence: None,
         ..Config::default()
     });
@@ -123,24 +128,44 @@ where
         schema.coerce(&mut args);
         let problems = schema.validate(&args);
         let typed = serde_json::from_value::<T::Args>(args.clone());
+        let typed_ok = typed.is_ok();
         // Whatever the schema accepts, serde takes.
         prop_assert!(
-            !problems.is_empty() || typed.is_ok(),
+            !problems.is_empty() || typed_ok,
             "{}: the schema accepts what serde refuses ({:?}): {}",
             definition.name(),
-            typed.err().map(|e| e.to_string()),
+            typed.as_ref().err().map(ToString::to_string),
             args
         );
         // Whatever serde takes, the schema accepts, unless the schema says more than serde
-        // enforces (a range, say): then the pipeline validates every call, fast path or not.
+        // enforces (a range, say): then the pipeline checks those rules on every call.
         prop_assert!(
-            problems.is_empty() || typed.is_err() || schema.constrains_beyond_types(),
-            "{}: serde takes what the schema refuses ({:?}), and the fast path would skip the \
-             check: {}",
+            problems.is_empty() || !typed_ok || schema.constrains_beyond_types(),
+            "{}: serde takes what the schema refuses ({:?}), and nothing would check it: {}",
             definition.name(),
             problems,
             args
         );
+        // The pipeline, with repair and coercion off, accepts exactly what the schema and serde
+        // both accept, from text and from a value: its fast path (serde, checking the schema's
+        // extra rules as it reads) and its long way agree.
+        let expected = problems.is_empty() && typed_ok;
+        let context = demo::context();
+        for arguments in [
+            Arguments::Json(args.clone()),
+            Arguments::Text(args.to_string()),
+        ] {
+            let mut session = ParseSession::new(ArgumentPolicy::new().repair(false).coerce(false));
+            let parsed = tool.parse_args(&arguments, &context, &mut session);
+            prop_assert_eq!(
+                parsed.is_ok(),
+                expected,
+                "{}: the pipeline says {:?} for {}",
+                definition.name(),
+                parsed.err().map(|e| e.to_string()),
+                args
+            );
+        }
         if problems.is_empty() {
             &valid
         } else {
@@ -160,39 +185,71 @@ where
     );
 }
 
+/// Nested rules of every scalar kind, to exercise the fast path's checks in passing.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    /// Items per page.
+    #[schemars(range(min = 1, max = 50))]
+    pub items_per_page: Option<u32>,
+    /// A short label.
+    #[schemars(length(min = 1, max = 4), regex(pattern = r"^[a-z]+$"))]
+    pub auto_complete_email: Option<String>,
+}
+
+/// A tool whose schema says much more than serde enforces.
+#[tool]
+fn constrained(
+    /// At least 0.5, at most 10.
+    #[schemars(range(min = 0.5, max = 10.0))]
+    a: f64,
+    /// One to three tags.
+    #[schemars(length(min = 1, max = 3))]
+    tags: Vec<String>,
+    /// Nested rules.
+    data: Option<Page>,
+) -> String {
+    format!("{a} {tags:?} {data:?}")
+}
+
+#[test]
+fn constrained_rules() {
+    agrees::<_>(&constrained {}, 12_000);
+}
+
 #[test]
 fn add() {
-    agrees::<_>(&demo::add {});
+    agrees::<_>(&demo::add {}, 2000);
 }
 
 #[test]
 fn get_weather() {
-    agrees::<_>(&demo::get_weather {});
+    agrees::<_>(&demo::get_weather {}, 2000);
 }
 
 #[test]
 fn divide() {
-    agrees::<_>(&demo::divide {});
+    agrees::<_>(&demo::divide {}, 2000);
 }
 
 #[test]
 fn set_tags() {
-    agrees::<_>(&demo::set_tags {});
+    agrees::<_>(&demo::set_tags {}, 2000);
 }
 
 #[test]
 fn update_preferences() {
-    agrees::<_>(&demo::update_preferences {});
+    agrees::<_>(&demo::update_preferences {}, 2000);
 }
 
 #[test]
 fn search() {
-    agrees::<_>(&demo::search {});
+    agrees::<_>(&demo::search {}, 2000);
 }
 
 #[test]
 fn create_invoice() {
-    agrees::<_>(&demo::create_invoice {});
+    agrees::<_>(&demo::create_invoice {}, 2000);
 }
 
 #[test]

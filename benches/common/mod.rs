@@ -14,6 +14,18 @@ pub fn add(
     a + b
 }
 
+/// Search the catalogue.
+#[tool]
+pub fn search(
+    /// What to look for.
+    query: String,
+    /// How many results, from 1 to 50.
+    #[schemars(range(min = 1, max = 50))]
+    limit: u32,
+) -> String {
+    format!("{query}:{limit}")
+}
+
 #[derive(Deserialize)]
 struct AddArgs {
     a: i64,

@@ -111,7 +111,7 @@ impl Format {
         }
     }
 
-    fn check_str(&self, s: &str) -> bool {
+    pub(crate) fn check_str(&self, s: &str) -> bool {
         match self {
             Format::DateTime => s
                 .split_once(['T', 't', ' '])

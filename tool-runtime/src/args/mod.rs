@@ -18,6 +18,7 @@ mod compiled;
 mod error;
 mod feedback;
 mod format;
+mod inline;
 mod lenient;
 mod problem;
 mod validate;
@@ -241,33 +242,33 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
     // Only objects take the fast path: serde's derived structs would also accept an array. Text
-    // over the size limit goes the long way, to its error.
+    // over the size limit goes the long way, to its error. Where the schema says more than serde
+    // enforces, it is checked as serde reads (see `inline`).
+    let schema = definition.compiled_schema();
+    let checked = schema.constrains_beyond_types();
     let fast = match arguments {
         Arguments::Text(text)
             if first_non_space(text) == Some(b'{')
                 && text.len() <= session.policy.limits.max_len =>
         {
-            serde_json::from_str::<T>(text).ok()
+            if checked {
+                inline::from_str::<T>(schema, text).ok()
+            } else {
+                serde_json::from_str::<T>(text).ok()
+            }
         }
-        Arguments::Json(value @ Value::Object(_)) => T::deserialize(value).ok(),
+        Arguments::Json(value @ Value::Object(_)) => {
+            if checked {
+                inline::from_value::<T>(schema, value).ok()
+            } else {
+                T::deserialize(value).ok()
+            }
+        }
         _ => None,
     };
-    let Some(parsed) = fast else {
-        return parse_checked(definition, arguments, session);
-    };
-    let schema = definition.compiled_schema();
-    if !schema.constrains_beyond_types() {
-        return Ok(parsed);
-    }
-    // Well-typed, but the schema has more to say (ranges, patterns, ...): check the value.
-    let policy = definition.argument_policy(&session.policy);
-    let map = decode_arguments(arguments, &policy, &mut session.fixes)?;
-    let value = Value::Object(map.into_owned());
-    let problems = schema.validate(&value);
-    if problems.is_empty() {
-        Ok(parsed)
-    } else {
-        Err(invalid(definition, problems, value))
+    match fast {
+        Some(parsed) => Ok(parsed),
+        None => parse_checked(definition, arguments, session),
     }
 }
 

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::compiled::{Additional, CompiledSchema, Node, NodeId, ROOT, Types, num, one_of_values};
-use super::problem::{ArgPath, Problem, ProblemKind, show};
+use super::problem::{ArgPath, PathSegment, Problem, ProblemKind, show};
 use crate::names::close_matches;
 
 /// Schema nodes checked per validation at most: bounds the work `anyOf` over recursive schemas
@@ -44,7 +44,7 @@ impl CompiledSchema {
             depth: 0,
         };
         let mut problems = Vec::new();
-        checker.check(ROOT, value, &ArgPath::root(), &mut problems);
+        checker.check(ROOT, value, &Frame::Root, &mut problems);
         if checker.budget == 0 {
             problems.push(Problem {
                 path: ArgPath::root(),
@@ -67,8 +67,46 @@ impl CompiledSchema {
             depth: 0,
         };
         let mut problems = Vec::new();
-        checker.check(id, value, &ArgPath::root(), &mut problems);
+        checker.check(id, value, &Frame::Root, &mut problems);
         problems.is_empty() && checker.budget > 0
+    }
+}
+
+/// Where the checker is, as a chain of frames on the stack: a path is only built (allocated)
+/// for a problem, not for every value visited.
+#[derive(Clone, Copy)]
+enum Frame<'a> {
+    Root,
+    Key(&'a Frame<'a>, &'a str),
+    Index(&'a Frame<'a>, usize),
+}
+
+impl Frame<'_> {
+    fn path(&self) -> ArgPath {
+        let mut segments = Vec::with_capacity(self.depth());
+        self.push_to(&mut segments);
+        ArgPath(segments)
+    }
+
+    fn push_to(&self, segments: &mut Vec<PathSegment>) {
+        match self {
+            Frame::Root => {}
+            Frame::Key(parent, key) => {
+                parent.push_to(segments);
+                segments.push(PathSegment::Key((*key).to_owned()));
+            }
+            Frame::Index(parent, index) => {
+                parent.push_to(segments);
+                segments.push(PathSegment::Index(*index));
+            }
+        }
+    }
+
+    fn depth(&self) -> usize {
+        match self {
+            Frame::Root => 0,
+            Frame::Key(parent, _) | Frame::Index(parent, _) => parent.depth() + 1,
+        }
     }
 }
 
@@ -83,9 +121,9 @@ struct Checker<'s> {
 /// check, which is reported rather than overflowing the stack.
 const MAX_DEPTH: usize = 256;
 
-fn problem(path: &ArgPath, kind: ProblemKind, expected: String, found: String) -> Problem {
+fn problem(path: &Frame<'_>, kind: ProblemKind, expected: String, found: String) -> Problem {
     Problem {
-        path: path.clone(),
+        path: path.path(),
         kind,
         expected,
         found,
@@ -114,7 +152,7 @@ pub(crate) fn same(left: &Value, right: &Value) -> bool {
 }
 
 impl Checker<'_> {
-    fn check(&mut self, id: NodeId, value: &Value, path: &ArgPath, out: &mut Vec<Problem>) {
+    fn check(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
         if self.budget == 0 {
             return;
         }
@@ -129,7 +167,7 @@ impl Checker<'_> {
         self.depth -= 1;
     }
 
-    fn check_node(&mut self, id: NodeId, value: &Value, path: &ArgPath, out: &mut Vec<Problem>) {
+    fn check_node(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
         let schema = self.schema;
         let node = schema.node(id);
         if node.never {
@@ -211,7 +249,7 @@ impl Checker<'_> {
         node: &Node,
         n: f64,
         value: &Value,
-        path: &ArgPath,
+        path: &Frame<'_>,
         schema: &CompiledSchema,
         out: &mut Vec<Problem>,
     ) {
@@ -239,7 +277,7 @@ impl Checker<'_> {
         node: &Node,
         s: &str,
         value: &Value,
-        path: &ArgPath,
+        path: &Frame<'_>,
         schema: &CompiledSchema,
         out: &mut Vec<Problem>,
     ) {
@@ -279,14 +317,14 @@ impl Checker<'_> {
         id: NodeId,
         node: &Node,
         items: &[Value],
-        path: &ArgPath,
+        path: &Frame<'_>,
         out: &mut Vec<Problem>,
     ) {
         let schema = self.schema;
         for (i, item) in items.iter().enumerate() {
             let item_schema = node.prefix_items.get(i).copied().or(node.items);
             if let Some(item_schema) = item_schema {
-                self.check(item_schema, item, &path.index(i), out);
+                self.check(item_schema, item, &Frame::Index(path, i), out);
             } else if !node.prefix_items.is_empty() && node.items.is_none() {
                 // A tuple takes no items past its own (unless the schema allows them).
             }
@@ -340,7 +378,7 @@ impl Checker<'_> {
         &mut self,
         node: &Node,
         map: &Map<String, Value>,
-        path: &ArgPath,
+        path: &Frame<'_>,
         out: &mut Vec<Problem>,
     ) {
         let schema = self.schema;
@@ -348,22 +386,22 @@ impl Checker<'_> {
             let mut known = false;
             if let Some(member_schema) = node.property(key) {
                 known = true;
-                self.check(member_schema, member, &path.key(key), out);
+                self.check(member_schema, member, &Frame::Key(path, key), out);
             }
             for (regex, member_schema) in &node.pattern_properties {
                 if regex.is_match(key) {
                     known = true;
-                    self.check(*member_schema, member, &path.key(key), out);
+                    self.check(*member_schema, member, &Frame::Key(path, key), out);
                 }
             }
             if !known {
                 match node.additional {
                     Additional::Any => {}
                     Additional::Schema(member_schema) => {
-                        self.check(member_schema, member, &path.key(key), out);
+                        self.check(member_schema, member, &Frame::Key(path, key), out);
                     }
                     Additional::Deny => out.push(Problem {
-                        path: path.key(key),
+                        path: Frame::Key(path, key).path(),
                         kind: ProblemKind::Unknown,
                         expected: "no such argument".into(),
                         found: show(member),
@@ -383,7 +421,7 @@ impl Checker<'_> {
                 if !scratch.is_empty() {
                     let expected = format!("member names that are {}", schema.describe(names));
                     out.push(problem(
-                        &path.key(key),
+                        &Frame::Key(path, key),
                         ProblemKind::Members,
                         expected,
                         format!("{key:?}"),
@@ -397,7 +435,7 @@ impl Checker<'_> {
                     .property(name)
                     .map_or_else(|| "a value".to_owned(), |id| schema.describe(id));
                 out.push(problem(
-                    &path.key(name),
+                    &Frame::Key(path, name),
                     ProblemKind::Missing,
                     expected,
                     "nothing".into(),
@@ -409,7 +447,7 @@ impl Checker<'_> {
                 for other in needed.iter().filter(|other| !map.contains_key(*other)) {
                     let expected = format!("`{other}` as well, since `{name}` is given");
                     out.push(problem(
-                        &path.key(other),
+                        &Frame::Key(path, other),
                         ProblemKind::Missing,
                         expected,
                         "nothing".into(),
@@ -440,7 +478,7 @@ impl Checker<'_> {
         id: NodeId,
         node: &Node,
         value: &Value,
-        path: &ArgPath,
+        path: &Frame<'_>,
         out: &mut Vec<Problem>,
     ) {
         let schema = self.schema;
@@ -488,9 +526,7 @@ impl Checker<'_> {
                     .iter()
                     .min_by_key(|(_, found)| found.len())
                     .filter(|(_, found)| {
-                        found
-                            .iter()
-                            .all(|p| p.path.segments().len() > path.segments().len())
+                        found.iter().all(|p| p.path.segments().len() > path.depth())
                     }),
             };
             if let Some((_, found)) = chosen {

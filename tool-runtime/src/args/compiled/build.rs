@@ -17,6 +17,7 @@ pub(super) fn compile(schema: &Value) -> (Vec<Node>, Vec<String>, bool) {
         refs: HashMap::new(),
         unsupported: Vec::new(),
         beyond_serde: false,
+        own: false,
     };
     compiler.node(schema, "#");
     (compiler.nodes, compiler.unsupported, compiler.beyond_serde)
@@ -28,6 +29,8 @@ struct Compiler<'a> {
     refs: HashMap<String, NodeId>,
     unsupported: Vec<String>,
     beyond_serde: bool,
+    /// Whether the node being built has a keyword of its own beyond serde.
+    own: bool,
 }
 
 /// Keywords that only annotate.
@@ -55,17 +58,28 @@ impl Compiler<'_> {
     fn node(&mut self, schema: &Value, at: &str) -> NodeId {
         let id = self.nodes.len();
         self.nodes.push(Node::default());
-        let node = self.build(schema, at);
+        let node = self.build_own(schema, at);
         self.nodes[id] = node;
         id
     }
 
+    /// Builds a node, noting whether its own keywords (not its children's) go beyond serde.
+    fn build_own(&mut self, schema: &Value, at: &str) -> Node {
+        let outer = std::mem::replace(&mut self.own, false);
+        let mut node = self.build(schema, at);
+        node.beyond_serde = self.own;
+        self.own = outer;
+        node
+    }
+
     fn unsupported(&mut self, at: &str, what: impl std::fmt::Display) {
+        self.own = true;
         self.unsupported.push(format!("{what} at {at}"));
         self.beyond_serde = true;
     }
 
     fn constrains(&mut self) {
+        self.own = true;
         self.beyond_serde = true;
     }
 
@@ -348,7 +362,7 @@ impl Compiler<'_> {
         let id = self.nodes.len();
         self.nodes.push(Node::default());
         self.refs.insert(reference.to_owned(), id);
-        let node = self.build(target, reference);
+        let node = self.build_own(target, reference);
         self.nodes[id] = node;
         id
     }

@@ -142,9 +142,31 @@ pub(crate) struct Node {
     pub(crate) if_then_else: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
     pub(crate) reference: Option<NodeId>,
     pub(crate) description: Option<String>,
+    /// Whether this node's own keywords say more than serde enforces.
+    pub(crate) beyond_serde: bool,
 }
 
 impl Node {
+    /// Whether this node's rules can be checked on values in passing: no unions, no `not`, no
+    /// rules over several items or members, and only scalar `enum`/`const` values.
+    fn checkable_in_passing(&self) -> bool {
+        let scalar = |v: &Value| !v.is_array() && !v.is_object();
+        !self.never
+            && self.reference.is_none()
+            && self.any_of.is_empty()
+            && self.one_of.is_empty()
+            && self.all_of.is_empty()
+            && self.not.is_none()
+            && self.if_then_else.is_none()
+            && self.contains.is_none()
+            && !self.unique_items
+            && self.dependent_required.is_empty()
+            && self.pattern_properties.is_empty()
+            && self.property_names.is_none()
+            && self.constant.as_ref().is_none_or(scalar)
+            && self.enumeration.iter().flatten().all(scalar)
+    }
+
     pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
         self.properties
             .iter()
@@ -161,6 +183,10 @@ impl Node {
 pub struct CompiledSchema {
     pub(crate) nodes: Vec<Node>,
     types: Vec<Types>,
+    /// Per node: whether it or anything below it says more than serde enforces.
+    checked: Vec<bool>,
+    /// Per node: whether its own rules can be checked on values in passing (`inline`).
+    passing: Vec<bool>,
     unsupported: Vec<String>,
     beyond_serde: bool,
 }
@@ -175,6 +201,8 @@ impl CompiledSchema {
         let (nodes, unsupported, beyond_serde) = build::compile(schema);
         CompiledSchema {
             types: CompiledSchema::compute_types(&nodes),
+            checked: CompiledSchema::compute_checked(&nodes),
+            passing: nodes.iter().map(Node::checkable_in_passing).collect(),
             nodes,
             unsupported,
             beyond_serde,
@@ -216,6 +244,67 @@ impl CompiledSchema {
     /// (computed once per node when the schema is compiled).
     pub(crate) fn types_of(&self, id: NodeId) -> Types {
         self.types[id]
+    }
+
+    /// Whether a node, or anything below it, says more than serde enforces: values there must
+    /// be checked against the schema, not only deserialized.
+    pub(crate) fn needs_check(&self, id: NodeId) -> bool {
+        self.checked[id]
+    }
+
+    /// Whether a node's own rules can be checked on values as serde reads them.
+    pub(crate) fn checkable_in_passing(&self, id: NodeId) -> bool {
+        self.passing[id]
+    }
+
+    /// Every node's `needs_check`, each computed once; a reference cycle counts as needing it.
+    fn compute_checked(nodes: &[Node]) -> Vec<bool> {
+        fn visit(nodes: &[Node], id: NodeId, memo: &mut [Option<bool>], busy: &mut [bool]) -> bool {
+            if let Some(checked) = memo[id] {
+                return checked;
+            }
+            if busy[id] {
+                return true;
+            }
+            busy[id] = true;
+            let node = &nodes[id];
+            let additional = match node.additional {
+                Additional::Schema(id) => Some(id),
+                _ => None,
+            };
+            let (cond, then, otherwise) = node.if_then_else.unwrap_or((id, None, None));
+            let children = node
+                .properties
+                .iter()
+                .map(|(_, id)| *id)
+                .chain(node.pattern_properties.iter().map(|(_, id)| *id))
+                .chain(node.prefix_items.iter().copied())
+                .chain(node.any_of.iter().copied())
+                .chain(node.one_of.iter().copied())
+                .chain(node.all_of.iter().copied())
+                .chain(node.items)
+                .chain(additional)
+                .chain(node.property_names)
+                .chain(node.contains)
+                .chain(node.not)
+                .chain(node.reference)
+                .chain(node.if_then_else.map(|_| cond))
+                .chain(then)
+                .chain(otherwise)
+                .collect::<Vec<_>>();
+            let checked = node.beyond_serde
+                || children
+                    .into_iter()
+                    .any(|child| visit(nodes, child, memo, busy));
+            busy[id] = false;
+            memo[id] = Some(checked);
+            checked
+        }
+        let mut memo = vec![None; nodes.len()];
+        let mut busy = vec![false; nodes.len()];
+        (0..nodes.len())
+            .map(|id| visit(nodes, id, &mut memo, &mut busy))
+            .collect()
     }
 
     /// Every node's accepted types, each computed once (memoized, so linear in the schema); a

@@ -1,0 +1,613 @@
+//! Checking the schema while serde deserializes, for the fast path.
+//!
+//! A generated arguments struct enforces types, required and unknown names itself; what a schema
+//! adds (a range, a pattern, a length, an enum over a string, ...) is checked here, on each value
+//! as serde reads it, so a valid call still costs one pass of serde. The wrappers below pass
+//! everything through unchanged, and look only at values whose schema node says more than serde
+//! enforces ([`CompiledSchema::needs_check`]). Anything they cannot check in passing (unions,
+//! `not`, unique items, ...) or any value that breaks a rule stops deserialization with a private
+//! error: the call then takes the long way (decode, coerce, validate with every problem, serde),
+//! which decides and explains.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::compiled::{Additional, CompiledSchema, Node, NodeId, ROOT, Types};
+use super::validate::same;
+
+/// The error that sends a call the long way; never shown to anyone.
+const LONG_WAY: &str = "the value needs the full check against the schema";
+
+/// Deserializes `T` from JSON text, checking the schema on the way.
+pub(crate) fn from_str<'a, T: Deserialize<'a>>(
+    schema: &CompiledSchema,
+    text: &'a str,
+) -> serde_json::Result<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(Checked {
+        de: &mut de,
+        schema,
+        node: ROOT,
+    })?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Deserializes `T` from a JSON value, checking the schema on the way.
+pub(crate) fn from_value<'a, T: Deserialize<'a>>(
+    schema: &CompiledSchema,
+    value: &'a Value,
+) -> serde_json::Result<T> {
+    T::deserialize(Checked {
+        de: value,
+        schema,
+        node: ROOT,
+    })
+}
+
+/// The rules of one node, applied to scalars.
+struct Rules<'s> {
+    node: &'s Node,
+}
+
+impl Rules<'_> {
+    fn allows(&self, types: Types) -> bool {
+        self.node.types.is_none_or(|t| t.accepts(types))
+    }
+
+    fn listed(&self, value: &Value) -> bool {
+        self.node.constant.as_ref().is_none_or(|c| same(c, value))
+            && self
+                .node
+                .enumeration
+                .as_ref()
+                .is_none_or(|values| values.iter().any(|v| same(v, value)))
+    }
+
+    fn number(&self, value: &Value) -> bool {
+        let Some(n) = value.as_f64() else {
+            return false;
+        };
+        let node = self.node;
+        self.allows(Types::of(value))
+            && self.listed(value)
+            && node.minimum.is_none_or(|min| n >= min)
+            && node.maximum.is_none_or(|max| n <= max)
+            && node.exclusive_minimum.is_none_or(|min| n > min)
+            && node.exclusive_maximum.is_none_or(|max| n < max)
+            && node.multiple_of.is_none_or(|step| {
+                let q = n / step;
+                (q - q.round()).abs() <= 1e-9
+            })
+            && node.format.as_ref().is_none_or(|f| f.check(value))
+    }
+
+    fn string(&self, s: &str) -> bool {
+        let node = self.node;
+        let listed =
+            node.constant.is_none() && node.enumeration.is_none() || self.listed(&Value::from(s));
+        let lengths = node.min_length.is_none() && node.max_length.is_none() || {
+            let len = s.chars().count();
+            node.min_length.is_none_or(|min| len >= min)
+                && node.max_length.is_none_or(|max| len <= max)
+        };
+        self.allows(Types::STRING)
+            && listed
+            && lengths
+            && node
+                .pattern
+                .as_ref()
+                .is_none_or(|(_, regex)| regex.is_match(s))
+            && node.format.as_ref().is_none_or(|f| f.check_str(s))
+    }
+
+    fn literal(&self, value: &Value) -> bool {
+        self.allows(Types::of(value)) && self.listed(value)
+    }
+}
+
+fn within(len: usize, min: Option<usize>, max: Option<usize>) -> bool {
+    min.is_none_or(|min| len >= min) && max.is_none_or(|max| len <= max)
+}
+
+/// A deserializer whose values are checked against a schema node.
+struct Checked<'s, D> {
+    de: D,
+    schema: &'s CompiledSchema,
+    node: NodeId,
+}
+
+/// A seed whose value is checked against a schema node.
+struct CheckedSeed<'s, S> {
+    seed: S,
+    schema: &'s CompiledSchema,
+    node: NodeId,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for CheckedSeed<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(Checked {
+            de,
+            schema: self.schema,
+            node: self.node,
+        })
+    }
+}
+
+/// Forwards every `deserialize_*` method, wrapping the visitor.
+macro_rules! forward_deserializer {
+    ($wrap:ident; $($method:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
+                let visitor = self.$wrap(visitor)?;
+                self.de.$method($($arg,)* visitor)
+            }
+        )*
+    };
+}
+
+macro_rules! deserializer_methods {
+    ($wrap:ident) => {
+        forward_deserializer! {
+            $wrap;
+            deserialize_any();
+            deserialize_bool();
+            deserialize_i8();
+            deserialize_i16();
+            deserialize_i32();
+            deserialize_i64();
+            deserialize_i128();
+            deserialize_u8();
+            deserialize_u16();
+            deserialize_u32();
+            deserialize_u64();
+            deserialize_u128();
+            deserialize_f32();
+            deserialize_f64();
+            deserialize_char();
+            deserialize_str();
+            deserialize_string();
+            deserialize_bytes();
+            deserialize_byte_buf();
+            deserialize_option();
+            deserialize_unit();
+            deserialize_unit_struct(name: &'static str);
+            deserialize_newtype_struct(name: &'static str);
+            deserialize_seq();
+            deserialize_tuple(len: usize);
+            deserialize_tuple_struct(name: &'static str, len: usize);
+            deserialize_map();
+            deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+            deserialize_identifier();
+            deserialize_ignored_any();
+        }
+
+        fn is_human_readable(&self) -> bool {
+            self.de.is_human_readable()
+        }
+    };
+}
+
+impl<'s, D> Checked<'s, D> {
+    /// The visitor wrapped with this node's rules; the long way when they cannot be checked in
+    /// passing.
+    fn wrap<V, E: de::Error>(&self, visitor: V) -> Result<Wrap<'s, V>, E> {
+        let node = self.schema.resolve(self.node);
+        if !self.schema.checkable_in_passing(node) {
+            return Err(E::custom(LONG_WAY));
+        }
+        Ok(Wrap {
+            visitor,
+            schema: self.schema,
+            node,
+        })
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
+    type Error = D::Error;
+
+    deserializer_methods!(wrap);
+}
+
+/// A visitor that checks each value against a node's rules before passing it on.
+struct Wrap<'s, V> {
+    visitor: V,
+    schema: &'s CompiledSchema,
+    node: NodeId,
+}
+
+impl<V> Wrap<'_, V> {
+    fn rules(&self) -> Rules<'_> {
+        Rules {
+            node: self.schema.node(self.node),
+        }
+    }
+}
+
+/// Goes on when the rules hold; otherwise takes the long way.
+fn pass<E: de::Error>(ok: bool) -> Result<(), E> {
+    if ok { Ok(()) } else { Err(E::custom(LONG_WAY)) }
+}
+
+macro_rules! visit_number {
+    ($($method:ident($ty:ty);)*) => {
+        $(
+            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                pass(self.rules().number(&Value::from(v)))?;
+                self.visitor.$method(v)
+            }
+        )*
+    };
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    visit_number! {
+        visit_i8(i8);
+        visit_i16(i16);
+        visit_i32(i32);
+        visit_i64(i64);
+        visit_u8(u8);
+        visit_u16(u16);
+        visit_u32(u32);
+        visit_u64(u64);
+        visit_f32(f32);
+        visit_f64(f64);
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<V::Value, E> {
+        // Beyond 64 bits JSON numbers are floats to the schema.
+        #[allow(clippy::cast_precision_loss)]
+        pass(self.rules().number(&Value::from(v as f64)))?;
+        self.visitor.visit_i128(v)
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
+        #[allow(clippy::cast_precision_loss)]
+        pass(self.rules().number(&Value::from(v as f64)))?;
+        self.visitor.visit_u128(v)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
+        pass(self.rules().literal(&Value::Bool(v)))?;
+        self.visitor.visit_bool(v)
+    }
+
+    fn visit_char<E: de::Error>(self, v: char) -> Result<V::Value, E> {
+        pass(self.rules().string(v.encode_utf8(&mut [0; 4])))?;
+        self.visitor.visit_char(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        pass(self.rules().string(v))?;
+        self.visitor.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        pass(self.rules().string(v))?;
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        pass(self.rules().string(&v))?;
+        self.visitor.visit_string(v)
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
+        self.visitor.visit_bytes(v)
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
+        self.visitor.visit_borrowed_bytes(v)
+    }
+
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<V::Value, E> {
+        self.visitor.visit_byte_buf(v)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        pass(self.rules().literal(&Value::Null))?;
+        self.visitor.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        pass(self.rules().literal(&Value::Null))?;
+        self.visitor.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        let (schema, node) = (self.schema, self.node);
+        self.visitor.visit_some(Checked { de, schema, node })
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        let (schema, node) = (self.schema, self.node);
+        self.visitor
+            .visit_newtype_struct(Checked { de, schema, node })
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        pass(self.rules().allows(Types::ARRAY))?;
+        let count = Cell::new(0);
+        let (schema, node) = (self.schema, self.node);
+        let value = self.visitor.visit_seq(CheckedSeq {
+            seq,
+            schema,
+            node,
+            count: &count,
+        })?;
+        let rules = Rules {
+            node: schema.node(node),
+        };
+        if within(count.get(), rules.node.min_items, rules.node.max_items) {
+            Ok(value)
+        } else {
+            Err(de::Error::custom(LONG_WAY))
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        pass(self.rules().allows(Types::OBJECT))?;
+        let count = Cell::new(0);
+        let (schema, node) = (self.schema, self.node);
+        let value = self.visitor.visit_map(CheckedMap {
+            map,
+            schema,
+            node,
+            child: None,
+            count: &count,
+        })?;
+        let rules = Rules {
+            node: schema.node(node),
+        };
+        let node = rules.node;
+        if within(count.get(), node.min_properties, node.max_properties) {
+            Ok(value)
+        } else {
+            Err(de::Error::custom(LONG_WAY))
+        }
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<V::Value, A::Error> {
+        // An enum under rules of its own: the long way decides.
+        Err(de::Error::custom(LONG_WAY))
+    }
+}
+
+struct CheckedSeq<'s, 'c, A> {
+    seq: A,
+    schema: &'s CompiledSchema,
+    node: NodeId,
+    count: &'c Cell<usize>,
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for CheckedSeq<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        let index = self.count.get();
+        let node = self.schema.node(self.node);
+        let child = node.prefix_items.get(index).copied().or(node.items);
+        let element = match child {
+            Some(child) if self.schema.needs_check(child) => {
+                self.seq.next_element_seed(CheckedSeed {
+                    seed,
+                    schema: self.schema,
+                    node: child,
+                })?
+            }
+            _ => self.seq.next_element_seed(seed)?,
+        };
+        if element.is_some() {
+            self.count.set(index + 1);
+        }
+        Ok(element)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.seq.size_hint()
+    }
+}
+
+struct CheckedMap<'s, 'c, A> {
+    map: A,
+    schema: &'s CompiledSchema,
+    node: NodeId,
+    /// The schema node of the member whose key was just read.
+    child: Option<NodeId>,
+    count: &'c Cell<usize>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let slot = Cell::new(None);
+        let key = self.map.next_key_seed(KeySeed {
+            seed,
+            node: self.schema.node(self.node),
+            slot: &slot,
+        })?;
+        if key.is_some() {
+            self.count.set(self.count.get() + 1);
+            self.child = slot.get();
+        }
+        Ok(key)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        match self.child.take() {
+            Some(child) if self.schema.needs_check(child) => {
+                self.map.next_value_seed(CheckedSeed {
+                    seed,
+                    schema: self.schema,
+                    node: child,
+                })
+            }
+            _ => self.map.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+/// Reads a member's key as usual, noting which schema node the member's value has.
+struct KeySeed<'s, 'c, K> {
+    seed: K,
+    node: &'s Node,
+    slot: &'c Cell<Option<NodeId>>,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
+        self.seed.deserialize(KeyDeserializer {
+            de,
+            node: self.node,
+            slot: self.slot,
+        })
+    }
+}
+
+struct KeyDeserializer<'s, 'c, D> {
+    de: D,
+    node: &'s Node,
+    slot: &'c Cell<Option<NodeId>>,
+}
+
+impl<'s, 'c, D> KeyDeserializer<'s, 'c, D> {
+    // The same shape as `Checked::wrap`, for the shared forwarding macro; keys never fail here.
+    #[allow(clippy::unnecessary_wraps)]
+    fn capture<V, E>(&self, visitor: V) -> Result<KeyVisitor<'s, 'c, V>, E> {
+        Ok(KeyVisitor {
+            visitor,
+            node: self.node,
+            slot: self.slot,
+        })
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, '_, D> {
+    type Error = D::Error;
+
+    deserializer_methods!(capture);
+}
+
+struct KeyVisitor<'s, 'c, V> {
+    visitor: V,
+    node: &'s Node,
+    slot: &'c Cell<Option<NodeId>>,
+}
+
+impl<V> KeyVisitor<'_, '_, V> {
+    fn note(&self, key: &str) {
+        let child = self.node.property(key).or(match self.node.additional {
+            Additional::Schema(id) => Some(id),
+            _ => None,
+        });
+        self.slot.set(child);
+    }
+}
+
+macro_rules! visit_plain {
+    ($($method:ident($ty:ty);)*) => {
+        $(
+            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.visitor.$method(v)
+            }
+        )*
+    };
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.note(v);
+        self.visitor.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.note(v);
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.note(&v);
+        self.visitor.visit_string(v)
+    }
+
+    visit_plain! {
+        visit_bool(bool);
+        visit_i8(i8);
+        visit_i16(i16);
+        visit_i32(i32);
+        visit_i64(i64);
+        visit_i128(i128);
+        visit_u8(u8);
+        visit_u16(u16);
+        visit_u32(u32);
+        visit_u64(u64);
+        visit_u128(u128);
+        visit_f32(f32);
+        visit_f64(f64);
+        visit_char(char);
+        visit_bytes(&[u8]);
+        visit_borrowed_bytes(&'de [u8]);
+        visit_byte_buf(Vec<u8>);
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        self.visitor.visit_some(de)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        self.visitor.visit_newtype_struct(de)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_map(map)
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_enum(data)
+    }
+}
