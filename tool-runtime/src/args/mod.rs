@@ -1,9 +1,11 @@
 //! Turning a call's arguments into a tool's typed arguments, the way models really send them.
 //!
 //! The pipeline, used by every tool that does not supply its own `parse_args`:
-//! 1. **Fast path**: serde straight from the text into the typed arguments. When that works and
-//!    the schema says nothing serde's derive does not enforce itself (see
-//!    [`CompiledSchema::constrains_beyond_types`]), the call costs no more than serde.
+//! 1. **Fast path**: serde straight from the text into the typed arguments. Where the schema
+//!    says more than serde's derive enforces itself (a range, a pattern, ...; see
+//!    [`CompiledSchema::constrains_beyond_types`]), those rules are checked on each value as
+//!    serde reads it. When that works, the call costs about what serde costs; anything else
+//!    takes the long way below, which decides and explains.
 //! 2. **Decode**: strict `serde_json`; only when that fails, the [lenient parser](parse_json),
 //!    which records every [`Repair`].
 //! 3. **Coerce** toward the schema where its meaning is unambiguous (`"42"` for an integer, a

@@ -5,16 +5,29 @@
 //! proportional to the input), bounded in nesting depth and input size, and records every repair
 //! it makes with its kind and byte offset.
 //!
-//! What it recovers: markdown code fences, text before and after the JSON, unclosed objects,
-//! arrays and strings (truncated output), trailing and stray commas, `//`, `/* */` and `#`
-//! comments, unquoted keys and values, single-quoted and typographic-quoted strings, Python
-//! literals, incomplete keywords at the end of the input, raw control characters in strings,
-//! invalid escapes, missing commas and colons where unambiguous, `NaN`/`Infinity` (which JSON
-//! cannot hold: they become `null`), `undefined`, string concatenation with `+`, and numbers
-//! with a leading `+`, a bare `.5` or a dangling `2.`.
+//! The policy: take what the model meant when one reading is plain, record what was changed, and
+//! otherwise say where reading stopped. What it recovers:
+//! - around the JSON: markdown code fences (also a closing fence inside the JSON, which ends it),
+//!   prose before the first bracket, a list bullet (`- {..}`), a wrapper call (`callback({..})`),
+//!   text after the value (one value is read; the rest is recorded as trailing text);
+//! - truncated output: objects, arrays and strings left open are closed; a member cut off before
+//!   its value is dropped (and recorded), never given an invented value;
+//! - punctuation: trailing and stray commas, missing commas between members or items, a missing
+//!   colon (or `=`), `//` and `/* */` comments, mismatched closing brackets (they close the
+//!   enclosing container), `...` placeholders;
+//! - strings: single, typographic and back quotes, unquoted keys, bare words as values inside
+//!   brackets, raw control characters, invalid escapes (`\q` is `q`, a broken `\u` stays text,
+//!   a lone surrogate becomes U+FFFD), a double quote inside a string that cannot have closed it
+//!   (`"the "best" one"`), concatenation with `+`, escaped JSON (`{\"a\": 1}`);
+//! - literals: Python's `True`/`False`/`None` and upper-case forms, `undefined`, keywords cut off
+//!   (`tru`, `fal`, `nul`, a single letter at the end), `NaN`/`Infinity`/out-of-range numbers
+//!   (JSON cannot hold them: `null`), `+1`, `.5`, `2.`, `1e`.
 //!
-//! What it refuses: input with no JSON in it, a key with nothing after it mid-document, and
-//! anything past the limits. Those give a [`JsonError`] naming the byte offset and the reason.
+//! What it refuses, with a [`JsonError`] naming the byte offset and the reason: input with no JSON
+//! value in it (prose alone), a key followed directly by `,` or `}` (`{"a", "b"}`), anything else
+//! it cannot place, and anything past the limits. Where this differs from jsonrepair, json_repair
+//! and typia's `LlmJson` (which also differ from each other), `tests/data/lenient/differences.json`
+//! lists the cases with the reason.
 
 use serde::Serialize;
 use serde_json::Value;
