@@ -25,7 +25,7 @@
 //!
 //! What it refuses, with a [`JsonError`] naming the byte offset and the reason: input with no JSON
 //! value in it (prose alone), a key followed directly by `,` or `}` (`{"a", "b"}`), anything else
-//! it cannot place, and anything past the limits. Where this differs from jsonrepair, json_repair
+//! it cannot place, and anything past the limits. Where this differs from jsonrepair, `json_repair`
 //! and typia's `LlmJson` (which also differ from each other), `tests/data/lenient/differences.json`
 //! lists the cases with the reason.
 
