@@ -6,13 +6,14 @@
 //! `COERCE_REPORT=/tmp/coerce.jsonl cargo test -p tool-runtime --test coerce_cases` writes every
 //! mismatch there.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs;
 
+use common::{DATA, lines, same};
 use serde_json::{Value, json};
 use tool_runtime::args::{CompiledSchema, JsonLimits, parse_json};
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lenient");
 
 enum Expect {
     /// This value, valid against the schema.
@@ -29,16 +30,6 @@ struct Case {
     /// Text to parse, or a value to coerce as is.
     input: Result<String, Value>,
     expect: Expect,
-}
-
-fn lines(file: &str) -> Vec<(usize, Value)> {
-    fs::read_to_string(format!("{DATA}/{file}"))
-        .unwrap()
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| (i + 1, serde_json::from_str(line).unwrap()))
-        .collect()
 }
 
 fn cases() -> Vec<Case> {
@@ -112,19 +103,6 @@ fn run(case: &Case) -> Result<(Value, Vec<String>), String> {
         .map(|p| p.path.to_string())
         .collect();
     Ok((value, problems))
-}
-
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
 }
 
 fn matches(case: &Case, got: &Result<(Value, Vec<String>), String>) -> bool {

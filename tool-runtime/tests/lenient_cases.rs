@@ -6,13 +6,14 @@
 //! `LENIENT_REPORT=/tmp/report.jsonl cargo test -p tool-runtime --test lenient_cases` writes
 //! every mismatch there, one JSON line each.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
+use common::{DATA, lines, same};
 use serde_json::Value;
 use tool_runtime::args::{JsonLimits, parse_json};
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lenient");
 
 /// What a case expects.
 enum Expect {
@@ -22,42 +23,10 @@ enum Expect {
     Error,
 }
 
-/// Equality with numbers compared by value: the sources are JavaScript and Python, where `2`,
-/// `2.0` and `1e1` are one number.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 struct Case {
     id: String,
     input: String,
     expect: Expect,
-}
-
-fn lines(file: &str) -> Vec<(usize, Value)> {
-    fs::read_to_string(format!("{DATA}/{file}"))
-        .unwrap()
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            // A few typia inputs hold lone surrogates, which a Rust string cannot: they are
-            // read with U+FFFD in their place and listed as differences.
-            let value = serde_json::from_str(line).unwrap_or_else(|_| {
-                serde_json::from_str(&line.replace("\\ud", "\\uFFFD\\u0064")).unwrap_or(Value::Null)
-            });
-            (i + 1, value)
-        })
-        .collect()
 }
 
 fn text(value: &Value) -> Option<String> {

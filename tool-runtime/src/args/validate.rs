@@ -38,14 +38,8 @@ impl CompiledSchema {
     /// ]);
     /// ```
     pub fn validate(&self, value: &Value) -> Vec<Problem> {
-        let mut checker = Checker {
-            schema: self,
-            budget: BUDGET,
-            depth: 0,
-        };
-        let mut problems = Vec::new();
-        checker.check(ROOT, value, &Frame::Root, &mut problems);
-        if checker.budget == 0 {
+        let (mut problems, complete) = self.check_at(ROOT, value);
+        if !complete {
             problems.push(Problem {
                 path: ArgPath::root(),
                 kind: ProblemKind::Never,
@@ -61,6 +55,13 @@ impl CompiledSchema {
 impl CompiledSchema {
     /// Whether a value is valid against one node of the schema.
     pub(crate) fn valid_at(&self, id: NodeId, value: &Value) -> bool {
+        let (problems, complete) = self.check_at(id, value);
+        problems.is_empty() && complete
+    }
+
+    /// The problems of a value against one node, and whether the check ran to the end (within
+    /// its budget and depth).
+    fn check_at(&self, id: NodeId, value: &Value) -> (Vec<Problem>, bool) {
         let mut checker = Checker {
             schema: self,
             budget: BUDGET,
@@ -68,7 +69,7 @@ impl CompiledSchema {
         };
         let mut problems = Vec::new();
         checker.check(id, value, &Frame::Root, &mut problems);
-        problems.is_empty() && checker.budget > 0
+        (problems, checker.budget > 0)
     }
 }
 

@@ -257,114 +257,116 @@ impl CompiledSchema {
         self.passing[id]
     }
 
-    /// Every node's `needs_check`, each computed once; a reference cycle counts as needing it.
+    /// Every node's `needs_check`; a reference cycle counts as needing it.
     fn compute_checked(nodes: &[Node]) -> Vec<bool> {
-        fn visit(nodes: &[Node], id: NodeId, memo: &mut [Option<bool>], busy: &mut [bool]) -> bool {
-            if let Some(checked) = memo[id] {
-                return checked;
-            }
-            if busy[id] {
-                return true;
-            }
-            busy[id] = true;
-            let node = &nodes[id];
+        per_node(nodes, true, &|node, visit| {
             let additional = match node.additional {
                 Additional::Schema(id) => Some(id),
                 _ => None,
             };
-            let (cond, then, otherwise) = node.if_then_else.unwrap_or((id, None, None));
-            let children = node
-                .properties
-                .iter()
-                .map(|(_, id)| *id)
-                .chain(node.pattern_properties.iter().map(|(_, id)| *id))
-                .chain(node.prefix_items.iter().copied())
-                .chain(node.any_of.iter().copied())
-                .chain(node.one_of.iter().copied())
-                .chain(node.all_of.iter().copied())
-                .chain(node.items)
-                .chain(additional)
-                .chain(node.property_names)
-                .chain(node.contains)
-                .chain(node.not)
-                .chain(node.reference)
-                .chain(node.if_then_else.map(|_| cond))
-                .chain(then)
-                .chain(otherwise)
-                .collect::<Vec<_>>();
-            let checked = node.beyond_serde
-                || children
-                    .into_iter()
-                    .any(|child| visit(nodes, child, memo, busy));
-            busy[id] = false;
-            memo[id] = Some(checked);
-            checked
-        }
-        let mut memo = vec![None; nodes.len()];
-        let mut busy = vec![false; nodes.len()];
-        (0..nodes.len())
-            .map(|id| visit(nodes, id, &mut memo, &mut busy))
-            .collect()
+            let conditional = node
+                .if_then_else
+                .into_iter()
+                .flat_map(|(cond, then, otherwise)| [Some(cond), then, otherwise])
+                .flatten();
+            node.beyond_serde
+                || node
+                    .properties
+                    .iter()
+                    .map(|(_, id)| *id)
+                    .chain(node.pattern_properties.iter().map(|(_, id)| *id))
+                    .chain(node.prefix_items.iter().copied())
+                    .chain(node.any_of.iter().copied())
+                    .chain(node.one_of.iter().copied())
+                    .chain(node.all_of.iter().copied())
+                    .chain(node.items)
+                    .chain(additional)
+                    .chain(node.property_names)
+                    .chain(node.contains)
+                    .chain(node.not)
+                    .chain(node.reference)
+                    .chain(conditional)
+                    .any(visit)
+        })
     }
 
-    /// Every node's accepted types, each computed once (memoized, so linear in the schema); a
-    /// reference cycle counts as accepting anything at the point where it loops.
+    /// Every node's accepted types; a reference cycle counts as accepting anything where it
+    /// loops.
     fn compute_types(nodes: &[Node]) -> Vec<Types> {
-        fn visit(
-            nodes: &[Node],
-            id: NodeId,
-            memo: &mut [Option<Types>],
-            busy: &mut [bool],
-        ) -> Types {
-            if let Some(types) = memo[id] {
-                return types;
+        per_node(nodes, Types::ANY, &|node, visit| {
+            if node.never {
+                return Types::default();
             }
-            if busy[id] {
-                return Types::ANY;
+            let mut types = node.types.unwrap_or(Types::ANY);
+            if node.types.is_none() && (node.constant.is_some() || node.enumeration.is_some()) {
+                types = node
+                    .constant
+                    .iter()
+                    .chain(node.enumeration.iter().flatten())
+                    .fold(Types::default(), |acc, v| acc.union(Types::of(v)));
             }
-            busy[id] = true;
-            let node = &nodes[id];
-            let types = if node.never {
-                Types::default()
+            if let Some(target) = node.reference {
+                types = intersect(types, visit(target));
+            }
+            let branches = if node.any_of.is_empty() {
+                &node.one_of
             } else {
-                let mut types = node.types.unwrap_or(Types::ANY);
-                if node.types.is_none() && (node.constant.is_some() || node.enumeration.is_some()) {
-                    types = node
-                        .constant
-                        .iter()
-                        .chain(node.enumeration.iter().flatten())
-                        .fold(Types::default(), |acc, v| acc.union(Types::of(v)));
-                }
-                if let Some(target) = node.reference {
-                    types = intersect(types, visit(nodes, target, memo, busy));
-                }
-                let branches = if node.any_of.is_empty() {
-                    &node.one_of
-                } else {
-                    &node.any_of
-                };
-                if !branches.is_empty() {
-                    let union = branches.iter().fold(Types::default(), |acc, b| {
-                        acc.union(visit(nodes, *b, memo, busy))
-                    });
-                    types = intersect(types, union);
-                }
-                for part in &node.all_of {
-                    types = intersect(types, visit(nodes, *part, memo, busy));
-                }
-                types
+                &node.any_of
             };
-            busy[id] = false;
-            memo[id] = Some(types);
+            if !branches.is_empty() {
+                let union = branches
+                    .iter()
+                    .fold(Types::default(), |acc, b| acc.union(visit(*b)));
+                types = intersect(types, union);
+            }
+            for part in &node.all_of {
+                types = intersect(types, visit(*part));
+            }
             types
-        }
-        let mut memo = vec![None; nodes.len()];
-        let mut busy = vec![false; nodes.len()];
-        (0..nodes.len())
-            .map(|id| visit(nodes, id, &mut memo, &mut busy))
-            .collect()
+        })
     }
 }
+
+/// A value per node, computed from the node and its children's values, each node once (memoized,
+/// so linear in the schema); `on_cycle` where a reference loops back to a node being computed.
+fn per_node<T: Copy>(nodes: &[Node], on_cycle: T, rule: &Rule<'_, T>) -> Vec<T> {
+    struct Walk<'a, T> {
+        nodes: &'a [Node],
+        memo: Vec<Option<T>>,
+        busy: Vec<bool>,
+        on_cycle: T,
+        rule: &'a Rule<'a, T>,
+    }
+
+    impl<T: Copy> Walk<'_, T> {
+        fn visit(&mut self, id: NodeId) -> T {
+            if let Some(value) = self.memo[id] {
+                return value;
+            }
+            if self.busy[id] {
+                return self.on_cycle;
+            }
+            self.busy[id] = true;
+            let (nodes, rule) = (self.nodes, self.rule);
+            let value = rule(&nodes[id], &mut |child| self.visit(child));
+            self.busy[id] = false;
+            self.memo[id] = Some(value);
+            value
+        }
+    }
+
+    let mut walk = Walk {
+        nodes,
+        memo: vec![None; nodes.len()],
+        busy: vec![false; nodes.len()],
+        on_cycle,
+        rule,
+    };
+    (0..nodes.len()).map(|id| walk.visit(id)).collect()
+}
+
+/// How a node's value follows from the node and (through the callback) its children's.
+type Rule<'a, T> = dyn Fn(&Node, &mut dyn FnMut(NodeId) -> T) -> T + 'a;
 
 fn is_only_reference(node: &Node) -> bool {
     node.types.is_none()

@@ -47,6 +47,19 @@ enum Place {
 
 const FENCE: &str = "```";
 
+#[derive(Clone, Copy)]
+enum Container {
+    Object,
+    Array,
+}
+
+/// What comes next inside a container.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Element,
+    End,
+}
+
 impl Parser<'_> {
     fn repair(&mut self, kind: RepairKind, offset: usize) {
         self.repairs.push(Repair { kind, offset });
@@ -244,58 +257,69 @@ impl Parser<'_> {
         value
     }
 
+    /// Between the elements of an object or array: skips separators, repairing stray, trailing
+    /// and missing commas and `...` placeholders, and says whether the container ends here (its
+    /// own closer; or, left open, the end of the input, a fence, or a bracket that belongs to an
+    /// enclosing container or starts its next element).
+    fn between(&mut self, open: usize, container: Container, after_element: &mut bool) -> Step {
+        let (closer, unclosed) = match container {
+            Container::Object => (b'}', RepairKind::UnclosedObject),
+            Container::Array => (b']', RepairKind::UnclosedArray),
+        };
+        loop {
+            self.skip_space();
+            let Some(b) = self.peek() else {
+                self.repair(unclosed, open);
+                return Step::End;
+            };
+            if b == closer {
+                self.pos += 1;
+                return Step::End;
+            }
+            let foreign = match container {
+                Container::Object => matches!(b, b']' | b'{' | b'['),
+                Container::Array => b == b'}',
+            };
+            if foreign || self.rest().starts_with(FENCE) {
+                self.repair(unclosed, open);
+                return Step::End;
+            }
+            if b == b',' {
+                let at = self.pos;
+                self.pos += 1;
+                self.skip_space();
+                if !*after_element {
+                    self.repair(RepairKind::StrayComma, at);
+                } else if matches!(self.peek(), Some(b'}' | b']') | None) {
+                    self.repair(RepairKind::TrailingComma, at);
+                }
+                *after_element = false;
+                continue;
+            }
+            if self.rest().starts_with("...") {
+                self.repair(RepairKind::TrailingText, self.pos);
+                self.pos += 3;
+                continue;
+            }
+            if *after_element {
+                self.repair(RepairKind::MissingComma, self.pos);
+            }
+            return Step::Element;
+        }
+    }
+
     fn object(&mut self) -> Result<Value, JsonError> {
         let open = self.pos;
         self.pos += 1;
         let mut map = Map::new();
         let mut after_member = false;
         loop {
-            self.skip_space();
-            let Some(b) = self.peek() else {
-                self.repair(RepairKind::UnclosedObject, open);
+            if self.between(open, Container::Object, &mut after_member) == Step::End {
                 return Ok(Value::Object(map));
-            };
-            match b {
-                b'}' => {
-                    self.pos += 1;
-                    return Ok(Value::Object(map));
-                }
-                // `]` closes an enclosing array; `{`/`[` where a key belongs start the next
-                // element of one; a fence ends the input: this object was left open.
-                b']' | b'{' | b'[' => {
-                    self.repair(RepairKind::UnclosedObject, open);
-                    return Ok(Value::Object(map));
-                }
-                _ if self.rest().starts_with(FENCE) => {
-                    self.repair(RepairKind::UnclosedObject, open);
-                    return Ok(Value::Object(map));
-                }
-                b',' => {
-                    let at = self.pos;
-                    self.pos += 1;
-                    self.skip_space();
-                    if !after_member {
-                        self.repair(RepairKind::StrayComma, at);
-                    } else if matches!(self.peek(), Some(b'}' | b']') | None) {
-                        self.repair(RepairKind::TrailingComma, at);
-                    }
-                    after_member = false;
-                    continue;
-                }
-                _ if self.rest().starts_with("...") => {
-                    self.repair(RepairKind::TrailingText, self.pos);
-                    self.pos += 3;
-                    continue;
-                }
-                _ => {}
-            }
-            if after_member {
-                self.repair(RepairKind::MissingComma, self.pos);
             }
             let key_at = self.pos;
             let Some(key) = self.key()? else {
-                self.repair(RepairKind::TruncatedMember, key_at);
-                self.repair(RepairKind::UnclosedObject, open);
+                self.cut_off(key_at, open);
                 return Ok(Value::Object(map));
             };
             self.skip_space();
@@ -306,8 +330,7 @@ impl Parser<'_> {
                     self.pos += 1;
                 }
                 None => {
-                    self.repair(RepairKind::TruncatedMember, key_at);
-                    self.repair(RepairKind::UnclosedObject, open);
+                    self.cut_off(key_at, open);
                     return Ok(Value::Object(map));
                 }
                 Some(b',' | b'}' | b']') => {
@@ -321,8 +344,7 @@ impl Parser<'_> {
             self.skip_space();
             match self.peek() {
                 None => {
-                    self.repair(RepairKind::TruncatedMember, key_at);
-                    self.repair(RepairKind::UnclosedObject, open);
+                    self.cut_off(key_at, open);
                     return Ok(Value::Object(map));
                 }
                 Some(b',' | b'}') => {
@@ -331,8 +353,7 @@ impl Parser<'_> {
                     continue;
                 }
                 _ if self.rest().starts_with(FENCE) => {
-                    self.repair(RepairKind::TruncatedMember, key_at);
-                    self.repair(RepairKind::UnclosedObject, open);
+                    self.cut_off(key_at, open);
                     return Ok(Value::Object(map));
                 }
                 _ => {}
@@ -341,6 +362,12 @@ impl Parser<'_> {
             map.insert(key, value);
             after_member = true;
         }
+    }
+
+    /// The input ended inside a member: it is dropped, and its object closed.
+    fn cut_off(&mut self, member_at: usize, object_at: usize) {
+        self.repair(RepairKind::TruncatedMember, member_at);
+        self.repair(RepairKind::UnclosedObject, object_at);
     }
 
     /// An object key; `None` when the input ends inside it.
@@ -389,46 +416,8 @@ impl Parser<'_> {
         let mut items = Vec::new();
         let mut after_item = false;
         loop {
-            self.skip_space();
-            let Some(b) = self.peek() else {
-                self.repair(RepairKind::UnclosedArray, open);
+            if self.between(open, Container::Array, &mut after_item) == Step::End {
                 return Ok(Value::Array(items));
-            };
-            match b {
-                b']' => {
-                    self.pos += 1;
-                    return Ok(Value::Array(items));
-                }
-                // `}` closes an enclosing object; a fence ends the input.
-                b'}' => {
-                    self.repair(RepairKind::UnclosedArray, open);
-                    return Ok(Value::Array(items));
-                }
-                _ if self.rest().starts_with(FENCE) => {
-                    self.repair(RepairKind::UnclosedArray, open);
-                    return Ok(Value::Array(items));
-                }
-                b',' => {
-                    let at = self.pos;
-                    self.pos += 1;
-                    self.skip_space();
-                    if !after_item {
-                        self.repair(RepairKind::StrayComma, at);
-                    } else if matches!(self.peek(), Some(b'}' | b']') | None) {
-                        self.repair(RepairKind::TrailingComma, at);
-                    }
-                    after_item = false;
-                    continue;
-                }
-                _ if self.rest().starts_with("...") => {
-                    self.repair(RepairKind::TrailingText, self.pos);
-                    self.pos += 3;
-                    continue;
-                }
-                _ => {}
-            }
-            if after_item {
-                self.repair(RepairKind::MissingComma, self.pos);
             }
             items.push(self.value(Place::InArray)?);
             after_item = true;
