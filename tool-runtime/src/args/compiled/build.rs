@@ -215,15 +215,7 @@ impl Compiler<'_> {
                     }
                     self.constrains();
                 }
-                "required" => {
-                    node.required = value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect();
-                }
+                "required" => node.required = strings(value),
                 "additionalProperties" => {
                     node.additional = match value {
                         Value::Bool(false) => Additional::Deny,
@@ -247,14 +239,7 @@ impl Compiler<'_> {
                 }
                 "dependentRequired" => {
                     for (name, names) in value.as_object().into_iter().flatten() {
-                        let names = names
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .filter_map(Value::as_str)
-                            .map(str::to_owned)
-                            .collect();
-                        node.dependent_required.push((name.clone(), names));
+                        node.dependent_required.push((name.clone(), strings(names)));
                     }
                     self.constrains();
                 }
@@ -366,6 +351,17 @@ impl Compiler<'_> {
         self.nodes[id] = node;
         id
     }
+}
+
+/// The strings of a JSON array of strings (others skipped).
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
 }
 
 fn percent_decode(pointer: &str) -> String {
