@@ -276,10 +276,6 @@ impl Compiler<'_> {
                 other => self.unsupported(at, format_args!("the keyword `{other}`")),
             }
         }
-        node.description = map
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
         self.numbers_and_format(map, &mut node);
         // A `char`'s schema has both lengths at 1, which serde enforces; any other length is a
         // constraint of its own.

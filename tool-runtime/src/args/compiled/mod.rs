@@ -141,7 +141,6 @@ pub(crate) struct Node {
     pub(crate) not: Option<NodeId>,
     pub(crate) if_then_else: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
     pub(crate) reference: Option<NodeId>,
-    pub(crate) description: Option<String>,
     /// Whether this node's own keywords say more than serde enforces.
     pub(crate) beyond_serde: bool,
 }

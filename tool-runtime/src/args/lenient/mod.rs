@@ -179,15 +179,7 @@ impl JsonError {
 /// ```
 pub fn parse_json(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError> {
     if text.len() > limits.max_len {
-        return Err(JsonError::at(
-            text,
-            limits.max_len,
-            format!(
-                "the input is {} bytes, more than the limit of {} bytes",
-                text.len(),
-                limits.max_len
-            ),
-        ));
+        return Err(too_long(text, limits));
     }
     // serde_json stops at depth 128 itself; a lower limit is checked on what it read.
     if let Ok(value) = serde_json::from_str::<Value>(text)
@@ -225,9 +217,21 @@ fn depth(value: &Value) -> usize {
 /// As [`parse_json`].
 pub fn parse_lenient(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError> {
     if text.len() > limits.max_len {
-        return parse_json(text, limits);
+        return Err(too_long(text, limits));
     }
     parser::parse(text, limits.max_depth)
+}
+
+fn too_long(text: &str, limits: &JsonLimits) -> JsonError {
+    JsonError::at(
+        text,
+        limits.max_len,
+        format!(
+            "the input is {} bytes, more than the limit of {} bytes",
+            text.len(),
+            limits.max_len
+        ),
+    )
 }
 
 mod parser;
