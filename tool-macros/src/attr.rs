@@ -21,6 +21,7 @@ pub(crate) struct ToolArgs {
     pub(crate) unknown_args: Option<(LitStr, bool)>,
     pub(crate) repair: Option<LitBool>,
     pub(crate) coerce: Option<LitBool>,
+    pub(crate) strict: Option<LitBool>,
     pub(crate) parse_args: Option<Path>,
     pub(crate) krate: Option<Path>,
 }
@@ -37,6 +38,7 @@ const TOOL_KEYS: &[&str] = &[
     "unknown_args",
     "repair",
     "coerce",
+    "strict",
     "parse_args",
     "crate",
 ];
@@ -99,6 +101,8 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
             // repair = false, coerce = false: this tool's argument handling, over the toolbox's
             "repair" => set(&meta, &mut args.repair, flag(&meta)?, &mut errors),
             "coerce" => set(&meta, &mut args.coerce, flag(&meta)?, &mut errors),
+            // strict = false: how providers with a strict schema mode are sent this tool.
+            "strict" => set(&meta, &mut args.strict, flag(&meta)?, &mut errors),
             // unknown_args = "reject" | "ignore"
             "unknown_args" => {
                 let policy: LitStr = meta.value()?.parse()?;

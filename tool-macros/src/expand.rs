@@ -215,7 +215,11 @@ fn generate(tool: &ToolFn) -> TokenStream {
         hint(&tool.args.idempotent),
         hint(&tool.args.open_world),
     );
-    let (repair, coerce) = (hint(&tool.args.repair), hint(&tool.args.coerce));
+    let (repair, coerce, strict) = (
+        hint(&tool.args.repair),
+        hint(&tool.args.coerce),
+        hint(&tool.args.strict),
+    );
     let unknown_args = if let Some((_, true)) = &tool.args.unknown_args {
         quote!(#rt::UnknownArgs::Ignore)
     } else {
@@ -314,6 +318,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
                             unknown_args: #unknown_args,
                             repair: #repair,
                             coerce: #coerce,
+                            strict: #strict,
                         },
                         output_schema,
                     )

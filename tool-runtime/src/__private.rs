@@ -72,6 +72,8 @@ pub struct MacroTool {
     pub repair: Option<bool>,
     /// `#[tool(coerce = ..)]`.
     pub coerce: Option<bool>,
+    /// `#[tool(strict = ..)]`.
+    pub strict: Option<bool>,
 }
 
 /// Builds a generated tool's definition; called once per tool and cached by the generated code.
@@ -109,6 +111,9 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
     }
     if let Some(on) = tool.coerce {
         definition = definition.with_coercion(on);
+    }
+    if let Some(on) = tool.strict {
+        definition = definition.with_strict(on);
     }
     if let Some(display) = tool.display {
         definition = definition.with_display_text(display);

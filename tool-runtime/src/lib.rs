@@ -41,7 +41,10 @@ pub use crate::names::close_matches;
 pub use crate::native::Native;
 pub use crate::output::{Content, ContentPart, Interrupt, IntoOutcome, Outcome, ToolOutput};
 pub use crate::result::{ResultDetail, ToolResult};
-pub use crate::schema::{SchemaError, canonical_parameters, schema_for};
+pub use crate::schema::{
+    Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
+    StrictFallback, ToolFormat, canonical_parameters, schema_for,
+};
 pub use crate::tool::{
     Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
     ToolDefinition, UnknownArgs, parse_arguments,

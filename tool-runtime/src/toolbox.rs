@@ -15,6 +15,9 @@ use crate::call::ToolCall;
 use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, block_on};
 use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
+use crate::schema::{
+    Dialect, Downgrade, LintReport, ProviderTools, Severity, StrictFallback, ToolFormat,
+};
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
 /// Why a tool could not be registered.
@@ -24,6 +27,10 @@ pub enum RegisterError {
     /// Another tool already has this name.
     #[error("a tool named `{0}` is already registered")]
     DuplicateName(String),
+    /// The toolbox requires tools to be valid for some providers
+    /// ([`Toolbox::require_valid_for`]), and this one is not.
+    #[error("the tool is not valid for a required provider:\n{0}")]
+    Lint(LintReport),
 }
 
 /// A set of tools for one application context type `C`, and the dispatcher of calls to them.
@@ -55,6 +62,9 @@ pub struct Toolbox<C: ?Sized = ()> {
     by_name: Vec<(Box<str>, usize)>,
     expose_panic_messages: bool,
     policy: ArgumentPolicy,
+    strict: bool,
+    strict_fallback: StrictFallback,
+    required: Vec<Dialect>,
 }
 
 impl<C: ?Sized> Default for Toolbox<C> {
@@ -64,6 +74,9 @@ impl<C: ?Sized> Default for Toolbox<C> {
             by_name: Vec::new(),
             expose_panic_messages: false,
             policy: ArgumentPolicy::default(),
+            strict: false,
+            strict_fallback: StrictFallback::Error,
+            required: Vec::new(),
         }
     }
 }
@@ -197,6 +210,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// # Errors
     /// When a tool of the same name is already registered.
     pub fn register_dyn(&mut self, tool: Arc<dyn DynTool<C>>) -> Result<&mut Self, RegisterError> {
+        let report: LintReport = self
+            .required
+            .iter()
+            .flat_map(|dialect| tool.definition().lint(*dialect))
+            .filter(|lint| lint.severity == Severity::Error)
+            .collect();
+        if !report.is_clean() {
+            return Err(RegisterError::Lint(report));
+        }
         let name = tool.definition().name().to_owned();
         match self
             .by_name
@@ -239,6 +261,112 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// How arguments are handled.
     pub fn argument_policy(&self) -> &ArgumentPolicy {
         &self.policy
+    }
+
+    /// Sends tools in strict mode where a provider has one (OpenAI, Anthropic), unless a tool
+    /// says otherwise itself (`#[tool(strict = false)]`). Off by default.
+    #[must_use]
+    pub fn with_strict(mut self, on: bool) -> Self {
+        self.strict = on;
+        self
+    }
+
+    /// What [`tools_for`](Self::tools_for) does with a tool whose strict form is impossible:
+    /// fail (the default), or send it without strict mode and record why.
+    #[must_use]
+    pub fn with_strict_fallback(mut self, fallback: StrictFallback) -> Self {
+        self.strict_fallback = fallback;
+        self
+    }
+
+    /// Refuses to register tools that have lint errors for any of these dialects (tools already
+    /// registered are not checked again).
+    #[must_use]
+    pub fn require_valid_for(mut self, dialects: impl IntoIterator<Item = Dialect>) -> Self {
+        self.required.extend(dialects);
+        self
+    }
+
+    /// Every lint of every tool for these dialects, in registration order.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{Dialect, DynamicTool, ToolDefinition, Toolbox};
+    ///
+    /// let def = ToolDefinition::new("tally", "Count words.", json!({
+    ///     "type": "object",
+    ///     "properties": {"counts": {"type": "object", "additionalProperties": {"type": "integer"}}},
+    /// }))
+    /// .unwrap();
+    /// let tools = Toolbox::new().with(DynamicTool::new(def, |_, _: &()| json!(0))).unwrap();
+    /// let report = tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]);
+    /// let errors: Vec<_> = report.errors().collect();
+    /// assert_eq!(errors.len(), 1);
+    /// assert_eq!(errors[0].path, "/properties/counts");
+    /// assert_eq!(errors[0].dialect, Dialect::OpenAiStrict);
+    /// ```
+    pub fn lint(&self, dialects: impl IntoIterator<Item = Dialect>) -> LintReport {
+        let dialects: Vec<Dialect> = dialects.into_iter().collect();
+        self.definitions()
+            .flat_map(|def| dialects.iter().flat_map(|d| def.lint(*d)))
+            .collect()
+    }
+
+    /// The tool list for one provider's request, strict where the toolbox or a tool asks for it.
+    /// Each tool's entry is built once and kept in its definition, so this is a lookup after the
+    /// first call.
+    ///
+    /// # Errors
+    /// Every lint error of the forms to be sent (a name the provider refuses, a recursive type
+    /// for Gemini's `parameters`, a strict form that is impossible under
+    /// [`StrictFallback::Error`]...).
+    ///
+    /// ```
+    /// use tool_runtime::{ToolFormat, Toolbox};
+    ///
+    /// let tools: Toolbox = Toolbox::new().with_strict(true);
+    /// let list = tools.tools_for(ToolFormat::OpenAiChat).unwrap();
+    /// assert_eq!(list.to_value(), serde_json::json!([]));
+    /// ```
+    pub fn tools_for(&self, format: ToolFormat) -> Result<ProviderTools<'_>, LintReport> {
+        let mut entries = Vec::with_capacity(self.tools.len());
+        let mut downgraded = Vec::new();
+        let mut errors = LintReport::new();
+        let mut notes = LintReport::new();
+        for def in self.definitions() {
+            let strict = format.has_strict() && def.strict().unwrap_or(self.strict);
+            let mut form = def.provider_form(format, strict);
+            if strict
+                && !form.report.is_clean()
+                && self.strict_fallback == StrictFallback::NonStrict
+            {
+                let reasons: LintReport = form.report.errors().cloned().collect();
+                tracing::warn!(tool = %def.name(), "sent without strict mode:\n{reasons}");
+                downgraded.push(Downgrade {
+                    tool: def.name().to_owned(),
+                    reasons,
+                });
+                form = def.provider_form(format, false);
+            }
+            for lint in form.report.lints() {
+                if lint.severity == Severity::Error {
+                    errors.push(lint.clone());
+                } else {
+                    notes.push(lint.clone());
+                }
+            }
+            entries.push(&form.entry);
+        }
+        if errors.is_clean() {
+            Ok(ProviderTools {
+                format,
+                entries,
+                downgraded,
+                notes,
+            })
+        } else {
+            Err(errors)
+        }
     }
 
     /// The tool with this name.

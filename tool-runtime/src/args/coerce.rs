@@ -31,6 +31,10 @@ pub enum CoercionKind {
     WrappedInArray,
     /// An argument the tool does not declare was dropped (the policy ignores unknown arguments).
     DroppedUnknown,
+    /// `null` for an optional member was taken as "not given": the member was removed, so its
+    /// default applies. OpenAI's strict mode makes every member required and the optional ones
+    /// nullable, so this is how a model says "absent" there.
+    NullToAbsent,
 }
 
 /// One change coercion made, and where.
@@ -84,6 +88,85 @@ impl CompiledSchema {
         };
         self.coerce_at(ROOT, value, &ArgPath::root(), &mut walk, 0);
         walk.out
+    }
+
+    /// Removes optional members whose value is `null` where the member's schema does not take
+    /// `null`, or takes it but has a default of its own: a model's `null` for an optional
+    /// argument means "not given". Follows properties, items and `$ref`s (not unions, where a
+    /// member's optionality depends on the branch).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::args::{CoercionKind, CompiledSchema};
+    ///
+    /// let schema = CompiledSchema::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "query": {"type": "string"},
+    ///         "limit": {"type": "integer", "default": 10},
+    ///         "cursor": {"type": ["string", "null"]},
+    ///     },
+    ///     "required": ["query"],
+    /// }));
+    /// let mut args = json!({"query": "rust", "limit": null, "cursor": null});
+    /// let removed = schema.absent_nulls(&mut args);
+    /// // `cursor` takes null and has no default of its own: null and absent mean the same there.
+    /// assert_eq!(args, json!({"query": "rust", "cursor": null}));
+    /// assert_eq!(removed[0].kind, CoercionKind::NullToAbsent);
+    /// ```
+    pub fn absent_nulls(&self, value: &mut Value) -> Vec<Coercion> {
+        let mut out = Vec::new();
+        self.absent_at(ROOT, value, &ArgPath::root(), &mut out, 0);
+        out
+    }
+
+    fn absent_at(
+        &self,
+        id: NodeId,
+        value: &mut Value,
+        path: &ArgPath,
+        out: &mut Vec<Coercion>,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let node = self.node(self.resolve(id));
+        if let Some(target) = node.reference {
+            self.absent_at(target, value, path, out, depth + 1);
+        }
+        match value {
+            Value::Object(map) if !node.properties.is_empty() => {
+                map.retain(|key, member| {
+                    let Some(id) = node.property(key) else {
+                        return true;
+                    };
+                    let absent = member.is_null()
+                        && !node.required.iter().any(|r| r == key)
+                        && (!self.types_of(id).has(Types::NULL) || self.node(id).has_default);
+                    if absent {
+                        out.push(Coercion {
+                            path: path.key(key),
+                            kind: CoercionKind::NullToAbsent,
+                        });
+                    }
+                    !absent
+                });
+                for (key, member) in map.iter_mut() {
+                    if let Some(id) = node.property(key) {
+                        self.absent_at(id, member, &path.key(key), out, depth + 1);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    if let Some(id) = node.prefix_items.get(i).copied().or(node.items) {
+                        self.absent_at(id, item, &path.index(i), out, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     fn coerce_at(

@@ -45,6 +45,7 @@ use crate::tool::{ToolDefinition, UnknownArgs};
 /// for itself ([`ToolDefinition::with_repair`], `#[tool(repair = false)]`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
+#[allow(clippy::struct_excessive_bools)] // Independent switches, each with its builder.
 pub struct ArgumentPolicy {
     /// Repair broken JSON with the lenient parser (default on). Off: broken JSON is an error.
     pub repair: bool,
@@ -53,6 +54,10 @@ pub struct ArgumentPolicy {
     /// Drop arguments a tool does not declare (recorded as coercions) instead of refusing the
     /// call, for every tool (default off: each tool's `unknown_args` decides).
     pub ignore_unknown: bool,
+    /// Take `null` for an optional argument as "not given", so its default applies (default
+    /// on). Models send `null` for "no value", and OpenAI's strict mode, which makes every
+    /// argument required and the optional ones nullable, has no other way to say it.
+    pub null_as_absent: bool,
     /// Bounds on the arguments text.
     pub limits: JsonLimits,
 }
@@ -63,6 +68,7 @@ impl Default for ArgumentPolicy {
             repair: true,
             coerce: true,
             ignore_unknown: false,
+            null_as_absent: true,
             limits: JsonLimits::default(),
         }
     }
@@ -83,6 +89,12 @@ impl ArgumentPolicy {
     /// Turns coercion on or off.
     pub fn coerce(mut self, on: bool) -> Self {
         self.coerce = on;
+        self
+    }
+
+    /// Takes `null` for an optional argument as "not given", or as a value.
+    pub fn null_as_absent(mut self, on: bool) -> Self {
+        self.null_as_absent = on;
         self
     }
 
@@ -249,6 +261,7 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     let schema = definition.compiled_schema();
     let checked = schema.constrains_beyond_types();
     let fast = match arguments {
+        _ if session.policy.null_as_absent && schema.null_is_not_default() => None,
         Arguments::Text(text)
             if first_non_space(text) == Some(b'{')
                 && text.len() <= session.policy.limits.max_len =>
@@ -312,6 +325,12 @@ pub(crate) fn checked_value(
     let map = decode_arguments(arguments, &policy, &mut session.fixes)?;
     let mut value = Value::Object(map.into_owned());
     let schema = definition.compiled_schema();
+    if policy.null_as_absent {
+        session
+            .fixes
+            .coercions
+            .extend(schema.absent_nulls(&mut value));
+    }
     if policy.coerce {
         session.fixes.coercions.extend(schema.coerce(&mut value));
     }

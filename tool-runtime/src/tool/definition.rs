@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::args::{ArgumentPolicy, CompiledSchema};
-use crate::schema::{ParamTable, SchemaError, canonical_parameters};
+use crate::schema::{
+    Dialect, FormCache, LintReport, ParamTable, SchemaError, ToolFormat, canonical_parameters,
+};
 
 /// Hints about a tool's behaviour, as in MCP's `ToolAnnotations`. `None` leaves a hint unsaid.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,7 +79,9 @@ pub struct ToolDefinition {
     params: ParamTable,
     repair: Option<bool>,
     coerce: Option<bool>,
+    strict: Option<bool>,
     compiled: SchemaCache,
+    forms: FormCache,
 }
 
 /// The compiled parameters schema, built on first use and kept: a definition is built once per
@@ -159,7 +163,9 @@ impl ToolDefinition {
             options: Map::new(),
             repair: None,
             coerce: None,
+            strict: None,
             compiled: SchemaCache::default(),
+            forms: FormCache::default(),
         }
     }
 
@@ -269,6 +275,58 @@ impl ToolDefinition {
         policy
     }
 
+    /// Whether this tool is sent in strict mode where a provider has one: `Some` when it says so
+    /// itself (`#[tool(strict)]`, `#[tool(strict = false)]`), `None` when the toolbox decides.
+    pub fn strict(&self) -> Option<bool> {
+        self.strict
+    }
+
+    /// Sends this tool in strict mode, or not, whatever the toolbox says.
+    #[must_use]
+    pub fn with_strict(mut self, on: bool) -> Self {
+        self.strict = Some(on);
+        self
+    }
+
+    /// This tool's entry in a provider's tool list (strict or not, where the format has a
+    /// strict mode), built on first use and kept. Whether the provider would take it is
+    /// [`lint`](Self::lint)'s to say; [`Toolbox::tools_for`](crate::Toolbox::tools_for) checks.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{ToolDefinition, ToolFormat};
+    ///
+    /// let def = ToolDefinition::new("search", "Search the web.", json!({
+    ///     "type": "object",
+    ///     "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+    ///     "required": ["query"],
+    /// }))
+    /// .unwrap();
+    /// let entry = def.provider_entry(ToolFormat::OpenAiResponses, true);
+    /// assert_eq!(entry["strict"], true);
+    /// assert_eq!(entry["parameters"]["required"], json!(["query", "limit"]));
+    /// assert_eq!(entry["parameters"]["properties"]["limit"]["type"], json!(["integer", "null"]));
+    /// ```
+    pub fn provider_entry(&self, format: ToolFormat, strict: bool) -> &Value {
+        &self.forms.get(self, format, strict).entry
+    }
+
+    /// Everything a provider's dialect cannot say about this tool, or says differently: errors
+    /// (the provider would refuse it), warnings (a rule the model is not told) and notes.
+    pub fn lint(&self, dialect: Dialect) -> LintReport {
+        let (format, strict) = ToolFormat::of(dialect);
+        self.forms.get(self, format, strict).report.clone()
+    }
+
+    /// The cached form, entry and lints together.
+    pub(crate) fn provider_form(
+        &self,
+        format: ToolFormat,
+        strict: bool,
+    ) -> &crate::schema::forms::ProviderForm {
+        self.forms.get(self, format, strict)
+    }
+
     /// Turns JSON repair on or off for this tool, whatever the toolbox says.
     #[must_use]
     pub fn with_repair(mut self, on: bool) -> Self {
@@ -287,6 +345,7 @@ impl ToolDefinition {
     #[must_use]
     pub fn with_output_schema(mut self, schema: Option<Value>) -> Self {
         self.output_schema = schema;
+        self.forms = FormCache::default();
         self
     }
 
@@ -294,6 +353,7 @@ impl ToolDefinition {
     #[must_use]
     pub fn with_display_text(mut self, text: impl Into<String>) -> Self {
         self.display_text = Some(text.into());
+        self.forms = FormCache::default();
         self
     }
 
@@ -305,6 +365,7 @@ impl ToolDefinition {
         S: Into<String>,
     {
         self.tags.extend(tags.into_iter().map(Into::into));
+        self.forms = FormCache::default();
         self
     }
 
@@ -312,6 +373,7 @@ impl ToolDefinition {
     #[must_use]
     pub fn with_deprecated(mut self, deprecation: Deprecation) -> Self {
         self.deprecated = Some(deprecation);
+        self.forms = FormCache::default();
         self
     }
 
@@ -319,6 +381,7 @@ impl ToolDefinition {
     #[must_use]
     pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.annotations = annotations;
+        self.forms = FormCache::default();
         self
     }
 
@@ -326,6 +389,7 @@ impl ToolDefinition {
     #[must_use]
     pub fn with_option(mut self, key: impl Into<String>, value: Value) -> Self {
         self.options.insert(key.into(), value);
+        self.forms = FormCache::default();
         self
     }
 
@@ -346,6 +410,7 @@ impl ToolDefinition {
         }
         self.params = ParamTable::from_schema(&self.parameters);
         self.compiled = SchemaCache::default();
+        self.forms = FormCache::default();
         self
     }
 
@@ -362,6 +427,7 @@ impl ToolDefinition {
             }
         }
         self.compiled = SchemaCache::default();
+        self.forms = FormCache::default();
     }
 }
 

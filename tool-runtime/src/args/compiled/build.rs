@@ -100,6 +100,7 @@ impl Compiler<'_> {
                 return node;
             }
         };
+        node.has_default = map.get("default").is_some_and(|d| !d.is_null());
         let usize_of = |key: &str| {
             map.get(key)
                 .and_then(Value::as_u64)

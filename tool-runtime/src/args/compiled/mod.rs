@@ -104,6 +104,7 @@ pub(crate) enum Additional {
 
 /// One compiled schema.
 #[derive(Debug, Clone, Default)]
+#[allow(clippy::struct_excessive_bools)] // Flags read off the schema, one per keyword.
 pub(crate) struct Node {
     /// `false`: nothing is valid.
     pub(crate) never: bool,
@@ -143,6 +144,8 @@ pub(crate) struct Node {
     pub(crate) reference: Option<NodeId>,
     /// Whether this node's own keywords say more than serde enforces.
     pub(crate) beyond_serde: bool,
+    /// A `default` other than `null`.
+    pub(crate) has_default: bool,
 }
 
 impl Node {
@@ -188,6 +191,8 @@ pub struct CompiledSchema {
     passing: Vec<bool>,
     unsupported: Vec<String>,
     beyond_serde: bool,
+    /// Some optional property takes `null` and has a default other than `null`.
+    null_is_not_default: bool,
 }
 
 pub(crate) const ROOT: NodeId = 0;
@@ -198,8 +203,17 @@ impl CompiledSchema {
     /// [`unsupported`](Self::unsupported).
     pub fn compile(schema: &Value) -> Self {
         let (nodes, unsupported, beyond_serde) = build::compile(schema);
+        let types = CompiledSchema::compute_types(&nodes);
+        let null_is_not_default = nodes.iter().any(|node| {
+            node.properties.iter().any(|(name, id)| {
+                nodes[*id].has_default
+                    && types[*id].has(Types::NULL)
+                    && !node.required.iter().any(|r| r == name)
+            })
+        });
         CompiledSchema {
-            types: CompiledSchema::compute_types(&nodes),
+            types,
+            null_is_not_default,
             checked: CompiledSchema::compute_checked(&nodes),
             passing: nodes.iter().map(Node::checkable_in_passing).collect(),
             nodes,
@@ -221,6 +235,13 @@ impl CompiledSchema {
     /// generated arguments struct is valid, and validation can be skipped.
     pub fn constrains_beyond_types(&self) -> bool {
         self.beyond_serde
+    }
+
+    /// Whether some optional property takes `null` as a value of its own and also has a default
+    /// other than `null`: there, a model's `null` (meaning "not given") and serde's reading of it
+    /// (`None`) differ, so arguments take the long way, where `null` becomes "absent".
+    pub(crate) fn null_is_not_default(&self) -> bool {
+        self.null_is_not_default
     }
 
     pub(crate) fn node(&self, id: NodeId) -> &Node {

@@ -1,0 +1,172 @@
+//! Anthropic's forms (and the JSON Schema form Gemini takes as `parametersJsonSchema`).
+//!
+//! Strict tool use, as Anthropic documents its JSON Schema limits: objects closed with
+//! `additionalProperties: false`; no numeric bounds (`minimum`, `maximum`, `multipleOf`...) and no
+//! string lengths; `minItems` only 0 or 1; no recursive schemas; formats `date-time`, `time`,
+//! `date`, `duration`, `email`, `hostname`, `uri`, `ipv4`, `ipv6`, `uuid`. Property keys match
+//! `^[a-zA-Z0-9_.-]{1,64}$` in every form.
+
+use serde_json::{Map, Value};
+
+use super::Dialect;
+use super::lint::{Rule, Severity};
+use super::openai::{close_object, drop_format, structural, untyped};
+use super::walk::{Pass, into_description, is_recursive, is_typed, one_of_to_any_of};
+
+const STRICT_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Bounds strict tool use does not take, said in the description instead.
+const INTO_DESCRIPTION: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+];
+
+/// Rules strict tool use does not take and that have no words: left out, with a warning.
+const DROPPED: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+/// The canonical schema with `oneOf` as `anyOf`; property keys checked for Anthropic.
+pub(crate) fn plain(pass: &mut Pass<'_>, schema: &mut Value) {
+    fn visit(pass: &mut Pass<'_>, schema: &mut Value) {
+        let Value::Object(map) = schema else { return };
+        one_of_to_any_of(map);
+        property_names(pass, map);
+        pass.children(map, &mut visit);
+    }
+    visit(pass, schema);
+}
+
+/// Property keys Anthropic refuses.
+fn property_names(pass: &mut Pass<'_>, map: &Map<String, Value>) {
+    if !matches!(pass.dialect, Dialect::Anthropic | Dialect::AnthropicStrict) {
+        return;
+    }
+    let Some(Value::Object(properties)) = map.get("properties") else {
+        return;
+    };
+    let bad: Vec<String> = properties
+        .keys()
+        .filter(|k| {
+            k.is_empty()
+                || k.chars().count() > 64
+                || !k
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        })
+        .cloned()
+        .collect();
+    for key in bad {
+        pass.at("properties", |pass| {
+            pass.at(&key, |pass| {
+                pass.lint(
+                    Severity::Error,
+                    Rule::PropertyName,
+                    format!("the property name {key:?} does not match ^[a-zA-Z0-9_.-]{{1,64}}$"),
+                    "rename the parameter (`#[tool(rename = \"..\")]` or `#[serde(rename)]`)",
+                );
+            });
+        });
+    }
+}
+
+/// The strict form.
+pub(crate) fn strict(pass: &mut Pass<'_>, schema: &mut Value) {
+    if let Some(name) = is_recursive(schema, pass.defs) {
+        pass.lint(
+            Severity::Error,
+            Rule::Recursion,
+            format!("`{name}` refers to itself; strict tool use takes no recursive schemas"),
+            "send this tool without strict mode",
+        );
+    }
+    strict_node(pass, schema, true);
+}
+
+fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
+    let map = match schema {
+        Value::Object(map) => map,
+        Value::Bool(true) => {
+            untyped(pass);
+            return;
+        }
+        _ => return,
+    };
+    one_of_to_any_of(map);
+    property_names(pass, map);
+    pass.children(map, &mut |pass, child| strict_node(pass, child, false));
+    close_object(pass, map, root, false);
+    for keyword in INTO_DESCRIPTION {
+        into_description(pass, map, keyword);
+    }
+    if map
+        .get("minItems")
+        .and_then(Value::as_u64)
+        .is_some_and(|n| n > 1)
+    {
+        into_description(pass, map, "minItems");
+    }
+    drop_format(pass, map, STRICT_FORMATS);
+    if map.contains_key("prefixItems") {
+        structural(
+            pass,
+            &Map::from_iter([("prefixItems".to_owned(), Value::Null)]),
+        );
+    }
+    let all_of_ref = map
+        .get("allOf")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| parts.iter().any(|p| p.get("$ref").is_some()));
+    if all_of_ref {
+        pass.lint(
+            Severity::Error,
+            Rule::AllOf,
+            "`allOf` with a `$ref` is not taken by strict tool use",
+            "merge the parts into one type, or send this tool without strict mode",
+        );
+    }
+    for keyword in DROPPED {
+        if map.remove(*keyword).is_some() {
+            pass.lint(
+                Severity::Warning,
+                Rule::Keyword((*keyword).to_owned()),
+                format!("`{keyword}` is not taken by strict tool use and is left out; the model is not told"),
+                "nothing to do if the error message a call that breaks it gets is enough",
+            );
+        }
+    }
+    if !is_typed(map) {
+        untyped(pass);
+    }
+}

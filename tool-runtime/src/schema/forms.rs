@@ -1,0 +1,338 @@
+//! Tool entries as each provider's request wants them, built once per tool and form.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::lint::{Lint, LintReport, Rule, Severity};
+use super::{Dialect, mcp, walk::Pass};
+use crate::tool::ToolDefinition;
+
+/// Where a tool list goes: a provider's request format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolFormat {
+    /// OpenAI Chat Completions `tools`: `{"type": "function", "function": {name, description,
+    /// parameters, strict}}`.
+    OpenAiChat,
+    /// OpenAI Responses API `tools`: `{"type": "function", name, description, parameters,
+    /// strict}`. `strict` is always written: the Responses API takes an omitted `strict` as true.
+    OpenAiResponses,
+    /// Anthropic Messages `tools`: `{name, description, input_schema}`, and `strict: true` when
+    /// strict.
+    Anthropic,
+    /// Gemini `tools`: `[{"functionDeclarations": [{name, description, parameters}]}]`, the
+    /// parameters in the OpenAPI subset.
+    Gemini,
+    /// Gemini `tools` with `parametersJsonSchema` (JSON Schema) instead of `parameters`.
+    GeminiJsonSchema,
+    /// MCP `tools/list` result: `{"tools": [{name, title, description, inputSchema,
+    /// outputSchema, annotations}]}`.
+    Mcp,
+}
+
+impl ToolFormat {
+    /// The schema dialect of this format, strict or not (formats without a strict mode ignore
+    /// `strict`).
+    pub fn dialect(self, strict: bool) -> Dialect {
+        match (self, strict) {
+            (ToolFormat::OpenAiChat | ToolFormat::OpenAiResponses, false) => Dialect::OpenAi,
+            (ToolFormat::OpenAiChat | ToolFormat::OpenAiResponses, true) => Dialect::OpenAiStrict,
+            (ToolFormat::Anthropic, false) => Dialect::Anthropic,
+            (ToolFormat::Anthropic, true) => Dialect::AnthropicStrict,
+            (ToolFormat::Gemini, _) => Dialect::Gemini,
+            (ToolFormat::GeminiJsonSchema, _) => Dialect::GeminiJsonSchema,
+            (ToolFormat::Mcp, _) => Dialect::Mcp,
+        }
+    }
+
+    /// Whether the format has a strict mode.
+    pub fn has_strict(self) -> bool {
+        matches!(
+            self,
+            ToolFormat::OpenAiChat | ToolFormat::OpenAiResponses | ToolFormat::Anthropic
+        )
+    }
+
+    /// A format for a dialect (OpenAI's dialects map to Chat Completions).
+    pub(crate) fn of(dialect: Dialect) -> (ToolFormat, bool) {
+        match dialect {
+            Dialect::OpenAi => (ToolFormat::OpenAiChat, false),
+            Dialect::OpenAiStrict => (ToolFormat::OpenAiChat, true),
+            Dialect::Anthropic => (ToolFormat::Anthropic, false),
+            Dialect::AnthropicStrict => (ToolFormat::Anthropic, true),
+            Dialect::Gemini => (ToolFormat::Gemini, false),
+            Dialect::GeminiJsonSchema => (ToolFormat::GeminiJsonSchema, false),
+            Dialect::Mcp => (ToolFormat::Mcp, false),
+        }
+    }
+
+    /// The cache slot of this format and strictness.
+    fn slot(self, strict: bool) -> usize {
+        let strict = usize::from(strict && self.has_strict());
+        match self {
+            ToolFormat::OpenAiChat => strict,
+            ToolFormat::OpenAiResponses => 2 + strict,
+            ToolFormat::Anthropic => 4 + strict,
+            ToolFormat::Gemini => 6,
+            ToolFormat::GeminiJsonSchema => 7,
+            ToolFormat::Mcp => 8,
+        }
+    }
+}
+
+/// What to do when a tool is to be sent strict and its strict form is impossible (a map, say).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StrictFallback {
+    /// Refuse: building the tool list fails with the lints (the default).
+    #[default]
+    Error,
+    /// Send the tool without strict mode, and record why in [`ProviderTools::downgraded`] (and
+    /// in a `tracing` warning).
+    NonStrict,
+}
+
+/// A tool sent without strict mode because its strict form was impossible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Downgrade {
+    /// The tool.
+    pub tool: String,
+    /// Why: the strict form's errors.
+    pub reasons: LintReport,
+}
+
+/// One tool's entry in one format, with what the form could not say.
+#[derive(Debug, Clone)]
+pub(crate) struct ProviderForm {
+    pub(crate) entry: Value,
+    pub(crate) report: LintReport,
+}
+
+/// A definition's provider forms, each built on first use and kept.
+#[derive(Default)]
+pub(crate) struct FormCache([OnceLock<ProviderForm>; 9]);
+
+impl FormCache {
+    pub(crate) fn get(
+        &self,
+        definition: &ToolDefinition,
+        format: ToolFormat,
+        strict: bool,
+    ) -> &ProviderForm {
+        let strict = strict && format.has_strict();
+        self.0[format.slot(strict)].get_or_init(|| build(definition, format, strict))
+    }
+}
+
+impl Clone for FormCache {
+    fn clone(&self) -> Self {
+        FormCache(std::array::from_fn(|i| {
+            self.0[i]
+                .get()
+                .cloned()
+                .map(OnceLock::from)
+                .unwrap_or_default()
+        }))
+    }
+}
+
+impl fmt::Debug for FormCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let built = self.0.iter().filter(|s| s.get().is_some()).count();
+        write!(f, "{built} provider form(s) built")
+    }
+}
+
+impl PartialEq for FormCache {
+    /// A cache holds what the definition says, which is compared itself.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// Builds one tool's entry in one format.
+pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: bool) -> ProviderForm {
+    let dialect = format.dialect(strict);
+    let (parameters, lints) = dialect.transform(definition.parameters());
+    let name = definition.name();
+    let mut report: LintReport = lints
+        .into_iter()
+        .map(|lint| Lint {
+            tool: name.to_owned(),
+            ..lint
+        })
+        .collect();
+    if let Err(message) = dialect.check_name(name) {
+        report.push(Lint {
+            tool: name.to_owned(),
+            dialect,
+            path: String::new(),
+            rule: Rule::Name,
+            severity: Severity::Error,
+            message,
+            fix: "rename the tool (`#[tool(name = \"..\")]`)".to_owned(),
+        });
+    }
+    let description = definition.description();
+    let entry = match format {
+        ToolFormat::OpenAiChat => json!({
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": description,
+                "parameters": parameters,
+                "strict": strict,
+            },
+        }),
+        ToolFormat::OpenAiResponses => json!({
+            "type": "function",
+            "name": name,
+            "description": description,
+            "parameters": parameters,
+            "strict": strict,
+        }),
+        ToolFormat::Anthropic => {
+            let mut entry = json!({
+                "name": name,
+                "description": description,
+                "input_schema": parameters,
+            });
+            if strict {
+                entry["strict"] = Value::Bool(true);
+            }
+            entry
+        }
+        ToolFormat::Gemini => json!({
+            "name": name,
+            "description": description,
+            "parameters": parameters,
+        }),
+        ToolFormat::GeminiJsonSchema => json!({
+            "name": name,
+            "description": description,
+            "parametersJsonSchema": parameters,
+        }),
+        ToolFormat::Mcp => mcp_entry(definition, parameters, &mut report),
+    };
+    for lint in report.lints() {
+        if lint.severity > Severity::Note {
+            tracing::warn!(tool = %name, %dialect, "{lint}");
+        }
+    }
+    ProviderForm { entry, report }
+}
+
+fn mcp_entry(definition: &ToolDefinition, parameters: Value, report: &mut LintReport) -> Value {
+    let mut entry = Map::new();
+    entry.insert("name".into(), Value::from(definition.name()));
+    if let Some(title) = definition.display_text() {
+        entry.insert("title".into(), Value::from(title));
+    }
+    entry.insert("description".into(), Value::from(definition.description()));
+    entry.insert("inputSchema".into(), parameters);
+    if let Some(output) = definition.output_schema() {
+        if output.get("type") == Some(&Value::from("object")) {
+            let defs = Map::new();
+            let mut pass = Pass::new(Dialect::Mcp, &defs);
+            let mut output = output.clone();
+            mcp::input(&mut pass, &mut output);
+            entry.insert("outputSchema".into(), output);
+        } else {
+            report.push(Lint {
+                tool: definition.name().to_owned(),
+                dialect: Dialect::Mcp,
+                path: String::new(),
+                rule: Rule::OutputSchema,
+                severity: Severity::Note,
+                message: "MCP's `outputSchema` (and `structuredContent`) must be an object; \
+                          this tool's output is not, so it is sent as text only"
+                    .to_owned(),
+                fix: "return a struct to give MCP clients structured output".to_owned(),
+            });
+        }
+    }
+    if !definition.annotations().is_empty() {
+        entry.insert(
+            "annotations".into(),
+            serde_json::to_value(definition.annotations()).unwrap_or(Value::Null),
+        );
+    }
+    Value::Object(entry)
+}
+
+/// A toolbox's tool list in one provider's format, from [`Toolbox::tools_for`]: serializes to
+/// what goes in the request (`tools` for OpenAI, Anthropic and Gemini, the `tools/list` result
+/// for MCP).
+///
+/// [`Toolbox::tools_for`]: crate::Toolbox::tools_for
+#[derive(Debug, Clone)]
+pub struct ProviderTools<'a> {
+    pub(crate) format: ToolFormat,
+    pub(crate) entries: Vec<&'a Value>,
+    pub(crate) downgraded: Vec<Downgrade>,
+    pub(crate) notes: LintReport,
+}
+
+impl<'a> ProviderTools<'a> {
+    /// The format.
+    pub fn format(&self) -> ToolFormat {
+        self.format
+    }
+
+    /// One entry per tool, in registration order (each cached in its tool's definition).
+    pub fn entries(&self) -> &[&'a Value] {
+        &self.entries
+    }
+
+    /// Tools sent without strict mode because their strict form was impossible (with
+    /// [`StrictFallback::NonStrict`]).
+    pub fn downgraded(&self) -> &[Downgrade] {
+        &self.downgraded
+    }
+
+    /// Warnings and notes of the forms sent: what they say differently or leave out.
+    pub fn lints(&self) -> &LintReport {
+        &self.notes
+    }
+
+    /// The list as one JSON value, as [`Serialize`] writes it.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl Serialize for ProviderTools<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self.format {
+            ToolFormat::Gemini | ToolFormat::GeminiJsonSchema => {
+                let mut declarations = serializer.serialize_seq(Some(1))?;
+                serde::ser::SerializeSeq::serialize_element(
+                    &mut declarations,
+                    &GeminiTool(&self.entries),
+                )?;
+                serde::ser::SerializeSeq::end(declarations)
+            }
+            ToolFormat::Mcp => {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("tools", &self.entries)?;
+                map.end()
+            }
+            _ => self.entries.serialize(serializer),
+        }
+    }
+}
+
+struct GeminiTool<'a, 'b>(&'b [&'a Value]);
+
+impl Serialize for GeminiTool<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("functionDeclarations", self.0)?;
+        map.end()
+    }
+}

@@ -1,0 +1,379 @@
+//! The machinery the provider passes share: a path-keeping walk over subschemas, `$ref`
+//! resolution, and writing a dropped rule into a description.
+
+use serde_json::{Map, Value};
+
+use super::Dialect;
+use super::lint::{Lint, Rule, Severity};
+
+/// Keywords whose value is one subschema.
+const SINGLE: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+];
+/// Keywords whose value is a list of subschemas.
+const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value maps names to subschemas.
+const NAMED: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// A provider pass in progress: where it is, and what it has found.
+pub(crate) struct Pass<'a> {
+    pub(crate) dialect: Dialect,
+    /// The canonical schema's `$defs`, for resolving references.
+    pub(crate) defs: &'a Map<String, Value>,
+    path: Vec<String>,
+    pub(crate) lints: Vec<Lint>,
+}
+
+impl<'a> Pass<'a> {
+    pub(crate) fn new(dialect: Dialect, defs: &'a Map<String, Value>) -> Self {
+        Pass {
+            dialect,
+            defs,
+            path: Vec::new(),
+            lints: Vec::new(),
+        }
+    }
+
+    /// The current location as a JSON pointer.
+    pub(crate) fn pointer(&self) -> String {
+        let mut out = String::new();
+        for segment in &self.path {
+            out.push('/');
+            out.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+        }
+        out
+    }
+
+    pub(crate) fn lint(
+        &mut self,
+        severity: Severity,
+        rule: Rule,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        self.lints.push(Lint {
+            tool: String::new(),
+            dialect: self.dialect,
+            path: self.pointer(),
+            rule,
+            severity,
+            message: message.into(),
+            fix: fix.into(),
+        });
+    }
+
+    /// Runs `f` one level down, at `segment`.
+    pub(crate) fn at<R>(&mut self, segment: &str, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.path.push(segment.to_owned());
+        let out = f(self);
+        self.path.pop();
+        out
+    }
+
+    /// Calls `visit` on every direct subschema of `schema`, with the path kept.
+    pub(crate) fn children(
+        &mut self,
+        schema: &mut Map<String, Value>,
+        visit: &mut dyn FnMut(&mut Self, &mut Value),
+    ) {
+        for (key, value) in schema.iter_mut() {
+            let key = key.as_str();
+            if SINGLE.contains(&key) || (key == "items" && !value.is_array()) {
+                self.at(key, |pass| visit(pass, value));
+            } else if LIST.contains(&key) || key == "items" {
+                if let Value::Array(list) = value {
+                    for (i, item) in list.iter_mut().enumerate() {
+                        self.at(key, |pass| {
+                            pass.at(&i.to_string(), |pass| visit(pass, item));
+                        });
+                    }
+                }
+            } else if NAMED.contains(&key)
+                && let Value::Object(named) = value
+            {
+                for (name, item) in named.iter_mut() {
+                    self.at(key, |pass| pass.at(name, |pass| visit(pass, item)));
+                }
+            }
+        }
+    }
+
+    /// The schema a `$ref` names, among the root's `$defs`.
+    pub(crate) fn resolve(&self, reference: &str) -> Option<(&'a str, &'a Value)> {
+        resolve(self.defs, reference)
+    }
+}
+
+/// The definition a local reference names (`#/$defs/Name`, `#/definitions/Name`).
+pub(crate) fn resolve<'a>(
+    defs: &'a Map<String, Value>,
+    reference: &str,
+) -> Option<(&'a str, &'a Value)> {
+    let name = reference
+        .strip_prefix("#/$defs/")
+        .or_else(|| reference.strip_prefix("#/definitions/"))?;
+    let name = name.replace("~1", "/").replace("~0", "~");
+    defs.get_key_value(name.as_str())
+        .map(|(k, v)| (k.as_str(), v))
+}
+
+/// Whether any schema reachable from `schema` (through `$ref`s into `defs`) refers back to a
+/// definition it is inside of, or to the root (`#`).
+pub(crate) fn is_recursive(schema: &Value, defs: &Map<String, Value>) -> Option<String> {
+    fn walk(
+        schema: &Value,
+        defs: &Map<String, Value>,
+        stack: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<String> {
+        let Value::Object(map) = schema else {
+            return None;
+        };
+        if let Some(Value::String(reference)) = map.get("$ref") {
+            if reference == "#" {
+                return Some("the tool's own parameters".to_owned());
+            }
+            if let Some((name, target)) = resolve(defs, reference) {
+                if stack.iter().any(|s| s == name) {
+                    return Some(name.to_owned());
+                }
+                if !done.iter().any(|d| d == name) {
+                    stack.push(name.to_owned());
+                    let found = walk(target, defs, stack, done);
+                    stack.pop();
+                    done.push(name.to_owned());
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+            }
+        }
+        for (key, value) in map {
+            if key == "$defs" || key == "definitions" {
+                continue;
+            }
+            let found = match value {
+                Value::Array(list) => list.iter().find_map(|v| walk(v, defs, stack, done)),
+                Value::Object(named) if NAMED.contains(&key.as_str()) => {
+                    named.values().find_map(|v| walk(v, defs, stack, done))
+                }
+                Value::Object(_) => walk(value, defs, stack, done),
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+    walk(schema, defs, &mut Vec::new(), &mut Vec::new())
+}
+
+/// Moves `keyword` out of `schema` into its description, as words ("at most 50"), and records a
+/// note. Returns whether it was there.
+pub(crate) fn into_description(
+    pass: &mut Pass<'_>,
+    schema: &mut Map<String, Value>,
+    keyword: &str,
+) -> bool {
+    let Some(value) = schema.remove(keyword) else {
+        return false;
+    };
+    let Some(words) = describe(keyword, &value) else {
+        return true;
+    };
+    append_description(schema, &words);
+    pass.lint(
+        Severity::Note,
+        Rule::InDescription(keyword.to_owned()),
+        format!("`{keyword}` is not taken by this form; the description says \"{words}\""),
+        "nothing to do: the bound is still enforced when the call arrives",
+    );
+    true
+}
+
+/// `at most 50`, `at least 3 characters`, ...
+pub(crate) fn describe(keyword: &str, value: &Value) -> Option<String> {
+    let v = match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    Some(match keyword {
+        "minimum" => format!("at least {v}"),
+        "maximum" => format!("at most {v}"),
+        "exclusiveMinimum" => format!("greater than {v}"),
+        "exclusiveMaximum" => format!("less than {v}"),
+        "multipleOf" => format!("a multiple of {v}"),
+        "minLength" => format!("at least {v} characters"),
+        "maxLength" => format!("at most {v} characters"),
+        "minItems" => format!("at least {v} items"),
+        "maxItems" => format!("at most {v} items"),
+        "uniqueItems" if value == &Value::Bool(true) => "no duplicate items".to_owned(),
+        "minProperties" => format!("at least {v} entries"),
+        "maxProperties" => format!("at most {v} entries"),
+        "pattern" => format!("matching the pattern {v}"),
+        "format" => format!("format: {v}"),
+        "default" => format!("default: {value}"),
+        "enum" => {
+            let values: Vec<String> = value.as_array()?.iter().map(ToString::to_string).collect();
+            format!("one of {}", values.join(", "))
+        }
+        _ => return None,
+    })
+}
+
+/// Adds words to a schema's description, in parentheses after what it says.
+pub(crate) fn append_description(schema: &mut Map<String, Value>, words: &str) {
+    match schema.get_mut("description") {
+        Some(Value::String(text)) if !text.is_empty() => {
+            if let Some(inner) = text.strip_suffix(')').filter(|_| text.contains(" (")) {
+                // Already has a parenthesis of ours: extend it.
+                *text = format!("{inner}; {words})");
+            } else {
+                text.push_str(&format!(" ({words})"));
+            }
+        }
+        _ => {
+            schema.insert("description".into(), Value::from(format!("({words})")));
+        }
+    }
+}
+
+/// Whether a schema accepts `null` as it stands.
+pub(crate) fn takes_null(schema: &Map<String, Value>) -> bool {
+    let typed_null = match schema.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    typed_null
+        || schema
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.contains(&Value::Null))
+        || schema.get("const") == Some(&Value::Null)
+        || ["anyOf", "oneOf"].iter().any(|k| {
+            schema
+                .get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| {
+                    branches
+                        .iter()
+                        .any(|b| b.as_object().is_some_and(takes_null))
+                })
+        })
+}
+
+/// Whether a schema says what type its value has (by `type`, a union, a reference or values).
+pub(crate) fn is_typed(schema: &Map<String, Value>) -> bool {
+    ["type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"]
+        .iter()
+        .any(|k| schema.contains_key(*k))
+}
+
+/// Whether a schema describes an object (by type, or by having properties).
+pub(crate) fn is_object(schema: &Map<String, Value>) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        _ => schema.contains_key("properties"),
+    }
+}
+
+/// Renames `oneOf` to `anyOf` (the providers that take unions take `anyOf`; the runtime still
+/// enforces exactly one).
+pub(crate) fn one_of_to_any_of(schema: &mut Map<String, Value>) {
+    if !schema.contains_key("oneOf") {
+        return;
+    }
+    if schema.contains_key("anyOf") {
+        // Both: a value must match one branch of each; keep them as two `allOf` parts.
+        let any = schema.remove("anyOf").unwrap_or(Value::Null);
+        let one = schema.remove("oneOf").unwrap_or(Value::Null);
+        schema.insert(
+            "allOf".into(),
+            Value::Array(vec![
+                Value::Object(Map::from_iter([("anyOf".to_owned(), any)])),
+                Value::Object(Map::from_iter([("anyOf".to_owned(), one)])),
+            ]),
+        );
+        return;
+    }
+    rename(schema, "oneOf", "anyOf");
+}
+
+/// Renames a key where it stands, keeping the order of the others.
+pub(crate) fn rename(schema: &mut Map<String, Value>, from: &str, to: &str) {
+    let old = std::mem::take(schema);
+    for (key, value) in old {
+        if key == from {
+            schema.insert(to.to_owned(), value);
+        } else {
+            schema.insert(key, value);
+        }
+    }
+}
+
+/// Removes definitions no `$ref` names any longer (after inlining), from the root's `$defs`.
+pub(crate) fn prune_defs(root: &mut Value) {
+    fn refs(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    if key == "$ref"
+                        && let Value::String(r) = item
+                    {
+                        out.push(r.clone());
+                    } else {
+                        refs(item, out);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| refs(i, out)),
+            _ => {}
+        }
+    }
+    let Some(Value::Object(defs)) = root.get("$defs") else {
+        return;
+    };
+    // A definition is kept when something outside the definitions names it, or a kept one does.
+    let mut outside = Vec::new();
+    if let Value::Object(map) = &*root {
+        for (key, value) in map {
+            if key != "$defs" {
+                refs(value, &mut outside);
+            }
+        }
+    }
+    let mut keep: Vec<String> = Vec::new();
+    let mut queue = outside;
+    while let Some(reference) = queue.pop() {
+        if let Some((name, def)) = resolve(defs, &reference)
+            && !keep.iter().any(|k| k == name)
+        {
+            keep.push(name.to_owned());
+            refs(def, &mut queue);
+        }
+    }
+    if let Some(Value::Object(defs)) = root.get_mut("$defs") {
+        defs.retain(|name, _| keep.iter().any(|k| k == name));
+        if defs.is_empty() {
+            root.as_object_mut().map(|m| m.remove("$defs"));
+        }
+    }
+}
