@@ -92,8 +92,8 @@ impl CompiledSchema {
 
     /// Removes optional members whose value is `null` where the member's schema does not take
     /// `null`, or takes it but has a default of its own: a model's `null` for an optional
-    /// argument means "not given". Follows properties, items and `$ref`s (not unions, where a
-    /// member's optionality depends on the branch).
+    /// argument means "not given". Follows properties, items, `$ref`s, and the one branch of a
+    /// union that takes the value's type (`Option<Struct>` is a union with null).
     ///
     /// ```
     /// use serde_json::json;
@@ -134,6 +134,17 @@ impl CompiledSchema {
         let node = self.node(self.resolve(id));
         if let Some(target) = node.reference {
             self.absent_at(target, value, path, out, depth + 1);
+        }
+        let have = Types::of(value);
+        let mut takers = node
+            .any_of
+            .iter()
+            .chain(&node.one_of)
+            .filter(|b| self.types_of(**b).accepts(have));
+        if let (Some(branch), None) = (takers.next(), takers.next())
+            && (value.is_object() || value.is_array())
+        {
+            self.absent_at(*branch, value, path, out, depth + 1);
         }
         match value {
             Value::Object(map) if !node.properties.is_empty() => {

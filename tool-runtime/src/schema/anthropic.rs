@@ -166,6 +166,7 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
             );
         }
     }
+    pass.flush_words(map);
     if !is_typed(map) {
         untyped(pass);
     }

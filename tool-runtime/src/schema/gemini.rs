@@ -127,6 +127,7 @@ fn node(pass: &mut Pass<'_>, schema: &mut Value, stack: &mut Vec<String>) {
     structural(pass, map);
     drop_format(pass, map, FORMATS);
     unknown_keywords(pass, map, KEYWORDS);
+    pass.flush_words(map);
 }
 
 /// Replaces `$ref`s with what they name, siblings on top; a reference back into a definition
@@ -326,7 +327,7 @@ fn enums(pass: &mut Pass<'_>, map: &mut Map<String, Value>) {
     }
     let values = map.remove("enum").unwrap_or(Value::Null);
     let words = describe("enum", &values).unwrap_or_default();
-    append_description(map, &words);
+    pass.say(words.clone());
     pass.lint(
         Severity::Note,
         Rule::NonStringEnum,

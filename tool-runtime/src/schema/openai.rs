@@ -11,8 +11,7 @@ use serde_json::{Map, Value};
 
 use super::lint::{Rule, Severity};
 use super::walk::{
-    Pass, append_description, describe, into_description, is_object, is_typed, one_of_to_any_of,
-    prune_defs, takes_null,
+    Pass, describe, into_description, is_object, is_typed, one_of_to_any_of, prune_defs, takes_null,
 };
 
 /// Formats strict mode takes.
@@ -162,7 +161,7 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
         if !default.is_null()
             && let Some(words) = describe("default", &default)
         {
-            append_description(map, &words);
+            pass.say(words);
         }
     }
     close_object(pass, map, root, true);
@@ -172,6 +171,7 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
     drop_format(pass, map, STRICT_FORMATS);
     structural(pass, map);
     unknown_keywords(pass, map, STRICT_KEYWORDS);
+    pass.flush_words(map);
     if !is_typed(map) {
         untyped(pass);
     }

@@ -37,6 +37,8 @@ pub(crate) struct Pass<'a> {
     pub(crate) defs: &'a Map<String, Value>,
     path: Vec<String>,
     pub(crate) lints: Vec<Lint>,
+    /// Words for the current node's description, written by [`Pass::flush_words`].
+    words: Vec<String>,
 }
 
 impl<'a> Pass<'a> {
@@ -46,6 +48,7 @@ impl<'a> Pass<'a> {
             defs,
             path: Vec::new(),
             lints: Vec::new(),
+            words: Vec::new(),
         }
     }
 
@@ -75,6 +78,19 @@ impl<'a> Pass<'a> {
             message: message.into(),
             fix: fix.into(),
         });
+    }
+
+    /// Keeps words for the current node's description.
+    pub(crate) fn say(&mut self, words: String) {
+        self.words.push(words);
+    }
+
+    /// Writes the kept words into the node's description, in one parenthesis.
+    pub(crate) fn flush_words(&mut self, schema: &mut Map<String, Value>) {
+        if !self.words.is_empty() {
+            let words = std::mem::take(&mut self.words).join("; ");
+            append_description(schema, &words);
+        }
     }
 
     /// Runs `f` one level down, at `segment`.
@@ -185,7 +201,7 @@ pub(crate) fn is_recursive(schema: &Value, defs: &Map<String, Value>) -> Option<
 }
 
 /// Moves `keyword` out of `schema` into its description, as words ("at most 50"), and records a
-/// note. Returns whether it was there.
+/// note. Returns whether it was there. The words are written by [`Pass::flush_words`].
 pub(crate) fn into_description(
     pass: &mut Pass<'_>,
     schema: &mut Map<String, Value>,
@@ -197,7 +213,7 @@ pub(crate) fn into_description(
     let Some(words) = describe(keyword, &value) else {
         return true;
     };
-    append_description(schema, &words);
+    pass.say(words.clone());
     pass.lint(
         Severity::Note,
         Rule::InDescription(keyword.to_owned()),
@@ -241,12 +257,7 @@ pub(crate) fn describe(keyword: &str, value: &Value) -> Option<String> {
 pub(crate) fn append_description(schema: &mut Map<String, Value>, words: &str) {
     match schema.get_mut("description") {
         Some(Value::String(text)) if !text.is_empty() => {
-            if let Some(inner) = text.strip_suffix(')').filter(|_| text.contains(" (")) {
-                // Already has a parenthesis of ours: extend it.
-                *text = format!("{inner}; {words})");
-            } else {
-                text.push_str(&format!(" ({words})"));
-            }
+            text.push_str(&format!(" ({words})"));
         }
         _ => {
             schema.insert("description".into(), Value::from(format!("({words})")));
