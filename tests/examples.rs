@@ -311,3 +311,40 @@ fn quickstart_runs_offline_and_shows_what_the_model_sees() {
         );
     }
 }
+
+#[test]
+fn providers_prints_each_form_as_its_snapshot() {
+    let binary = example("providers");
+    for form in [
+        "openai",
+        "openai-strict",
+        "openai-responses",
+        "anthropic",
+        "anthropic-strict",
+        "gemini",
+        "gemini-json-schema",
+        "mcp",
+    ] {
+        let output = Command::new(&binary).arg(form).output().unwrap();
+        assert!(
+            output.status.success(),
+            "{form}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let snapshot = std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/snapshots/providers")
+                .join(format!("{form}.json")),
+        )
+        .unwrap();
+        assert_eq!(
+            printed,
+            serde_json::from_str::<Value>(&snapshot).unwrap(),
+            "{form}"
+        );
+    }
+    let unknown = Command::new(&binary).arg("cohere").output().unwrap();
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("openai-strict"));
+}

@@ -1353,3 +1353,43 @@ fn keys_within(tool: &str, schema: &Value, fields: &BTreeSet<String>) {
         }
     }
 }
+
+/// With `GEMINI_FORMS_OUT=<dir>`, writes the Gemini tool lists of this file's tools there, for
+/// `.ci/run` to feed to the official SDK (`tests/python/check_gemini.py`).
+#[test]
+fn gemini_forms_of_the_test_tools() {
+    let peer = peer_fixture("google_genai_function_declaration_checks.json");
+    let pydantic = raw(
+        "from_pydantic",
+        peer["results"]["pydantic_model_json_schema_as_parameters"]["input_schema"].clone(),
+    );
+    let tools = Toolbox::<()>::new()
+        .with(ship {})
+        .unwrap()
+        .with(tally {})
+        .unwrap()
+        .with(list_files {})
+        .unwrap()
+        .with(save_person {})
+        .unwrap()
+        .with(loose {})
+        .unwrap()
+        .with(toolwright::DynamicTool::new(pydantic, |_, _: &()| {
+            json!(null)
+        }))
+        .unwrap();
+    for (format, file) in [
+        (ToolFormat::Gemini, "test-tools-gemini.json"),
+        (
+            ToolFormat::GeminiJsonSchema,
+            "test-tools-gemini-json-schema.json",
+        ),
+    ] {
+        let list = tools.tools_for(format).unwrap_or_else(|e| panic!("{e}"));
+        let text = serde_json::to_string_pretty(&list).unwrap();
+        assert_eq!(list.entries().len(), 6);
+        if let Some(dir) = std::env::var_os("GEMINI_FORMS_OUT") {
+            std::fs::write(PathBuf::from(dir).join(file), text).unwrap();
+        }
+    }
+}
