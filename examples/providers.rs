@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     let tools = demo::toolbox().with_strict(strict);
     match tools.tools_for(format) {
         Ok(list) => {
-            for lint in list.lints().lints() {
+            for lint in list.lints() {
                 eprintln!("{lint}");
             }
             match serde_json::to_string_pretty(&list) {

@@ -332,7 +332,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let mut entries = Vec::with_capacity(self.tools.len());
         let mut downgraded = Vec::new();
         let mut errors = LintReport::new();
-        let mut notes = LintReport::new();
+        let mut reports = Vec::with_capacity(self.tools.len());
         for def in self.definitions() {
             let strict = format.has_strict() && def.strict().unwrap_or(self.strict);
             let mut form = def.provider_form(format, strict);
@@ -348,12 +348,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 });
                 form = def.provider_form(format, false);
             }
-            for lint in form.report.lints() {
-                if lint.severity == Severity::Error {
-                    errors.push(lint.clone());
-                } else {
-                    notes.push(lint.clone());
-                }
+            if form.report.is_clean() {
+                reports.push(&form.report);
+            } else {
+                errors.extend(form.report.errors().cloned());
             }
             entries.push(&form.entry);
         }
@@ -362,7 +360,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 format,
                 entries,
                 downgraded,
-                notes,
+                reports,
             })
         } else {
             Err(errors)

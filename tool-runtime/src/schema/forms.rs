@@ -273,7 +273,8 @@ pub struct ProviderTools<'a> {
     pub(crate) format: ToolFormat,
     pub(crate) entries: Vec<&'a Value>,
     pub(crate) downgraded: Vec<Downgrade>,
-    pub(crate) notes: LintReport,
+    /// Each sent form's lints (warnings and notes only: a list with errors is not built).
+    pub(crate) reports: Vec<&'a LintReport>,
 }
 
 impl<'a> ProviderTools<'a> {
@@ -294,8 +295,8 @@ impl<'a> ProviderTools<'a> {
     }
 
     /// Warnings and notes of the forms sent: what they say differently or leave out.
-    pub fn lints(&self) -> &LintReport {
-        &self.notes
+    pub fn lints(&self) -> impl Iterator<Item = &'a Lint> + '_ {
+        self.reports.iter().flat_map(|report| report.lints())
     }
 
     /// The list as one JSON value, as [`Serialize`] writes it.
