@@ -160,3 +160,95 @@ proptest! {
         let _ = parse_json(&text[..end], &JsonLimits::default());
     }
 }
+
+/// Schema-shaped JSON: objects built from schema keywords (and some noise), nested through the
+/// keywords that hold subschemas, with `$ref`s to definitions that may or may not exist.
+fn schema_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(json!({})),
+        Just(json!(true)),
+        Just(json!(false)),
+        prop::sample::select(vec![
+            "string", "integer", "number", "boolean", "null", "object", "array", "nope"
+        ])
+        .prop_map(|t| json!({ "type": t })),
+        Just(json!({"type": ["integer", "null"], "exclusiveMinimum": 9_007_199_254_740_993_i64})),
+        Just(json!({"type": "number", "exclusiveMaximum": -1e300, "multipleOf": 0.1})),
+        Just(json!({"enum": [1, "a", null, [1], {"x": 1}]})),
+        Just(json!({"const": null})),
+        Just(json!({"format": "uint32", "minimum": 0})),
+        Just(json!({"$ref": "#/$defs/A"})),
+        Just(json!({"$ref": "#/$defs/Missing", "description": "x"})),
+        Just(json!({"$ref": "#"})),
+        Just(json!({"type": 5, "required": "x", "properties": []})),
+        json_value(),
+    ];
+    leaf.prop_recursive(4, 48, 4, |inner| {
+        let keyword = prop::sample::select(vec![
+            "properties",
+            "items",
+            "prefixItems",
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "not",
+            "additionalProperties",
+            "patternProperties",
+            "$defs",
+            "if",
+            "then",
+            "description",
+        ]);
+        (keyword, prop::collection::vec(inner, 1..4)).prop_map(|(keyword, subs)| {
+            let named = |subs: Vec<Value>| {
+                Value::Object(
+                    subs.into_iter()
+                        .enumerate()
+                        .map(|(i, s)| (["A", "b", "my key", "~/"][i % 4].to_owned(), s))
+                        .collect(),
+                )
+            };
+            let value = match keyword {
+                "properties" | "patternProperties" | "$defs" => named(subs),
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => Value::Array(subs),
+                "description" => json!("some words (in brackets)"),
+                _ => subs.into_iter().next().unwrap_or(json!({})),
+            };
+            let mut schema = json!({"type": "object", "required": ["A", "zz"]});
+            schema[keyword] = value;
+            schema
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Every provider form of any schema is built, and linted, without a panic; building twice
+    /// gives the same form.
+    #[test]
+    fn provider_forms_never_panic(properties in schema_value(), defs in schema_value()) {
+        let schema = json!({"type": "object", "properties": {"p": properties}, "$defs": {"A": defs}});
+        let Ok(def) = toolwright::ToolDefinition::new("t", "A tool.", schema) else {
+            return Ok(());
+        };
+        for format in [
+            toolwright::ToolFormat::OpenAiChat,
+            toolwright::ToolFormat::OpenAiResponses,
+            toolwright::ToolFormat::Anthropic,
+            toolwright::ToolFormat::Gemini,
+            toolwright::ToolFormat::GeminiJsonSchema,
+            toolwright::ToolFormat::Mcp,
+        ] {
+            for strict in [false, true] {
+                let entry = def.provider_entry(format, strict).clone();
+                let fresh = def.clone().with_tags(["again"]);
+                prop_assert_eq!(&entry, fresh.provider_entry(format, strict));
+            }
+        }
+        for dialect in toolwright::Dialect::ALL {
+            let report = def.lint(dialect);
+            prop_assert_eq!(report.to_string().lines().count().max(1), report.lints().len().max(1));
+        }
+    }
+}

@@ -388,3 +388,110 @@ pub(crate) fn prune_defs(root: &mut Value) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn pointers_escape_slashes_and_tildes() {
+        let defs = Map::new();
+        let mut pass = Pass::new(Dialect::Mcp, &defs);
+        let pointer = pass.at("properties", |p| p.at("a/b~c", |p| p.pointer()));
+        assert_eq!(pointer, "/properties/a~1b~0c");
+        assert_eq!(pass.pointer(), "");
+    }
+
+    #[test]
+    fn children_are_visited_with_their_paths() {
+        let defs = Map::new();
+        let mut pass = Pass::new(Dialect::Mcp, &defs);
+        let mut schema = json!({
+            "properties": {"a": {}},
+            "items": {},
+            "anyOf": [{}, {}],
+            "prefixItems": [{}],
+            "description": "not a schema",
+        });
+        let mut seen = Vec::new();
+        pass.children(schema.as_object_mut().unwrap(), &mut |pass, _| {
+            seen.push(pass.pointer());
+        });
+        assert_eq!(
+            seen,
+            [
+                "/properties/a",
+                "/items",
+                "/anyOf/0",
+                "/anyOf/1",
+                "/prefixItems/0"
+            ]
+        );
+    }
+
+    #[test]
+    fn unused_definitions_are_pruned_and_used_ones_kept_transitively() {
+        let mut schema = json!({
+            "properties": {"a": {"$ref": "#/$defs/A"}},
+            "$defs": {
+                "A": {"items": {"$ref": "#/$defs/B"}},
+                "B": {"type": "string"},
+                "Unused": {"$ref": "#/$defs/B"},
+            },
+        });
+        prune_defs(&mut schema);
+        let names: Vec<&String> = schema["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(names, ["A", "B"]);
+        let mut none = json!({"properties": {}, "$defs": {"X": {}}});
+        prune_defs(&mut none);
+        assert!(none.get("$defs").is_none());
+    }
+
+    #[test]
+    fn recursion_is_found_through_definitions_and_the_root() {
+        let defs = json!({
+            "Tree": {"properties": {"children": {"items": {"$ref": "#/$defs/Tree"}}}},
+            "Leaf": {"type": "string"},
+        });
+        let defs = defs.as_object().unwrap();
+        let tree = json!({"properties": {"t": {"$ref": "#/$defs/Tree"}}});
+        assert_eq!(is_recursive(&tree, defs).as_deref(), Some("Tree"));
+        let leaf =
+            json!({"properties": {"l": {"$ref": "#/$defs/Leaf"}, "m": {"$ref": "#/$defs/Leaf"}}});
+        assert_eq!(is_recursive(&leaf, defs), None);
+        let root = json!({"properties": {"again": {"$ref": "#"}}});
+        assert!(is_recursive(&root, defs).is_some());
+    }
+
+    #[test]
+    fn union_renaming_keeps_key_order_and_both_unions() {
+        let mut schema = json!({"description": "d", "oneOf": [{}], "title": "t"});
+        one_of_to_any_of(schema.as_object_mut().unwrap());
+        let keys: Vec<&String> = schema.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["description", "anyOf", "title"]);
+        let mut both = json!({"anyOf": [{"type": "string"}], "oneOf": [{"minLength": 1}]});
+        one_of_to_any_of(both.as_object_mut().unwrap());
+        assert_eq!(
+            both,
+            json!({"allOf": [{"anyOf": [{"type": "string"}]}, {"anyOf": [{"minLength": 1}]}]})
+        );
+    }
+
+    #[test]
+    fn words_for_rules() {
+        assert_eq!(describe("maximum", &json!(50)).unwrap(), "at most 50");
+        assert_eq!(
+            describe("minLength", &json!(3)).unwrap(),
+            "at least 3 characters"
+        );
+        assert_eq!(describe("enum", &json!([1, 2])).unwrap(), "one of 1, 2");
+        assert_eq!(describe("uniqueItems", &json!(false)), None);
+        let mut schema = Map::new();
+        append_description(&mut schema, "at most 5");
+        assert_eq!(schema["description"], "(at most 5)");
+        append_description(&mut schema, "default: 2");
+        assert_eq!(schema["description"], "(at most 5) (default: 2)");
+    }
+}
