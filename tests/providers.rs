@@ -680,6 +680,10 @@ fn raw(name: &str, parameters: Value) -> ToolDefinition {
     ToolDefinition::new(name.to_owned(), "A tool.", parameters).unwrap()
 }
 
+fn has_error(def: &ToolDefinition, dialect: Dialect, rule: Rule) -> bool {
+    def.lint(dialect).errors().any(|l| l.rule == rule)
+}
+
 fn errors(def: &ToolDefinition, dialect: Dialect) -> Vec<(String, Rule)> {
     def.lint(dialect)
         .errors()
@@ -763,16 +767,8 @@ fn recursion_is_an_error_only_where_the_form_cannot_say_it() {
     );
     assert!(def.lint(Dialect::GeminiJsonSchema).is_clean());
     assert!(def.lint(Dialect::Mcp).is_clean());
-    assert!(
-        errors(def, Dialect::Gemini)
-            .iter()
-            .any(|(_, r)| *r == Rule::Recursion)
-    );
-    assert!(
-        errors(def, Dialect::AnthropicStrict)
-            .iter()
-            .any(|(_, r)| *r == Rule::Recursion)
-    );
+    assert!(has_error(def, Dialect::Gemini, Rule::Recursion));
+    assert!(has_error(def, Dialect::AnthropicStrict, Rule::Recursion));
     let gemini = def.provider_entry(ToolFormat::Gemini, false);
     assert!(!gemini.to_string().contains("$ref"), "{gemini}");
 }
@@ -780,16 +776,8 @@ fn recursion_is_an_error_only_where_the_form_cannot_say_it() {
 #[test]
 fn tuples_and_untyped_values_are_errors_where_a_type_is_needed() {
     let def = Tool::<()>::definition(&pair {});
-    assert!(
-        errors(def, Dialect::OpenAiStrict)
-            .iter()
-            .any(|(_, r)| *r == Rule::Tuple)
-    );
-    assert!(
-        errors(def, Dialect::Gemini)
-            .iter()
-            .any(|(_, r)| *r == Rule::Tuple)
-    );
+    assert!(has_error(def, Dialect::OpenAiStrict, Rule::Tuple));
+    assert!(has_error(def, Dialect::Gemini, Rule::Tuple));
     assert!(def.lint(Dialect::OpenAi).is_clean());
     let def = Tool::<()>::definition(&anything {});
     assert_eq!(
@@ -848,33 +836,21 @@ fn strict_limits_are_checked() {
         .map(|i| (format!("p{i}"), json!({"type": "integer"})))
         .collect();
     let def = raw("wide", json!({"type": "object", "properties": many}));
-    assert!(
-        errors(&def, Dialect::OpenAiStrict)
-            .iter()
-            .any(|(_, r)| *r == Rule::Limit)
-    );
+    assert!(has_error(&def, Dialect::OpenAiStrict, Rule::Limit));
 
     let mut deep = json!({"type": "object", "properties": {"leaf": {"type": "string"}}});
     for _ in 0..10 {
         deep = json!({"type": "object", "properties": {"inner": deep}});
     }
     let def = raw("deep", deep);
-    assert!(
-        errors(&def, Dialect::OpenAiStrict)
-            .iter()
-            .any(|(_, r)| *r == Rule::Limit)
-    );
+    assert!(has_error(&def, Dialect::OpenAiStrict, Rule::Limit));
 
     let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
     let def = raw(
         "choices",
         json!({"type": "object", "properties": {"v": {"type": "string", "enum": values}}}),
     );
-    assert!(
-        errors(&def, Dialect::OpenAiStrict)
-            .iter()
-            .any(|(_, r)| *r == Rule::Limit)
-    );
+    assert!(has_error(&def, Dialect::OpenAiStrict, Rule::Limit));
 
     let long: Vec<String> = (0..400).map(|i| format!("{i:0>300}")).collect();
     let def = raw(

@@ -57,19 +57,8 @@ const DROPPED: &[&str] = &[
     "unevaluatedItems",
 ];
 
-/// The canonical schema with `oneOf` as `anyOf`; property keys checked for Anthropic.
-pub(crate) fn plain(pass: &mut Pass<'_>, schema: &mut Value) {
-    fn visit(pass: &mut Pass<'_>, schema: &mut Value) {
-        let Value::Object(map) = schema else { return };
-        one_of_to_any_of(map);
-        property_names(pass, map);
-        pass.children(map, &mut visit);
-    }
-    visit(pass, schema);
-}
-
 /// Property keys Anthropic refuses.
-fn property_names(pass: &mut Pass<'_>, map: &Map<String, Value>) {
+pub(crate) fn property_names(pass: &mut Pass<'_>, map: &Map<String, Value>) {
     if !matches!(pass.dialect, Dialect::Anthropic | Dialect::AnthropicStrict) {
         return;
     }

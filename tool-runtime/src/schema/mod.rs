@@ -127,17 +127,30 @@ impl Dialect {
         let mut pass = Pass::new(self, &defs);
         let mut schema = parameters.clone();
         match self {
-            Dialect::OpenAi => openai::plain(&mut pass, &mut schema),
-            Dialect::OpenAiStrict => openai::strict(&mut pass, &mut schema),
-            Dialect::Anthropic | Dialect::GeminiJsonSchema => {
-                anthropic::plain(&mut pass, &mut schema);
+            Dialect::OpenAi | Dialect::Anthropic | Dialect::GeminiJsonSchema => {
+                plain(&mut pass, &mut schema);
             }
+            Dialect::OpenAiStrict => openai::strict(&mut pass, &mut schema),
             Dialect::AnthropicStrict => anthropic::strict(&mut pass, &mut schema),
             Dialect::Gemini => gemini::parameters(&mut pass, &mut schema),
             Dialect::Mcp => mcp::input(&mut pass, &mut schema),
         }
         (schema, pass.lints)
     }
+}
+
+/// The forms that take JSON Schema as it is (OpenAI and Anthropic without strict mode, Gemini's
+/// `parametersJsonSchema`): `oneOf` as `anyOf`, and each provider's one rule of its own.
+fn plain(pass: &mut Pass<'_>, schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    walk::one_of_to_any_of(map);
+    match pass.dialect {
+        // Rust-specific formats (`uint32`, `double`) mean nothing to OpenAI's models.
+        Dialect::OpenAi => openai::drop_format(pass, map, openai::STANDARD_FORMATS),
+        Dialect::Anthropic => anthropic::property_names(pass, map),
+        _ => {}
+    }
+    pass.children(map, &mut plain);
 }
 
 impl fmt::Display for Dialect {

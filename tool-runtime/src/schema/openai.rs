@@ -106,17 +106,6 @@ const INTO_DESCRIPTION: &[&str] = &[
     "maxProperties",
 ];
 
-/// The plain form: `oneOf` as `anyOf`, standard formats only.
-pub(crate) fn plain(pass: &mut Pass<'_>, schema: &mut Value) {
-    fn visit(pass: &mut Pass<'_>, schema: &mut Value) {
-        let Value::Object(map) = schema else { return };
-        one_of_to_any_of(map);
-        drop_format(pass, map, STANDARD_FORMATS);
-        pass.children(map, &mut visit);
-    }
-    visit(pass, schema);
-}
-
 /// Removes a `format` the form does not take, with a note.
 pub(crate) fn drop_format(pass: &mut Pass<'_>, map: &mut Map<String, Value>, allowed: &[&str]) {
     let Some(Value::String(format)) = map.get("format") else {
