@@ -212,82 +212,60 @@ fn is_null_only(schema: &Value) -> bool {
         || (map.get("nullable") == Some(&Value::Bool(true)) && !map.contains_key("type"))
 }
 
+/// A union branch that is one string value (`{"type": "string", "enum": ["celsius"]}`, as a
+/// `const` became): the value, and its description as `celsius: Degrees Celsius`.
+fn one_string(branch: &Value) -> Option<(Value, Option<String>)> {
+    let branch = branch.as_object()?;
+    let annotated_value = branch
+        .keys()
+        .all(|k| matches!(k.as_str(), "enum" | "type" | "description" | "title"));
+    match branch.get("enum")?.as_array()?.as_slice() {
+        [Value::String(value)]
+            if annotated_value && branch.get("type").is_none_or(|t| t == "string") =>
+        {
+            let described = branch.get("description").and_then(Value::as_str);
+            let words = described.map(|d| format!("{value}: {}", d.trim_end_matches('.')));
+            Some((Value::from(value.as_str()), words))
+        }
+        _ => None,
+    }
+}
+
 /// Null branches of a union become `nullable: true`; a union left with one branch becomes that
-/// branch; a union of one-string enums becomes one string enum.
+/// branch; a union of one-string values becomes one string enum, the values' descriptions said
+/// in the description.
 fn null_branches(map: &mut Map<String, Value>) {
-    let Some(Value::Array(branches)) = map.get_mut("anyOf") else {
+    let Some(Value::Array(mut branches)) = map.remove("anyOf") else {
         return;
     };
     let before = branches.len();
     branches.retain(|b| !is_null_only(b));
-    let nullable = branches.len() < before;
-    let strings: Option<Vec<(Value, Option<String>)>> = branches
-        .iter()
-        .map(|b| {
-            let b = b.as_object()?;
-            let only_enum = b
-                .keys()
-                .all(|k| matches!(k.as_str(), "enum" | "type" | "description" | "title"));
-            match (b.get("enum"), b.get("type")) {
-                (Some(Value::Array(values)), None | Some(Value::String(_)))
-                    if only_enum
-                        && values.len() == 1
-                        && values[0].is_string()
-                        && b.get("type").is_none_or(|t| t == "string") =>
-                {
-                    let described = b.get("description").and_then(Value::as_str);
-                    Some((
-                        values[0].clone(),
-                        described.map(|d| {
-                            format!(
-                                "{}: {}",
-                                values[0].as_str().unwrap_or_default(),
-                                d.trim_end_matches('.')
-                            )
-                        }),
-                    ))
-                }
-                _ => None,
-            }
-        })
-        .collect();
+    if branches.len() < before {
+        map.insert("nullable".into(), Value::Bool(true));
+    }
+    let strings: Option<Vec<(Value, Option<String>)>> = branches.iter().map(one_string).collect();
     match (branches.len(), strings) {
-        (0, _) => {
-            map.remove("anyOf");
-        }
+        (0, _) => {}
         (1, _) => {
-            let Some(Value::Object(only)) = map.remove("anyOf").and_then(|b| match b {
-                Value::Array(mut b) => b.pop(),
-                _ => None,
-            }) else {
-                return;
-            };
-            for (key, value) in only {
-                if key == "nullable" {
-                    if value == Value::Bool(true) {
-                        map.insert(key, value);
-                    }
-                } else if !map.contains_key(&key) {
-                    map.insert(key, value);
+            if let Some(Value::Object(only)) = branches.pop() {
+                // The site's own keywords (its description) win over the branch's.
+                for (key, value) in only {
+                    map.entry(key).or_insert(value);
                 }
             }
         }
         (_, Some(values)) => {
-            map.remove("anyOf");
-            let words: Vec<String> = values.iter().filter_map(|(_, d)| d.clone()).collect();
+            let (values, words): (Vec<Value>, Vec<Option<String>>) = values.into_iter().unzip();
+            let words: Vec<String> = words.into_iter().flatten().collect();
             map.insert("type".into(), Value::from("string"));
-            map.insert(
-                "enum".into(),
-                Value::Array(values.into_iter().map(|(v, _)| v).collect()),
-            );
+            map.insert("enum".into(), Value::Array(values));
             if !words.is_empty() {
                 append_description(map, &words.join("; "));
             }
         }
-        _ => {}
-    }
-    if nullable {
-        map.insert("nullable".into(), Value::Bool(true));
+        _ => {
+            map.insert("anyOf".into(), Value::Array(branches));
+        }
     }
 }
 
