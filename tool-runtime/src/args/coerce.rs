@@ -115,9 +115,12 @@ impl CompiledSchema {
     /// assert_eq!(removed[0].kind, CoercionKind::NullToAbsent);
     /// ```
     pub fn absent_nulls(&self, value: &mut Value) -> Vec<Coercion> {
-        let mut out = Vec::new();
-        self.absent_at(ROOT, value, &ArgPath::root(), &mut out, 0);
-        out
+        let mut walk = Walk {
+            out: Vec::new(),
+            steps: STEPS,
+        };
+        self.absent_at(ROOT, value, &ArgPath::root(), &mut walk, 0);
+        walk.out
     }
 
     fn absent_at(
@@ -125,15 +128,18 @@ impl CompiledSchema {
         id: NodeId,
         value: &mut Value,
         path: &ArgPath,
-        out: &mut Vec<Coercion>,
+        walk: &mut Walk,
         depth: usize,
     ) {
-        if depth > MAX_DEPTH {
+        // A reference beside a union can walk one value twice at every level: the step budget
+        // bounds what such a schema could otherwise multiply.
+        if depth > MAX_DEPTH || walk.steps == 0 {
             return;
         }
+        walk.steps -= 1;
         let node = self.node(self.resolve(id));
         if let Some(target) = node.reference {
-            self.absent_at(target, value, path, out, depth + 1);
+            self.absent_at(target, value, path, walk, depth + 1);
         }
         let have = Types::of(value);
         let mut takers = node
@@ -144,7 +150,7 @@ impl CompiledSchema {
         if let (Some(branch), None) = (takers.next(), takers.next())
             && (value.is_object() || value.is_array())
         {
-            self.absent_at(*branch, value, path, out, depth + 1);
+            self.absent_at(*branch, value, path, walk, depth + 1);
         }
         match value {
             Value::Object(map) if !node.properties.is_empty() => {
@@ -156,7 +162,7 @@ impl CompiledSchema {
                         && !node.required.iter().any(|r| r == key)
                         && (!self.types_of(id).has(Types::NULL) || self.node(id).has_default);
                     if absent {
-                        out.push(Coercion {
+                        walk.out.push(Coercion {
                             path: path.key(key),
                             kind: CoercionKind::NullToAbsent,
                         });
@@ -165,14 +171,14 @@ impl CompiledSchema {
                 });
                 for (key, member) in map.iter_mut() {
                     if let Some(id) = node.property(key) {
-                        self.absent_at(id, member, &path.key(key), out, depth + 1);
+                        self.absent_at(id, member, &path.key(key), walk, depth + 1);
                     }
                 }
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
                     if let Some(id) = node.prefix_items.get(i).copied().or(node.items) {
-                        self.absent_at(id, item, &path.index(i), out, depth + 1);
+                        self.absent_at(id, item, &path.index(i), walk, depth + 1);
                     }
                 }
             }
@@ -473,6 +479,27 @@ mod tests {
             .map(|c| c.kind)
             .collect();
         (value, kinds)
+    }
+
+    #[test]
+    fn absent_nulls_are_bounded_where_a_reference_sits_beside_a_union() {
+        // Each level walks the value twice (through `$ref` and through the one branch): without
+        // the step budget, 2^100 visits.
+        let schema = CompiledSchema::compile(&json!({
+            "$ref": "#/$defs/N",
+            "anyOf": [{"$ref": "#/$defs/N"}],
+            "$defs": {"N": {
+                "type": "object",
+                "properties": {"a": {"$ref": "#/$defs/N", "anyOf": [{"$ref": "#/$defs/N"}]}, "x": {"type": "integer", "default": 1}},
+            }},
+        }));
+        let mut value = json!({"x": null});
+        for _ in 0..100 {
+            value = json!({"a": value, "x": null});
+        }
+        let removed = schema.absent_nulls(&mut value);
+        assert!(!removed.is_empty());
+        assert!(removed.len() <= STEPS);
     }
 
     #[test]
