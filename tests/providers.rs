@@ -1371,3 +1371,33 @@ fn gemini_forms_of_the_test_tools() {
         }
     }
 }
+
+#[test]
+fn inlining_is_bounded_when_definitions_double_at_every_level() {
+    // D0 has two members of type D1, which has two of type D2, ... : 2^40 copies if inlined.
+    let mut defs = Map::new();
+    for i in 0..40 {
+        let next = json!({"$ref": format!("#/$defs/D{}", i + 1), "description": "next"});
+        defs.insert(
+            format!("D{i}"),
+            json!({"type": "object", "properties": {"x": next.clone(), "y": next}}),
+        );
+    }
+    defs.insert("D40".into(), json!({"type": "string"}));
+    let def = raw(
+        "deep_dag",
+        json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/D0"}}, "$defs": defs}),
+    );
+    for (dialect, format) in [
+        (Dialect::Gemini, ToolFormat::Gemini),
+        (Dialect::OpenAiStrict, ToolFormat::OpenAiChat),
+    ] {
+        assert!(has_error(&def, dialect, Rule::Limit), "{dialect}");
+        let size = def
+            .provider_entry(format, dialect.is_strict())
+            .to_string()
+            .len();
+        assert!(size < 50_000_000, "{dialect}: {size} bytes");
+    }
+    assert!(def.lint(Dialect::Mcp).is_clean());
+}

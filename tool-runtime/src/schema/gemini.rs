@@ -134,6 +134,9 @@ fn node(pass: &mut Pass<'_>, schema: &mut Value, stack: &mut Vec<String>) {
 /// being inlined is recursion, which this form cannot say.
 fn inline(pass: &mut Pass<'_>, map: &mut Map<String, Value>, stack: &mut Vec<String>) {
     while let Some(Value::String(reference)) = map.get("$ref").cloned() {
+        if !pass.may_inline() {
+            return;
+        }
         map.remove("$ref");
         let target = resolve(pass.defs, &reference);
         match target {

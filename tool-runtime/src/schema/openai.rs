@@ -228,7 +228,9 @@ fn inline_ref_siblings(pass: &mut Pass<'_>, schema: &mut Value, stack: &mut Vec<
     {
         let reference = reference.clone();
         match pass.resolve(&reference) {
-            Some((name, Value::Object(target))) if !stack.iter().any(|s| s == name) => {
+            Some((name, Value::Object(target)))
+                if !stack.iter().any(|s| s == name) && pass.may_inline() =>
+            {
                 let mut merged = target.clone();
                 map.remove("$ref");
                 for (key, value) in std::mem::take(map) {

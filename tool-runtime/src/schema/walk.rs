@@ -39,7 +39,13 @@ pub(crate) struct Pass<'a> {
     pub(crate) lints: Vec<Lint>,
     /// Words for the current node's description, written by [`Pass::flush_words`].
     words: Vec<String>,
+    /// Definitions inlined so far (see [`Pass::may_inline`]).
+    inlined: usize,
 }
+
+/// Definitions a pass inlines at most: a definition used twice by one used twice... doubles the
+/// schema at every level, so a small schema could otherwise inline into an enormous one.
+const MAX_INLINED: usize = 2_000;
 
 impl<'a> Pass<'a> {
     pub(crate) fn new(dialect: Dialect, defs: &'a Map<String, Value>) -> Self {
@@ -49,6 +55,7 @@ impl<'a> Pass<'a> {
             path: Vec::new(),
             lints: Vec::new(),
             words: Vec::new(),
+            inlined: 0,
         }
     }
 
@@ -78,6 +85,28 @@ impl<'a> Pass<'a> {
             message: message.into(),
             fix: fix.into(),
         });
+    }
+
+    /// Whether one more definition may be inlined; the first refusal is a lint error.
+    pub(crate) fn may_inline(&mut self) -> bool {
+        if self.inlined < MAX_INLINED {
+            self.inlined += 1;
+            return true;
+        }
+        if self.inlined == MAX_INLINED {
+            self.inlined += 1;
+            self.lint(
+                Severity::Error,
+                Rule::Limit,
+                format!(
+                    "inlining the schema's references would take more than {MAX_INLINED} copies of \
+                     its definitions"
+                ),
+                "send the tool in a form that keeps references (`parametersJsonSchema`, or \
+                 without strict mode), or flatten the types",
+            );
+        }
+        false
     }
 
     /// Keeps words for the current node's description.
