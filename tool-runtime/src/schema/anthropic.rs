@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::Dialect;
 use super::lint::{Rule, Severity};
-use super::openai::{close_object, drop_format, structural, untyped};
+use super::openai::{close_object, drop_format, structural, typed_schema, untyped};
 use super::walk::{Pass, into_description, is_recursive, is_typed, one_of_to_any_of};
 
 const STRICT_FORMATS: &[&str] = &[
@@ -104,13 +104,8 @@ pub(crate) fn strict(pass: &mut Pass<'_>, schema: &mut Value) {
 }
 
 fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
-    let map = match schema {
-        Value::Object(map) => map,
-        Value::Bool(true) => {
-            untyped(pass);
-            return;
-        }
-        _ => return,
+    let Some(map) = typed_schema(pass, schema) else {
+        return;
     };
     one_of_to_any_of(map);
     property_names(pass, map);

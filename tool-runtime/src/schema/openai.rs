@@ -129,18 +129,12 @@ pub(crate) fn strict(pass: &mut Pass<'_>, schema: &mut Value) {
     inline_ref_siblings(pass, schema, &mut Vec::new());
     prune_defs(schema);
     strict_node(pass, schema, true);
-    prune_defs(schema);
     limits(pass, schema);
 }
 
 fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
-    let map = match schema {
-        Value::Object(map) => map,
-        Value::Bool(true) => {
-            untyped(pass);
-            return;
-        }
-        _ => return,
+    let Some(map) = typed_schema(pass, schema) else {
+        return;
     };
     one_of_to_any_of(map);
     pass.children(map, &mut |pass, child| strict_node(pass, child, false));
@@ -163,6 +157,22 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
     pass.flush_words(map);
     if !is_typed(map) {
         untyped(pass);
+    }
+}
+
+/// A schema's keywords, for the strict forms: `true` (any value) is an error there, `false`
+/// (nothing) is left as it is.
+pub(crate) fn typed_schema<'v>(
+    pass: &mut Pass<'_>,
+    schema: &'v mut Value,
+) -> Option<&'v mut Map<String, Value>> {
+    match schema {
+        Value::Object(map) => Some(map),
+        Value::Bool(true) => {
+            untyped(pass);
+            None
+        }
+        _ => None,
     }
 }
 
