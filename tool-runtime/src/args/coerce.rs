@@ -57,6 +57,17 @@ struct Walk {
     out: Vec<Coercion>,
     steps: usize,
 }
+impl Walk {
+    /// Takes one step at `depth`, if the depth and the step budget allow it.
+    fn step(&mut self, depth: usize) -> bool {
+        if depth > MAX_DEPTH || self.steps == 0 {
+            return false;
+        }
+        self.steps -= 1;
+        true
+    }
+}
+
 /// Layers of stringification unwrapped at most (`"\"42\""` is two).
 const MAX_LAYERS: usize = 4;
 
@@ -133,10 +144,9 @@ impl CompiledSchema {
     ) {
         // A reference beside a union can walk one value twice at every level: the step budget
         // bounds what such a schema could otherwise multiply.
-        if depth > MAX_DEPTH || walk.steps == 0 {
+        if !walk.step(depth) {
             return;
         }
-        walk.steps -= 1;
         let node = self.node(self.resolve(id));
         if let Some(target) = node.reference {
             self.absent_at(target, value, path, walk, depth + 1);
@@ -194,10 +204,9 @@ impl CompiledSchema {
         walk: &mut Walk,
         depth: usize,
     ) {
-        if depth > MAX_DEPTH || walk.steps == 0 {
+        if !walk.step(depth) {
             return;
         }
-        walk.steps -= 1;
         let id = self.resolve(id);
         let node = self.node(id);
         if let Some(branch) = self.choose_branch(node, value, walk) {

@@ -1,14 +1,11 @@
 //! Tool entries as each provider's request wants them, built once per tool and form.
 
-use std::fmt;
-use std::sync::OnceLock;
-
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::lint::{Lint, LintReport, Rule, Severity};
 use super::{Dialect, mcp, walk::Pass};
-use crate::tool::ToolDefinition;
+use crate::tool::{Kept, ToolDefinition};
 
 /// Where a tool list goes: a provider's request format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -111,9 +108,9 @@ pub(crate) struct ProviderForm {
     pub(crate) report: LintReport,
 }
 
-/// A definition's provider forms, each built on first use and kept.
-#[derive(Default)]
-pub(crate) struct FormCache([OnceLock<ProviderForm>; 9]);
+/// A definition's provider forms, one slot per format and strictness, each built on first use.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct FormCache([Kept<ProviderForm>; 9]);
 
 impl FormCache {
     pub(crate) fn get(
@@ -124,32 +121,6 @@ impl FormCache {
     ) -> &ProviderForm {
         let strict = strict && format.has_strict();
         self.0[format.slot(strict)].get_or_init(|| build(definition, format, strict))
-    }
-}
-
-impl Clone for FormCache {
-    fn clone(&self) -> Self {
-        FormCache(std::array::from_fn(|i| {
-            self.0[i]
-                .get()
-                .cloned()
-                .map(OnceLock::from)
-                .unwrap_or_default()
-        }))
-    }
-}
-
-impl fmt::Debug for FormCache {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let built = self.0.iter().filter(|s| s.get().is_some()).count();
-        write!(f, "{built} provider form(s) built")
-    }
-}
-
-impl PartialEq for FormCache {
-    /// A cache holds what the definition says, which is compared itself.
-    fn eq(&self, _: &Self) -> bool {
-        true
     }
 }
 

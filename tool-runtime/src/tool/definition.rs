@@ -80,18 +80,31 @@ pub struct ToolDefinition {
     repair: Option<bool>,
     coerce: Option<bool>,
     strict: Option<bool>,
-    compiled: SchemaCache,
+    compiled: Kept<CompiledSchema>,
     forms: FormCache,
 }
 
-/// The compiled parameters schema, built on first use and kept: a definition is built once per
-/// tool, so its schema is compiled once per tool.
-#[derive(Default)]
-struct SchemaCache(OnceLock<CompiledSchema>);
+/// A value derived from a definition, built on first use and kept: the compiled schema, each
+/// provider form. A definition is built once per tool, so each is built once per tool. A copy
+/// keeps what is built; equality ignores it (it follows from what the definition says, which is
+/// compared itself).
+pub(crate) struct Kept<T>(OnceLock<T>);
 
-impl Clone for SchemaCache {
+impl<T> Kept<T> {
+    pub(crate) fn get_or_init(&self, build: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(build)
+    }
+}
+
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept(OnceLock::new())
+    }
+}
+
+impl<T: Clone> Clone for Kept<T> {
     fn clone(&self) -> Self {
-        SchemaCache(
+        Kept(
             self.0
                 .get()
                 .cloned()
@@ -101,19 +114,18 @@ impl Clone for SchemaCache {
     }
 }
 
-impl PartialEq for SchemaCache {
-    /// A cache holds what the parameters say, which are compared themselves.
+impl<T> PartialEq for Kept<T> {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl fmt::Debug for SchemaCache {
+impl<T> fmt::Debug for Kept<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(if self.0.get().is_some() {
-            "compiled"
+            "built"
         } else {
-            "not yet compiled"
+            "not yet built"
         })
     }
 }
@@ -164,7 +176,7 @@ impl ToolDefinition {
             repair: None,
             coerce: None,
             strict: None,
-            compiled: SchemaCache::default(),
+            compiled: Kept::default(),
             forms: FormCache::default(),
         }
     }
@@ -242,7 +254,7 @@ impl ToolDefinition {
 
     /// The parameters schema compiled for coercion and validation (on first use, then kept).
     pub fn compiled_schema(&self) -> &CompiledSchema {
-        self.compiled.0.get_or_init(|| {
+        self.compiled.get_or_init(|| {
             let compiled = CompiledSchema::compile(&self.parameters);
             if !compiled.unsupported().is_empty() {
                 tracing::warn!(
@@ -409,7 +421,7 @@ impl ToolDefinition {
             }
         }
         self.params = ParamTable::from_schema(&self.parameters);
-        self.compiled = SchemaCache::default();
+        self.compiled = Kept::default();
         self.forms = FormCache::default();
         self
     }
@@ -426,7 +438,7 @@ impl ToolDefinition {
                     .or_insert_with(|| Value::from(description.as_str()));
             }
         }
-        self.compiled = SchemaCache::default();
+        self.compiled = Kept::default();
         self.forms = FormCache::default();
     }
 }

@@ -9,6 +9,7 @@ use std::future::Future;
 
 use serde::de::DeserializeOwned;
 
+pub(crate) use self::definition::Kept;
 pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError, ArgumentPolicy, ParseSession};
