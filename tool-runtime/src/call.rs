@@ -76,6 +76,20 @@ pub enum CallStatus {
     Complete,
 }
 
+/// Who runs a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CallKind {
+    /// A function the application runs and answers with a result.
+    #[default]
+    Function,
+    /// A tool the provider runs itself (Anthropic's `server_tool_use` and `mcp_tool_use` blocks):
+    /// the response already holds its result, so the application neither runs it nor sends a
+    /// result for it. Kept so that a stream's calls are all accounted for.
+    Server,
+}
+
 /// Where a call is in its execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -117,6 +131,13 @@ pub struct ToolCall {
     /// Where the call is in its execution.
     #[serde(default)]
     pub execution: ExecutionStatus,
+    /// Who runs the call: the application, or the provider itself.
+    #[serde(default, skip_serializing_if = "is_function")]
+    pub kind: CallKind,
+    /// Whether `call_id` was made up on intake because the provider sent none (Gemini may omit
+    /// ids): the result then goes back without an id, as the provider expects.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub id_generated: bool,
     /// Text for a user interface ("Looking up the weather in Paris…").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display_text: Option<String>,
@@ -139,6 +160,8 @@ impl ToolCall {
             index: 0,
             status: CallStatus::Complete,
             execution: ExecutionStatus::Identified,
+            kind: CallKind::Function,
+            id_generated: false,
             display_text: None,
             metadata: Map::new(),
         }
@@ -149,6 +172,12 @@ impl ToolCall {
     pub fn with_index(mut self, index: usize) -> Self {
         self.index = index;
         self
+    }
+
+    /// Whether the application runs this call and owes the provider a result for it (a
+    /// [`CallKind::Function`]).
+    pub fn is_local(&self) -> bool {
+        self.kind == CallKind::Function
     }
 
     /// The arguments as a JSON object; see [`Arguments::as_map`].
@@ -180,6 +209,12 @@ impl ToolCall {
         self.arguments = Arguments::Json(Value::Object(decoded));
         Ok(())
     }
+}
+
+// serde's `skip_serializing_if` takes a path to a fn of `&T`.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_function(kind: &CallKind) -> bool {
+    *kind == CallKind::Function
 }
 
 /// What a tool body may learn about the call it is serving: inject it by marking a parameter

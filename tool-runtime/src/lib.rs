@@ -25,6 +25,7 @@ mod exec;
 mod names;
 mod native;
 mod output;
+pub mod provider;
 mod registry;
 mod result;
 mod schema;
@@ -35,7 +36,7 @@ mod toolbox;
 pub mod __private;
 
 pub use crate::args::ArgumentError;
-pub use crate::call::{Arguments, CallInfo, CallStatus, ExecutionStatus, ToolCall};
+pub use crate::call::{Arguments, CallInfo, CallKind, CallStatus, ExecutionStatus, ToolCall};
 pub use crate::exec::{BoxFuture, MaybeReady, Resolve, block_on};
 pub use crate::names::close_matches;
 pub use crate::native::Native;

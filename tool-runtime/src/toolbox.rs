@@ -16,7 +16,7 @@ use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, block_on};
 use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::schema::{
-    Dialect, Downgrade, LintReport, ProviderTools, Severity, StrictFallback, ToolFormat,
+    Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, Severity, StrictFallback, ToolFormat,
 };
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
@@ -65,6 +65,9 @@ pub struct Toolbox<C: ?Sized = ()> {
     strict: bool,
     strict_fallback: StrictFallback,
     required: Vec<Dialect>,
+    /// Whether some tool's name breaks some provider's name rules, so is sent under a stand-in
+    /// ([`Dialect::wire_name`]) that calls must be mapped back from.
+    mapped_names: bool,
 }
 
 impl<C: ?Sized> Default for Toolbox<C> {
@@ -77,6 +80,7 @@ impl<C: ?Sized> Default for Toolbox<C> {
             strict: false,
             strict_fallback: StrictFallback::Error,
             required: Vec::new(),
+            mapped_names: false,
         }
     }
 }
@@ -210,16 +214,23 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// # Errors
     /// When a tool of the same name is already registered.
     pub fn register_dyn(&mut self, tool: Arc<dyn DynTool<C>>) -> Result<&mut Self, RegisterError> {
+        let definition = tool.definition();
         let report: LintReport = self
             .required
             .iter()
-            .flat_map(|dialect| tool.definition().lint(*dialect))
+            .flat_map(|dialect| {
+                definition
+                    .lint(*dialect)
+                    .into_iter()
+                    .chain(self.name_clash(definition.name(), *dialect))
+            })
             .filter(|lint| lint.severity == Severity::Error)
             .collect();
         if !report.is_clean() {
             return Err(RegisterError::Lint(report));
         }
-        let name = tool.definition().name().to_owned();
+        let name = definition.name().to_owned();
+        self.mapped_names |= Dialect::ALL.iter().any(|d| d.check_name(&name).is_err());
         match self
             .by_name
             .binary_search_by(|(n, _)| (**n).cmp(name.as_str()))
@@ -307,9 +318,54 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// ```
     pub fn lint(&self, dialects: impl IntoIterator<Item = Dialect>) -> LintReport {
         let dialects: Vec<Dialect> = dialects.into_iter().collect();
-        self.definitions()
+        let mut report: LintReport = self
+            .definitions()
             .flat_map(|def| dialects.iter().flat_map(|d| def.lint(*d)))
-            .collect()
+            .collect();
+        for dialect in dialects {
+            report.extend(self.name_clashes(dialect));
+        }
+        report
+    }
+
+    /// Lint errors for tools sent to `dialect`'s provider under the same name (one of them under
+    /// a stand-in, [`Dialect::wire_name`]): a call to that name could not be told apart.
+    fn name_clashes(&self, dialect: Dialect) -> Vec<Lint> {
+        if !self.mapped_names {
+            return Vec::new();
+        }
+        let mut clashes = Vec::new();
+        for (at, def) in self.definitions().enumerate() {
+            let wire = dialect.wire_name(def.name());
+            if let Some(other) = self
+                .definitions()
+                .take(at)
+                .find(|other| dialect.wire_name(other.name()) == wire)
+            {
+                clashes.push(clash_lint(def.name(), other.name(), &wire, dialect));
+            }
+        }
+        clashes
+    }
+
+    /// The lint for a tool about to be registered whose name would clash with a registered one.
+    fn name_clash(&self, name: &str, dialect: Dialect) -> Option<Lint> {
+        let wire = dialect.wire_name(name);
+        self.definitions()
+            .find(|other| dialect.wire_name(other.name()) == wire)
+            .map(|other| clash_lint(name, other.name(), &wire, dialect))
+    }
+
+    /// The tool a provider's name for a tool stands for: `wire` itself, or the tool sent under
+    /// the stand-in `wire` ([`Dialect::wire_name`]); `wire` when no tool answers to it.
+    pub(crate) fn local_name<'a>(&'a self, wire: &'a str, dialect: Dialect) -> &'a str {
+        if !self.mapped_names || (self.get(wire).is_some() && dialect.check_name(wire).is_ok()) {
+            return wire;
+        }
+        self.definitions()
+            .map(ToolDefinition::name)
+            .find(|name| dialect.wire_name(name) == wire)
+            .unwrap_or(wire)
     }
 
     /// The tool list for one provider's request, strict where the toolbox or a tool asks for it.
@@ -355,6 +411,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             }
             entries.push(&form.entry);
         }
+        errors.extend(self.name_clashes(format.dialect(false)));
         if errors.is_clean() {
             Ok(ProviderTools {
                 format,
@@ -484,6 +541,20 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             message,
             ResultDetail::Panic(payload),
         )
+    }
+}
+
+fn clash_lint(name: &str, other: &str, wire: &str, dialect: Dialect) -> Lint {
+    Lint {
+        tool: name.to_owned(),
+        dialect,
+        path: String::new(),
+        rule: Rule::Name,
+        severity: Severity::Error,
+        message: format!(
+            "sent as `{wire}`, like the tool `{other}`: calls to the two could not be told apart"
+        ),
+        fix: "rename one of the tools (`#[tool(name = \"..\")]`)".to_owned(),
     }
 }
 

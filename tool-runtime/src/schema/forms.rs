@@ -136,17 +136,29 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
             ..lint
         })
         .collect();
+    let wire = dialect.wire_name(name);
     if let Err(message) = dialect.check_name(name) {
+        // A stand-in name works (calls are mapped back on intake), but an empty name is a bug.
+        let (severity, message) = if name.is_empty() {
+            (Severity::Error, message)
+        } else {
+            (
+                Severity::Note,
+                format!("{message}: sent as `{wire}`, and calls to `{wire}` are mapped back"),
+            )
+        };
         report.push(Lint {
             tool: name.to_owned(),
             dialect,
             path: String::new(),
             rule: Rule::Name,
-            severity: Severity::Error,
+            severity,
             message,
-            fix: "rename the tool (`#[tool(name = \"..\")]`)".to_owned(),
+            fix: "rename the tool (`#[tool(name = \"..\")]`) to send it under its own name"
+                .to_owned(),
         });
     }
+    let name = &*wire;
     let description = definition.description();
     let entry = match format {
         ToolFormat::OpenAiChat => json!({
@@ -186,7 +198,7 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
             "description": description,
             "parametersJsonSchema": parameters,
         }),
-        ToolFormat::Mcp => mcp_entry(definition, parameters, &mut report),
+        ToolFormat::Mcp => mcp_entry(definition, name, parameters, &mut report),
     };
     for lint in report.lints() {
         if lint.severity > Severity::Note {
@@ -196,9 +208,14 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
     ProviderForm { entry, report }
 }
 
-fn mcp_entry(definition: &ToolDefinition, parameters: Value, report: &mut LintReport) -> Value {
+fn mcp_entry(
+    definition: &ToolDefinition,
+    name: &str,
+    parameters: Value,
+    report: &mut LintReport,
+) -> Value {
     let mut entry = Map::new();
-    entry.insert("name".into(), Value::from(definition.name()));
+    entry.insert("name".into(), Value::from(name));
     if let Some(title) = definition.display_text() {
         entry.insert("title".into(), Value::from(title));
     }

@@ -10,6 +10,7 @@ mod mcp;
 mod openai;
 mod walk;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use schemars::JsonSchema;
@@ -115,6 +116,55 @@ impl Dialect {
             ));
         }
         Ok(())
+    }
+
+    /// The name a tool is sent under to this dialect's provider: the name itself when it keeps
+    /// the provider's rules ([`check_name`](Self::check_name)), otherwise a stand-in that does.
+    /// Each character the provider refuses becomes `_`; a name too long keeps its start and ends
+    /// in a hash of the whole name; a Gemini name that does not start with a letter or `_` gets a
+    /// leading `_`. The same name always maps to the same stand-in, and a toolbox maps calls to
+    /// the stand-in back to the tool ([`Toolbox::read_response`](crate::Toolbox::read_response)).
+    ///
+    /// ```
+    /// use tool_runtime::Dialect;
+    ///
+    /// assert_eq!(Dialect::OpenAi.wire_name("files.read"), "files_read");
+    /// assert_eq!(Dialect::Mcp.wire_name("files.read"), "files.read");
+    /// assert_eq!(Dialect::Gemini.wire_name("2fa"), "_2fa");
+    /// assert_eq!(Dialect::OpenAi.wire_name(&"x".repeat(80)).len(), 64);
+    /// ```
+    pub fn wire_name(self, name: &str) -> Cow<'_, str> {
+        if self.check_name(name).is_ok() {
+            return Cow::Borrowed(name);
+        }
+        let (max, extra) = match self {
+            Dialect::OpenAi | Dialect::OpenAiStrict => (64, "_-"),
+            Dialect::Anthropic | Dialect::AnthropicStrict => (128, "_-"),
+            Dialect::Gemini | Dialect::GeminiJsonSchema => (128, "_.:-"),
+            Dialect::Mcp => (128, "_.-"),
+        };
+        let mut wire: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || extra.contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let gemini = matches!(self, Dialect::Gemini | Dialect::GeminiJsonSchema);
+        if wire.is_empty()
+            || (gemini && !wire.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        {
+            wire.insert(0, '_');
+        }
+        if wire.len() > max {
+            // All ASCII by now, so byte and character counts agree.
+            wire.truncate(max - 9);
+            wire.push_str(&format!("_{:08x}", fnv1a(name)));
+        }
+        Cow::Owned(wire)
     }
 
     /// This dialect's form of a canonical parameters schema, and what it could not say (lints
@@ -279,6 +329,13 @@ impl ParamTable {
     pub(crate) fn accepts(&self, name: &str) -> bool {
         self.accepted.iter().any(|a| a == name)
     }
+}
+
+/// The 32-bit FNV-1a hash: stable across runs and platforms, so a stand-in name never changes.
+fn fnv1a(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,252 @@
+//! Anthropic Messages: `tool_use` blocks in, one `user` message of `tool_result` blocks out, and
+//! stream events assembled by block `index`.
+
+use serde_json::{Map, Value, json};
+
+use super::read::{Object, join, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::stream::{Buf, State};
+use super::{Turn, WireError, copy_options, text_only};
+use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
+use crate::content::ContentPart;
+use crate::result::ToolResult;
+
+/// The kind of call a block type is, if it is one.
+fn call_kind(block_type: &str) -> Option<CallKind> {
+    match block_type {
+        "tool_use" => Some(CallKind::Function),
+        // Run by Anthropic itself (web search, code execution, the MCP connector).
+        "server_tool_use" | "mcp_tool_use" => Some(CallKind::Server),
+        _ => None,
+    }
+}
+
+/// A call from a `tool_use`-like block, its input kept aside.
+fn call_from_block(
+    block: &Object,
+    kind: CallKind,
+    index: usize,
+    path: &str,
+) -> Result<(ToolCall, Value), WireError> {
+    let mut call = ToolCall::new(
+        req_str(block, "id", path)?,
+        req_str(block, "name", path)?,
+        Arguments::default(),
+    )
+    .with_index(index);
+    call.kind = kind;
+    if kind == CallKind::Server {
+        let block_type = req_str(block, "type", path)?;
+        call.metadata.insert("type".into(), Value::from(block_type));
+        if let Some(server) = opt_str(block, "server_name", path)? {
+            call.metadata
+                .insert("server_name".into(), Value::from(server));
+        }
+    }
+    let input = match block.get("input") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(input) => input.clone(),
+    };
+    Ok((call, input))
+}
+
+/// The calls in a message's `content`.
+pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
+    let root = object(response, "")?;
+    refuse_error(root)?;
+    if !root.contains_key("content") {
+        return Err(WireError::new(
+            "/content",
+            "`content` is missing: not a Messages response",
+        ));
+    }
+    let mut turn = Turn {
+        stop_reason: opt_str(root, "stop_reason", "")?.map(str::to_owned),
+        ..Turn::default()
+    };
+    for (at, block) in opt_array(root, "content", "")?.iter().enumerate() {
+        let path = join("/content", at);
+        let block = object(block, &path)?;
+        let block_type = req_str(block, "type", &path)?;
+        if let Some(kind) = call_kind(block_type) {
+            let (mut call, input) = call_from_block(block, kind, at, &path)?;
+            call.arguments = Arguments::Json(input);
+            turn.calls.push(call);
+        } else if block_type == "text" {
+            turn.text
+                .push_str(opt_str(block, "text", &path)?.unwrap_or_default());
+        }
+    }
+    Ok(turn)
+}
+
+/// `{"type": "error", "error": {"message": ..}}`, as an error.
+fn refuse_error(root: &Object) -> Result<(), WireError> {
+    if root.get("type").and_then(Value::as_str) == Some("error") || root.contains_key("error") {
+        let message = root
+            .get("error")
+            .and_then(|error| error.get("message"))
+            .and_then(Value::as_str)
+            .unwrap_or("no message");
+        return Err(WireError::new(
+            "/error",
+            format!("the provider reported an error: {message}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A `tool_result` block: content as a string when it is one text, else as text and image
+/// blocks; `is_error` only when set; `cache_control` passed through.
+pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
+    let mut block = Map::new();
+    block.insert("type".into(), Value::from("tool_result"));
+    block.insert("tool_use_id".into(), Value::from(call.call_id.as_str()));
+    match text_only(&result.content) {
+        // No content at all is allowed; an empty text block is not.
+        Some(text) if text.is_empty() => {}
+        Some(text) => {
+            block.insert("content".into(), Value::String(text));
+        }
+        None => {
+            let blocks = result
+                .content
+                .iter()
+                .filter_map(|part| match part {
+                    ContentPart::Text { text } if text.is_empty() => None,
+                    ContentPart::Text { text } => Some(json!({"type": "text", "text": text})),
+                    ContentPart::Image { data, mime_type } => Some(json!({
+                        "type": "image",
+                        "source": {"type": "base64", "media_type": mime_type, "data": data},
+                    })),
+                })
+                .collect();
+            block.insert("content".into(), Value::Array(blocks));
+        }
+    }
+    if result.is_error {
+        block.insert("is_error".into(), Value::Bool(true));
+    }
+    copy_options(result, &["cache_control"], &mut block);
+    Value::Object(block)
+}
+
+/// One stream event.
+pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> {
+    let root = object(event, "")?;
+    let Some(kind) = opt_str(root, "type", "")? else {
+        return Err(WireError::new(
+            "/type",
+            "`type` is missing: not a Messages stream event",
+        ));
+    };
+    match kind {
+        "message_start" => {
+            // Several messages in one stream (a tool loop recorded whole): indexes restart, and
+            // a call the previous message left open stays incomplete.
+            if state.started {
+                state.segment += 1;
+            }
+            state.started = true;
+        }
+        "content_block_start" => {
+            let index = required_index(root)?;
+            let Some(block) = opt_object(root, "content_block", "")? else {
+                return Err(WireError::new(
+                    "/content_block",
+                    "`content_block` is missing",
+                ));
+            };
+            let key = (state.segment, 0, index);
+            if state.by_key.contains_key(&key)
+                || state.other_blocks.contains_key(&(state.segment, index))
+            {
+                return Err(WireError::new(
+                    "/index",
+                    format!("block {index} was already started"),
+                ));
+            }
+            let block_type = req_str(block, "type", "/content_block")?;
+            if let Some(call_kind) = call_kind(block_type) {
+                let (mut call, input) = call_from_block(block, call_kind, index, "/content_block")?;
+                call.status = CallStatus::Incomplete;
+                state.add(call, key, Buf::Start(String::new(), input));
+            } else {
+                state.other_blocks.insert((state.segment, index), false);
+                if block_type == "text"
+                    && let Some(text) = opt_str(block, "text", "/content_block")?
+                {
+                    state.text.push_str(text);
+                }
+            }
+        }
+        "content_block_delta" => block_delta(state, root)?,
+        "content_block_stop" => {
+            let index = required_index(root)?;
+            if let Some(&at) = state.by_key.get(&(state.segment, 0, index)) {
+                state.slots[at].done = true;
+            } else if let Some(stopped) = state.other_blocks.get_mut(&(state.segment, index)) {
+                *stopped = true;
+            } else {
+                return Err(WireError::new(
+                    "/index",
+                    format!("a stop for block {index}, which no `content_block_start` began"),
+                ));
+            }
+        }
+        "message_delta" => {
+            if let Some(delta) = opt_object(root, "delta", "")?
+                && let Some(reason) = opt_str(delta, "stop_reason", "/delta")?
+            {
+                state.stop_reason = Some(reason.to_owned());
+            }
+        }
+        "message_stop" => return Ok(true),
+        "error" => refuse_error(root)?,
+        _ => {}
+    }
+    Ok(false)
+}
+
+/// `content_block_delta`: input for a call, text for a text block.
+fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
+    let index = required_index(root)?;
+    let Some(delta) = opt_object(root, "delta", "")? else {
+        return Err(WireError::new("/delta", "`delta` is missing"));
+    };
+    let delta_type = req_str(delta, "type", "/delta")?;
+    if let Some(&at) = state.by_key.get(&(state.segment, 0, index)) {
+        if delta_type == "input_json_delta" {
+            let partial = req_str(delta, "partial_json", "/delta")?;
+            let slot = &mut state.slots[at];
+            slot.append(partial);
+            if slot.done {
+                return Err(WireError::new(
+                    "/index",
+                    format!(
+                        "input for block {index} after its `content_block_stop`; it was appended"
+                    ),
+                ));
+            }
+        }
+    } else if state.other_blocks.contains_key(&(state.segment, index)) {
+        if delta_type == "text_delta" {
+            state
+                .text
+                .push_str(opt_str(delta, "text", "/delta")?.unwrap_or_default());
+        }
+    } else {
+        // Nowhere to put it: the error carries what it held.
+        return Err(WireError::new(
+            "/index",
+            format!(
+                "a delta for block {index}, which no `content_block_start` began: {}",
+                Value::Object(delta.clone())
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn required_index(root: &Object) -> Result<usize, WireError> {
+    opt_index(root, "index", "")?.ok_or_else(|| WireError::new("/index", "`index` is missing"))
+}

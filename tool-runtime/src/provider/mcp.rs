@@ -1,0 +1,108 @@
+//! MCP: a `tools/call` request in, a `CallToolResult` out.
+
+use serde_json::{Map, Value, json};
+
+use super::read::{object, opt_object, req_str};
+use super::stream::{Buf, State};
+use super::{Turn, WireError, copy_options};
+use crate::call::{Arguments, ToolCall};
+use crate::content::ContentPart;
+use crate::result::ToolResult;
+
+/// The call in a `tools/call` request (JSON-RPC, or just its `params`); its id is the request's
+/// (a number written as text), or made up when there is none.
+pub(super) fn read_request(request: &Value) -> Result<Turn, WireError> {
+    let root = object(request, "")?;
+    let (params, path, id) = if root.contains_key("method") {
+        let method = req_str(root, "method", "")?;
+        if method != "tools/call" {
+            return Err(WireError::new(
+                "/method",
+                format!("expected a `tools/call` request, found `{method}`"),
+            ));
+        }
+        let Some(params) = opt_object(root, "params", "")? else {
+            return Err(WireError::new("/params", "`params` is missing"));
+        };
+        let id = match root.get("id") {
+            Some(Value::String(id)) => Some(id.clone()),
+            Some(Value::Number(id)) => Some(id.to_string()),
+            None | Some(Value::Null) => None,
+            Some(other) => {
+                return Err(WireError::new(
+                    "/id",
+                    format!(
+                        "expected a string or a number, found {}",
+                        super::read::kind(other)
+                    ),
+                ));
+            }
+        };
+        (params, "/params", id)
+    } else {
+        (root, "", None)
+    };
+    let arguments = match params.get("arguments") {
+        None => Arguments::default(),
+        Some(arguments) => Arguments::Json(arguments.clone()),
+    };
+    let mut call = ToolCall::new("", req_str(params, "name", path)?, arguments);
+    if let Some(id) = id {
+        call.call_id = id;
+    } else {
+        "mcp_call_0".clone_into(&mut call.call_id);
+        call.id_generated = true;
+    }
+    if let Some(meta) = params.get("_meta").filter(|meta| !meta.is_null()) {
+        call.metadata.insert("_meta".into(), meta.clone());
+    }
+    Ok(Turn {
+        calls: vec![call],
+        ..Turn::default()
+    })
+}
+
+/// Each chunk of an MCP "stream" is a whole request.
+pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> {
+    let index = state.slots.len();
+    for mut call in read_request(chunk)?.calls {
+        if call.id_generated {
+            call.call_id = format!("mcp_call_{index}");
+        }
+        call.index = index;
+        let arguments = std::mem::take(&mut call.arguments);
+        let buf = match arguments {
+            Arguments::Json(value) => Buf::Json(value),
+            Arguments::Text(text) => Buf::Text(text),
+        };
+        let at = state.add(call, (0, 0, index), buf);
+        state.slots[at].done = true;
+    }
+    Ok(false)
+}
+
+/// A `CallToolResult`: text and image content, `isError`, and `structuredContent` (the result's
+/// JSON object) when the tool declares an output schema.
+pub(super) fn encode(result: &ToolResult, structured: bool) -> Value {
+    let content: Vec<Value> = result
+        .content
+        .iter()
+        .map(|part| match part {
+            ContentPart::Text { text } => json!({"type": "text", "text": text}),
+            ContentPart::Image { data, mime_type } => {
+                json!({"type": "image", "data": data, "mimeType": mime_type})
+            }
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("content".into(), Value::Array(content));
+    if structured
+        && !result.is_error
+        && let Ok(Value::Object(object)) = serde_json::from_str::<Value>(&result.content.text())
+    {
+        out.insert("structuredContent".into(), Value::Object(object));
+    }
+    out.insert("isError".into(), Value::Bool(result.is_error));
+    copy_options(result, &["_meta"], &mut out);
+    Value::Object(out)
+}

@@ -1,0 +1,280 @@
+//! OpenAI Chat Completions: `choices[].message.tool_calls[]` in, `tool` messages out, and
+//! `delta.tool_calls[]` chunks assembled.
+
+use serde_json::{Value, json};
+
+use super::read::{join, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::stream::{Buf, State};
+use super::{Turn, WireError, copy_options};
+use crate::call::{Arguments, CallStatus, ToolCall};
+use crate::content::ContentPart;
+use crate::result::ToolResult;
+
+/// The calls of a chat completion's first choice.
+pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
+    let root = object(response, "")?;
+    refuse_error(root)?;
+    if !root.contains_key("choices") {
+        return Err(WireError::new(
+            "/choices",
+            "`choices` is missing: not a chat completion",
+        ));
+    }
+    let mut turn = Turn::default();
+    let Some(first) = opt_array(root, "choices", "")?.first() else {
+        return Ok(turn);
+    };
+    let path = "/choices/0";
+    let choice = object(first, path)?;
+    turn.stop_reason = opt_str(choice, "finish_reason", path)?.map(str::to_owned);
+    let Some(message) = opt_object(choice, "message", path)? else {
+        return Err(WireError::new(
+            join(path, "message"),
+            "`message` is missing",
+        ));
+    };
+    let path = "/choices/0/message";
+    turn.text = message_text(message.get("content"), &join(path, "content"))?;
+    let calls_path = join(path, "tool_calls");
+    for (at, entry) in opt_array(message, "tool_calls", path)?.iter().enumerate() {
+        let path = join(&calls_path, at);
+        let entry = object(entry, &path)?;
+        // Custom tools take free text.
+        let (name, arguments) = if opt_str(entry, "type", &path)? == Some("custom") {
+            let Some(custom) = opt_object(entry, "custom", &path)? else {
+                return Err(WireError::new(join(&path, "custom"), "`custom` is missing"));
+            };
+            let custom_path = join(&path, "custom");
+            let input = opt_str(custom, "input", &custom_path)?.unwrap_or_default();
+            (
+                req_str(custom, "name", &custom_path)?,
+                Arguments::from(input),
+            )
+        } else {
+            let Some(function) = opt_object(entry, "function", &path)? else {
+                return Err(WireError::new(
+                    join(&path, "function"),
+                    "`function` is missing",
+                ));
+            };
+            let function_path = join(&path, "function");
+            let arguments = match function.get("arguments") {
+                None => Arguments::Text(String::new()),
+                Some(Value::String(text)) => Arguments::Text(text.clone()),
+                // Some servers send an object, or `null` for no arguments: kept as sent.
+                Some(other) => Arguments::Json(other.clone()),
+            };
+            (req_str(function, "name", &function_path)?, arguments)
+        };
+        let mut call = ToolCall::new("", name, arguments).with_index(at);
+        match opt_str(entry, "id", &path)? {
+            Some(id) if !id.is_empty() => id.clone_into(&mut call.call_id),
+            _ => {
+                call.call_id = format!("call_{at}");
+                call.id_generated = true;
+            }
+        }
+        turn.calls.push(call);
+    }
+    Ok(turn)
+}
+
+/// A message's `content`: a string, or text parts.
+fn message_text(content: Option<&Value>, path: &str) -> Result<String, WireError> {
+    match content {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(Value::Array(parts)) => {
+            let mut text = String::new();
+            for (at, part) in parts.iter().enumerate() {
+                let part = object(part, &join(path, at))?;
+                if let Some(more) = opt_str(part, "text", &join(path, at))? {
+                    text.push_str(more);
+                }
+            }
+            Ok(text)
+        }
+        Some(other) => Err(WireError::new(
+            path,
+            format!(
+                "expected a string or an array of parts, found {}",
+                super::read::kind(other)
+            ),
+        )),
+    }
+}
+
+/// An `{"error": {...}}` body or chunk, as an error.
+pub(super) fn refuse_error(root: &super::read::Object) -> Result<(), WireError> {
+    match root.get("error") {
+        None | Some(Value::Null) => Ok(()),
+        Some(error) => {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| error.to_string(), str::to_owned);
+            Err(WireError::new(
+                "/error",
+                format!("the provider reported an error: {message}"),
+            ))
+        }
+    }
+}
+
+/// A `tool` message. Chat tool messages carry text only: an image is replaced by a note that
+/// says it was left out.
+pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
+    let mut content = String::new();
+    for part in &*result.content {
+        if !content.is_empty() {
+            content.push('\n');
+        }
+        match part {
+            ContentPart::Text { text } => content.push_str(text),
+            ContentPart::Image { mime_type, .. } => {
+                tracing::warn!(call_id = %call.call_id, "an image result cannot go in an OpenAI Chat tool message; left out");
+                content.push_str(&format!(
+                    "[an image ({mime_type}) was left out: tool messages carry text only]"
+                ));
+            }
+        }
+    }
+    let mut message = json!({
+        "role": "tool",
+        "tool_call_id": call.call_id,
+        "content": content,
+    });
+    if let Value::Object(map) = &mut message {
+        copy_options(result, &[], map);
+    }
+    message
+}
+
+/// One chat completion chunk.
+pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> {
+    let root = object(chunk, "")?;
+    refuse_error(root)?;
+    if !root.contains_key("choices") {
+        return Err(WireError::new(
+            "/choices",
+            "`choices` is missing: not a chat completion chunk",
+        ));
+    }
+    let mut problem = None;
+    for (at, choice) in opt_array(root, "choices", "")?.iter().enumerate() {
+        let path = join("/choices", at);
+        let choice = object(choice, &path)?;
+        let number = opt_index(choice, "index", &path)?.unwrap_or(at);
+        if let Some(delta) = opt_object(choice, "delta", &path)? {
+            let delta_path = join(&path, "delta");
+            if number == 0
+                && let Some(text) = opt_str(delta, "content", &delta_path)?
+            {
+                state.text.push_str(text);
+            }
+            let calls_path = join(&delta_path, "tool_calls");
+            for (at, entry) in opt_array(delta, "tool_calls", &delta_path)?
+                .iter()
+                .enumerate()
+            {
+                if let Err(error) = delta_call(state, number, entry, &join(&calls_path, at)) {
+                    problem.get_or_insert(error);
+                }
+            }
+        }
+        if let Some(reason) = opt_str(choice, "finish_reason", &path)? {
+            for slot in state.slots.iter_mut().filter(|slot| slot.key.1 == number) {
+                slot.done = true;
+            }
+            if number == 0 {
+                state.stop_reason = Some(reason.to_owned());
+            }
+        }
+    }
+    problem.map_or(Ok(false), Err)
+}
+
+/// One entry of `delta.tool_calls`: found by id, then by index, then as the latest call.
+fn delta_call(
+    state: &mut State,
+    choice: usize,
+    entry: &Value,
+    path: &str,
+) -> Result<(), WireError> {
+    let entry = object(entry, path)?;
+    let index = opt_index(entry, "index", path)?;
+    let id = opt_str(entry, "id", path)?.filter(|id| !id.is_empty());
+    let function_path = join(path, "function");
+    let function = opt_object(entry, "function", path)?;
+    let name = match function {
+        Some(function) => opt_str(function, "name", &function_path)?.filter(|n| !n.is_empty()),
+        None => None,
+    };
+    let arguments = function
+        .and_then(|function| function.get("arguments"))
+        .filter(|arguments| !arguments.is_null());
+
+    let by_id = id.and_then(|id| state.by_id.get(id).copied());
+    let by_index = || {
+        let at = *state.by_key.get(&(0, choice, index?))?;
+        // Another id at the same index is another call (servers that send every call at 0).
+        (id.is_none() || state.slots[at].call.call_id.is_empty()).then_some(at)
+    };
+    let latest = || {
+        let at = state.latest?;
+        (id.is_none() && index.is_none() && state.slots[at].key.1 == choice).then_some(at)
+    };
+    let found = by_id.or_else(by_index).or_else(latest);
+    let at = if let Some(at) = found {
+        at
+    } else {
+        let index = index.unwrap_or_else(|| {
+            state
+                .slots
+                .iter()
+                .filter(|slot| slot.key.1 == choice)
+                .count()
+        });
+        let mut call = ToolCall::new("", "", Arguments::Text(String::new())).with_index(index);
+        call.status = CallStatus::Incomplete;
+        state.add(call, (0, choice, index), Buf::Text(String::new()))
+    };
+    state.latest = Some(at);
+    let slot = &mut state.slots[at];
+    if let Some(id) = id
+        && slot.call.call_id.is_empty()
+    {
+        id.clone_into(&mut slot.call.call_id);
+        state.by_id.insert(id.to_owned(), at);
+    }
+    let slot = &mut state.slots[at];
+    let mut problem = None;
+    if let Some(name) = name {
+        if slot.call.name.is_empty() {
+            name.clone_into(&mut slot.call.name);
+        } else if slot.call.name != name {
+            problem = Some(WireError::new(
+                join(&function_path, "name"),
+                format!(
+                    "call `{}` is named `{}`, and this delta names it `{name}`; the first name is kept",
+                    slot.call.call_id, slot.call.name
+                ),
+            ));
+        }
+    }
+    match arguments {
+        Some(Value::String(text)) => slot.append(text),
+        Some(other) => slot.append(&other.to_string()),
+        None => {}
+    }
+    if slot.done && arguments.is_some() {
+        problem.get_or_insert(WireError::new(
+            join(&function_path, "arguments"),
+            format!(
+                "arguments for call `{}` after its choice finished; they were appended",
+                slot.call.call_id
+            ),
+        ));
+    }
+    problem.map_or(Ok(()), Err)
+}

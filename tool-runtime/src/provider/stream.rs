@@ -1,0 +1,351 @@
+//! Assembly of streamed tool calls: deltas appended as they come, in time linear in the bytes
+//! received.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{Provider, Turn, WireError, anthropic, gemini, mcp, openai, responses};
+use crate::args::{JsonLimits, parse_lenient};
+use crate::call::{Arguments, CallStatus, ToolCall};
+
+/// Assembles the tool calls of one streamed response, chunk by chunk.
+///
+/// Feed it each chunk or event as it arrives ([`push`](Self::push) for a parsed value,
+/// [`push_line`](Self::push_line) for a line of the stream, SSE framing and all), then
+/// [`finish`](Self::finish) it for the calls, in the order the model made them. Appending a delta
+/// copies it to the end of its call's buffer and nothing more, so the total work is linear in the
+/// bytes received, however many deltas a call arrives in.
+///
+/// A call is complete only at the end of its block (OpenAI Chat: the choice's `finish_reason`;
+/// Responses: `response.output_item.done`; Anthropic: `content_block_stop`; Gemini: a part that
+/// does not say `willContinue`). A stream that stops early still yields every call it started,
+/// marked [`CallStatus::Incomplete`], with its arguments as far as they got. A malformed or
+/// out-of-order chunk is an error naming the chunk; the assembler keeps everything it received
+/// and can go on.
+///
+/// ```
+/// use tool_runtime::CallStatus;
+/// use tool_runtime::provider::{Assembler, Provider};
+///
+/// let mut stream = Assembler::new(Provider::OpenAiChat);
+/// for line in [
+///     r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"add","arguments":""}}]}}]}"#,
+///     r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\": 2,"}}]}}]}"#,
+///     r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":" \"b\": 3}"}}]}}]}"#,
+///     r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+///     "data: [DONE]",
+/// ] {
+///     stream.push_line(line).unwrap();
+/// }
+/// let calls = stream.finish();
+/// assert_eq!(calls[0].name, "add");
+/// assert_eq!(calls[0].status, CallStatus::Complete);
+/// assert_eq!(calls[0].arguments_as_map()["b"], 3);
+/// ```
+#[derive(Debug)]
+pub struct Assembler {
+    provider: Provider,
+    pub(super) state: State,
+    chunks: usize,
+    ended: bool,
+    stand_ins: Vec<(String, String)>,
+}
+
+/// What the per-provider chunk readers keep between chunks.
+#[derive(Debug, Default)]
+pub(super) struct State {
+    pub(super) slots: Vec<Slot>,
+    pub(super) text: String,
+    pub(super) stop_reason: Option<String>,
+    /// Slots by the provider's id for the call (OpenAI Chat call id, Responses item id).
+    pub(super) by_id: HashMap<String, usize>,
+    /// Slots by position: `(segment, choice, index)`.
+    pub(super) by_key: HashMap<Key, usize>,
+    /// Blocks that are not tool calls (Anthropic), by `(segment, index)`: `true` once stopped.
+    pub(super) other_blocks: HashMap<(usize, usize), bool>,
+    /// The slot that got the latest delta (OpenAI Chat servers that send no index).
+    pub(super) latest: Option<usize>,
+    /// Responses in a Responses stream, messages in an Anthropic one: each restarts indexes.
+    pub(super) segment: usize,
+    pub(super) started: bool,
+    /// The Gemini call still streaming its arguments, and the string path being continued.
+    pub(super) open: Option<usize>,
+    pub(super) open_string: Option<String>,
+}
+
+/// Where a call sits in the model's turn: segment (a response or message of the stream), choice,
+/// index. Calls come out in this order.
+pub(super) type Key = (usize, usize, usize);
+
+/// One call being assembled.
+#[derive(Debug)]
+pub(super) struct Slot {
+    /// Id, name, index, kind and metadata; the arguments are set from `buf` at the end.
+    pub(super) call: ToolCall,
+    pub(super) buf: Buf,
+    pub(super) key: Key,
+    pub(super) done: bool,
+}
+
+/// A call's arguments so far.
+#[derive(Debug)]
+pub(super) enum Buf {
+    /// Text deltas, appended (OpenAI, Responses, Anthropic).
+    Text(String),
+    /// Anthropic: the `input` of the block's start, used when no delta says more.
+    Start(String, Value),
+    /// A JSON value built up by path (Gemini), or sent whole.
+    Json(Value),
+}
+
+impl State {
+    /// Adds a slot and indexes it by position.
+    pub(super) fn add(&mut self, call: ToolCall, key: Key, buf: Buf) -> usize {
+        let at = self.slots.len();
+        self.slots.push(Slot {
+            call,
+            buf,
+            key,
+            done: false,
+        });
+        self.by_key.insert(key, at);
+        self.latest = Some(at);
+        at
+    }
+}
+
+impl Slot {
+    /// Appends text to the arguments.
+    pub(super) fn append(&mut self, delta: &str) {
+        match &mut self.buf {
+            Buf::Text(text) | Buf::Start(text, _) => text.push_str(delta),
+            Buf::Json(value) => {
+                // Text after a whole value: keep both, as text, so nothing is lost.
+                let mut text = value.to_string();
+                text.push_str(delta);
+                self.buf = Buf::Text(text);
+            }
+        }
+    }
+
+    fn arguments(&self) -> Arguments {
+        match &self.buf {
+            Buf::Start(text, input) if text.is_empty() => Arguments::Json(input.clone()),
+            Buf::Text(text) | Buf::Start(text, _) => Arguments::Text(text.clone()),
+            Buf::Json(value) => Arguments::Json(value.clone()),
+        }
+    }
+
+    fn into_call(self) -> ToolCall {
+        let arguments = self.arguments();
+        let mut call = self.call;
+        call.arguments = arguments;
+        if call.call_id.is_empty() {
+            // A server that never sent an id: one is made up so the result can pair with it.
+            call.call_id = format!("call_{}", call.index);
+            call.id_generated = true;
+        }
+        call.status = if self.done {
+            CallStatus::Complete
+        } else {
+            CallStatus::Incomplete
+        };
+        call
+    }
+}
+
+impl Assembler {
+    /// An assembler for one streamed response from `provider`. For MCP, each chunk is a whole
+    /// `tools/call` request (or its `params`). Tool names are kept as the model wrote them;
+    /// [`Toolbox::assembler`](crate::Toolbox::assembler) maps stand-in names back.
+    pub fn new(provider: Provider) -> Self {
+        Assembler {
+            provider,
+            state: State::default(),
+            chunks: 0,
+            ended: false,
+            stand_ins: Vec::new(),
+        }
+    }
+
+    pub(super) fn with_stand_ins(mut self, stand_ins: Vec<(String, String)>) -> Self {
+        self.stand_ins = stand_ins;
+        self
+    }
+
+    /// The provider whose stream this is.
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// Takes one chunk (OpenAI Chat, Gemini) or event (Responses, Anthropic), parsed.
+    ///
+    /// # Errors
+    /// A chunk that does not have the provider's shape, refers to a call or block the stream
+    /// has not started, or contradicts what came before; the error names the chunk (1-based,
+    /// counting every chunk given). What the chunk held that could be placed is kept.
+    pub fn push(&mut self, chunk: &Value) -> Result<(), WireError> {
+        self.chunks += 1;
+        let state = &mut self.state;
+        let done = match self.provider {
+            Provider::OpenAiChat => openai::push(state, chunk),
+            Provider::OpenAiResponses => responses::push(state, chunk),
+            Provider::Anthropic => anthropic::push(state, chunk),
+            Provider::Gemini => gemini::push(state, chunk),
+            Provider::Mcp => mcp::push(state, chunk),
+        }
+        .map_err(|error| error.in_chunk(self.chunks))?;
+        self.ended |= done;
+        Ok(())
+    }
+
+    /// Takes one line of a stream: a JSON chunk, with or without an SSE `data:` prefix. Blank
+    /// lines, SSE comments and `event:`/`id:`/`retry:` fields are skipped (events carry their
+    /// type in their data), and `[DONE]` marks the end.
+    ///
+    /// # Errors
+    /// A line that is not JSON, and everything [`push`](Self::push) refuses; the error names
+    /// the chunk.
+    pub fn push_line(&mut self, line: &str) -> Result<(), WireError> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with(':') {
+            return Ok(());
+        }
+        let data = match line.strip_prefix("data:") {
+            Some(data) => data.trim_start(),
+            None if ["event:", "id:", "retry:"]
+                .iter()
+                .any(|field| line.starts_with(field)) =>
+            {
+                return Ok(());
+            }
+            None => line,
+        };
+        if data == "[DONE]" {
+            self.ended = true;
+            return Ok(());
+        }
+        match serde_json::from_str::<Value>(data) {
+            Ok(chunk) => self.push(&chunk),
+            Err(error) => {
+                self.chunks += 1;
+                let shown: String = data.chars().take(80).collect();
+                let more = if shown.len() < data.len() { "…" } else { "" };
+                Err(
+                    WireError::new("", format!("not JSON ({error}): {shown}{more}"))
+                        .in_chunk(self.chunks),
+                )
+            }
+        }
+    }
+
+    /// The calls so far, in the order they started.
+    pub fn calls(&self) -> impl ExactSizeIterator<Item = PartialCall<'_>> {
+        self.state.slots.iter().map(|slot| PartialCall { slot })
+    }
+
+    /// The text the model wrote so far (thinking excluded).
+    pub fn text(&self) -> &str {
+        &self.state.text
+    }
+
+    /// Whether the stream said it ended (`[DONE]`, a final event, a final chunk).
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// How many chunks were given.
+    pub fn chunks(&self) -> usize {
+        self.chunks
+    }
+
+    /// The calls, in the order the model made them (by response or message, then index).
+    /// Calls whose block never ended are [`CallStatus::Incomplete`], with the arguments they
+    /// got; a lenient read ([`Arguments::as_map`]) still makes the most of them.
+    pub fn finish(self) -> Vec<ToolCall> {
+        self.finish_turn().calls
+    }
+
+    /// The calls, as [`finish`](Self::finish), with the text and the stop reason.
+    pub fn finish_turn(self) -> Turn {
+        let mut slots = self.state.slots;
+        // Stable: calls at the same position (a server resending an index) keep arrival order.
+        slots.sort_by_key(|slot| slot.key);
+        let calls = slots
+            .into_iter()
+            .map(|slot| {
+                let mut call = slot.into_call();
+                if let Some((_, local)) = self.stand_ins.iter().find(|(wire, _)| *wire == call.name)
+                {
+                    call.name.clone_from(local);
+                }
+                call
+            })
+            .collect();
+        Turn {
+            calls,
+            text: self.state.text,
+            stop_reason: self.state.stop_reason,
+        }
+    }
+}
+
+/// A call still being assembled.
+#[derive(Debug, Clone, Copy)]
+pub struct PartialCall<'a> {
+    slot: &'a Slot,
+}
+
+impl<'a> PartialCall<'a> {
+    /// The provider's id for the call (empty until the stream says it).
+    pub fn id(&self) -> &'a str {
+        &self.slot.call.call_id
+    }
+
+    /// The tool's name as the model wrote it (empty until the stream says it).
+    pub fn name(&self) -> &'a str {
+        &self.slot.call.name
+    }
+
+    /// The call's index as the provider numbers it.
+    pub fn index(&self) -> usize {
+        self.slot.call.index
+    }
+
+    /// Whether the call's block has ended.
+    pub fn is_complete(&self) -> bool {
+        self.slot.done
+    }
+
+    /// The argument text received so far, for providers that stream text; `None` for
+    /// arguments that came as a JSON value (Gemini).
+    pub fn arguments_text(&self) -> Option<&'a str> {
+        match &self.slot.buf {
+            Buf::Text(text) | Buf::Start(text, _) => Some(text),
+            Buf::Json(_) => None,
+        }
+    }
+
+    /// The arguments so far, read leniently (unclosed strings, objects and arrays closed; a
+    /// member cut off in its key dropped): for showing a call as it streams.
+    ///
+    /// This costs a parse of everything received so far, so calling it on every delta makes
+    /// the stream quadratic; call it when the display needs it (on a timer, say).
+    pub fn preview(&self) -> Map<String, Value> {
+        match &self.slot.buf {
+            Buf::Json(Value::Object(map)) => map.clone(),
+            Buf::Start(text, Value::Object(map)) if text.is_empty() => map.clone(),
+            Buf::Text(text) | Buf::Start(text, _) if !text.is_empty() => {
+                match parse_lenient(text, &JsonLimits::default()) {
+                    Ok(repaired) => match repaired.value {
+                        Value::Object(map) => map,
+                        _ => Map::new(),
+                    },
+                    Err(_) => Map::new(),
+                }
+            }
+            _ => Map::new(),
+        }
+    }
+}
