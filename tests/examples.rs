@@ -348,3 +348,120 @@ fn providers_prints_each_form_as_its_snapshot() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("openai-strict"));
 }
+
+/// What `assemble` prints for a stream, and its stderr.
+fn assemble(provider: &str, input: &[u8]) -> (Vec<Value>, String) {
+    let mut child = Command::new(example("assemble"))
+        .arg(provider)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{provider}");
+    let calls = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (calls, String::from_utf8(output.stderr).unwrap())
+}
+
+#[test]
+fn assemble_prints_each_call_of_a_recorded_stream() {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/providers");
+    let manifest = std::fs::read_to_string(data.join("manifest.jsonl")).unwrap();
+    let mut streams = 0;
+    for row in manifest.lines() {
+        let row: Value = serde_json::from_str(row).unwrap();
+        let provider = match row["format"].as_str().unwrap() {
+            "openai_chat_stream" => "openai",
+            "openai_responses_stream" => "openai-responses",
+            "anthropic_stream" => "anthropic",
+            "gemini_stream" => "gemini",
+            _ => continue,
+        };
+        let input = std::fs::read(data.join(row["file"].as_str().unwrap())).unwrap();
+        let (calls, stderr) = assemble(provider, &input);
+        let sample = row["sample_id"].as_str().unwrap();
+        // Only the recorder's two unparsed lines are reported, each with its line number.
+        assert_eq!(
+            stderr.lines().count(),
+            if row["contains_malformed_chunk_lines"] == true {
+                2
+            } else {
+                0
+            },
+            "{sample}: {stderr}"
+        );
+        assert!(stderr.lines().all(|l| l.starts_with("line ")), "{stderr}");
+        let expected = row["expected_tool_calls"].as_array().unwrap();
+        if sample.contains("reasoning-encrypted-content") {
+            // Three responses in one stream; see tests/data/providers/README.md.
+            assert_eq!(calls.len(), 3, "{sample}");
+        } else {
+            assert_eq!(calls.len(), expected.len(), "{sample}");
+            for (call, expected) in calls.iter().zip(expected) {
+                let keys: Vec<&str> = call
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .map(String::as_str)
+                    .collect();
+                assert_eq!(keys, ["id", "name", "arguments", "status"]);
+                assert_eq!(call["name"], expected["name"], "{sample}");
+                if !expected["id"].is_null() {
+                    assert_eq!(call["id"], expected["id"], "{sample}");
+                }
+                let sent = match &call["arguments"] {
+                    Value::String(text) => {
+                        serde_json::from_str(text).unwrap_or(call["arguments"].clone())
+                    }
+                    other => other.clone(),
+                };
+                let want = match (&expected["arguments"], &expected["input"]) {
+                    (Value::String(text), _) => {
+                        serde_json::from_str(text).unwrap_or(expected["arguments"].clone())
+                    }
+                    (_, input) => input.clone(),
+                };
+                assert_eq!(sent, want, "{sample}");
+                let status = if expected["arguments_json_valid"] == false {
+                    "incomplete"
+                } else {
+                    "complete"
+                };
+                assert_eq!(call["status"], status, "{sample}");
+            }
+        }
+        streams += 1;
+    }
+    assert_eq!(streams, 52);
+}
+
+#[test]
+fn assemble_takes_sse_framing_and_refuses_an_unknown_provider() {
+    let input = b"event: message_start\n\
+data: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"content\":[]}}\n\
+\n\
+: keep-alive\n\
+data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"add\",\"input\":{}}}\n\
+data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": 1\"}}\n\
+data: not json\n\
+data: [DONE]\n";
+    let (calls, stderr) = assemble("anthropic", input);
+    assert_eq!(
+        calls,
+        [json!({"id": "t1", "name": "add", "arguments": "{\"a\": 1", "status": "incomplete"})]
+    );
+    assert!(stderr.starts_with("line 7: chunk 4: not JSON"), "{stderr}");
+    let status = Command::new(example("assemble"))
+        .arg("bedrock")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+}
