@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{Object, join, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::read::{At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, req_str};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, text_only};
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
@@ -25,7 +25,7 @@ fn call_from_block(
     block: &Object,
     kind: CallKind,
     index: usize,
-    path: &str,
+    path: &At,
 ) -> Result<(ToolCall, Value), WireError> {
     let mut call = ToolCall::new(
         req_str(block, "id", path)?,
@@ -51,7 +51,7 @@ fn call_from_block(
 
 /// The calls in a message's `content`.
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
-    let root = object(response, "")?;
+    let root = object(response, &ROOT)?;
     refuse_error(root)?;
     if !root.contains_key("content") {
         return Err(WireError::new(
@@ -60,11 +60,12 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         ));
     }
     let mut turn = Turn {
-        stop_reason: opt_str(root, "stop_reason", "")?.map(str::to_owned),
+        stop_reason: opt_str(root, "stop_reason", &ROOT)?.map(str::to_owned),
         ..Turn::default()
     };
-    for (at, block) in opt_array(root, "content", "")?.iter().enumerate() {
-        let path = join("/content", at);
+    for (at, block) in opt_array(root, "content", &ROOT)?.iter().enumerate() {
+        let content_at = ROOT.key("content");
+        let path = content_at.index(at);
         let block = object(block, &path)?;
         let block_type = req_str(block, "type", &path)?;
         if let Some(kind) = call_kind(block_type) {
@@ -132,8 +133,8 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
 
 /// One stream event.
 pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> {
-    let root = object(event, "")?;
-    let Some(kind) = opt_str(root, "type", "")? else {
+    let root = object(event, &ROOT)?;
+    let Some(kind) = opt_str(root, "type", &ROOT)? else {
         return Err(WireError::new(
             "/type",
             "`type` is missing: not a Messages stream event",
@@ -150,7 +151,7 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
         }
         "content_block_start" => {
             let index = required_index(root)?;
-            let Some(block) = opt_object(root, "content_block", "")? else {
+            let Some(block) = opt_object(root, "content_block", &ROOT)? else {
                 return Err(WireError::new(
                     "/content_block",
                     "`content_block` is missing",
@@ -165,15 +166,16 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                     format!("block {index} was already started"),
                 ));
             }
-            let block_type = req_str(block, "type", "/content_block")?;
+            let block_type = req_str(block, "type", &ROOT.key("content_block"))?;
             if let Some(call_kind) = call_kind(block_type) {
-                let (mut call, input) = call_from_block(block, call_kind, index, "/content_block")?;
+                let (mut call, input) =
+                    call_from_block(block, call_kind, index, &ROOT.key("content_block"))?;
                 call.status = CallStatus::Incomplete;
                 state.add(call, key, Buf::Start(String::new(), input));
             } else {
                 state.other_blocks.insert((state.segment, index), false);
                 if block_type == "text"
-                    && let Some(text) = opt_str(block, "text", "/content_block")?
+                    && let Some(text) = opt_str(block, "text", &ROOT.key("content_block"))?
                 {
                     state.text.push_str(text);
                 }
@@ -194,8 +196,8 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             }
         }
         "message_delta" => {
-            if let Some(delta) = opt_object(root, "delta", "")?
-                && let Some(reason) = opt_str(delta, "stop_reason", "/delta")?
+            if let Some(delta) = opt_object(root, "delta", &ROOT)?
+                && let Some(reason) = opt_str(delta, "stop_reason", &ROOT.key("delta"))?
             {
                 state.stop_reason = Some(reason.to_owned());
             }
@@ -210,13 +212,13 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
 /// `content_block_delta`: input for a call, text for a text block.
 fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
     let index = required_index(root)?;
-    let Some(delta) = opt_object(root, "delta", "")? else {
+    let Some(delta) = opt_object(root, "delta", &ROOT)? else {
         return Err(WireError::new("/delta", "`delta` is missing"));
     };
-    let delta_type = req_str(delta, "type", "/delta")?;
+    let delta_type = req_str(delta, "type", &ROOT.key("delta"))?;
     if let Some(&at) = state.by_key.get(&(state.segment, 0, index)) {
         if delta_type == "input_json_delta" {
-            let partial = req_str(delta, "partial_json", "/delta")?;
+            let partial = req_str(delta, "partial_json", &ROOT.key("delta"))?;
             let slot = &mut state.slots[at];
             slot.append(partial);
             if slot.done {
@@ -232,7 +234,7 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
         if delta_type == "text_delta" {
             state
                 .text
-                .push_str(opt_str(delta, "text", "/delta")?.unwrap_or_default());
+                .push_str(opt_str(delta, "text", &ROOT.key("delta"))?.unwrap_or_default());
         }
     } else {
         // Nowhere to put it: the error carries what it held.
@@ -248,5 +250,5 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
 }
 
 fn required_index(root: &Object) -> Result<usize, WireError> {
-    opt_index(root, "index", "")?.ok_or_else(|| WireError::new("/index", "`index` is missing"))
+    opt_index(root, "index", &ROOT)?.ok_or_else(|| WireError::new("/index", "`index` is missing"))
 }

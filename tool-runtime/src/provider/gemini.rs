@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{Object, flag, join, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::read::{
+    At, Object, ROOT, flag, object, opt_array, opt_index, opt_object, opt_str, req_str,
+};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, CallStatus, ToolCall};
@@ -25,7 +27,7 @@ fn start_call(
     part: &Object,
     response_id: Option<&str>,
     index: usize,
-    path: &str,
+    path: &At,
 ) -> Result<ToolCall, WireError> {
     let mut call = ToolCall::new(
         "",
@@ -50,11 +52,11 @@ fn start_call(
 
 /// The calls of a response's first candidate.
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
-    let root = object(response, "")?;
+    let root = object(response, &ROOT)?;
     refuse_error(root)?;
-    let response_id = opt_str(root, "responseId", "")?;
+    let response_id = opt_str(root, "responseId", &ROOT)?;
     let mut turn = Turn::default();
-    let Some(candidate) = opt_array(root, "candidates", "")?.first() else {
+    let Some(candidate) = opt_array(root, "candidates", &ROOT)?.first() else {
         if root.contains_key("candidates") || root.contains_key("promptFeedback") {
             return Ok(turn);
         }
@@ -63,21 +65,23 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
             "`candidates` is missing: not a Gemini response",
         ));
     };
-    let path = "/candidates/0";
+    let candidates = ROOT.key("candidates");
+    let path = &candidates.index(0);
     let candidate = object(candidate, path)?;
     turn.stop_reason = opt_str(candidate, "finishReason", path)?.map(str::to_owned);
     let Some(content) = opt_object(candidate, "content", path)? else {
         return Ok(turn);
     };
-    let parts_path = join(&join(path, "content"), "parts");
-    for (at, part) in opt_array(content, "parts", &join(path, "content"))?
+    let content_at = path.key("content");
+    let parts_path = content_at.key("parts");
+    for (at, part) in opt_array(content, "parts", &path.key("content"))?
         .iter()
         .enumerate()
     {
-        let path = join(&parts_path, at);
+        let path = parts_path.index(at);
         let part = object(part, &path)?;
         if let Some(function_call) = opt_object(part, "functionCall", &path)? {
-            let path = join(&path, "functionCall");
+            let path = path.key("functionCall");
             let index = turn.calls.len();
             let mut call = start_call(function_call, part, response_id, index, &path)?;
             if let Some(args) = function_call.get("args").filter(|a| !a.is_null()) {
@@ -149,7 +153,7 @@ pub(super) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> V
 
 /// One stream chunk.
 pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> {
-    let root = object(chunk, "")?;
+    let root = object(chunk, &ROOT)?;
     refuse_error(root)?;
     if ![
         "candidates",
@@ -166,23 +170,25 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
             "`candidates` is missing: not a Gemini response chunk",
         ));
     }
-    let response_id = opt_str(root, "responseId", "")?;
+    let response_id = opt_str(root, "responseId", &ROOT)?;
     let mut ended = false;
     let mut problem = None;
-    for (at, candidate) in opt_array(root, "candidates", "")?.iter().enumerate() {
-        let path = join("/candidates", at);
+    for (at, candidate) in opt_array(root, "candidates", &ROOT)?.iter().enumerate() {
+        let candidates_at = ROOT.key("candidates");
+        let path = candidates_at.index(at);
         let candidate = object(candidate, &path)?;
         let number = opt_index(candidate, "index", &path)?.unwrap_or(at);
         if let Some(content) = opt_object(candidate, "content", &path)? {
-            let parts_path = join(&join(&path, "content"), "parts");
-            for (at, part) in opt_array(content, "parts", &join(&path, "content"))?
+            let content_at = path.key("content");
+            let parts_path = content_at.key("parts");
+            for (at, part) in opt_array(content, "parts", &path.key("content"))?
                 .iter()
                 .enumerate()
             {
-                let path = join(&parts_path, at);
+                let path = parts_path.index(at);
                 let part = object(part, &path)?;
                 if let Some(function_call) = opt_object(part, "functionCall", &path)? {
-                    let path = join(&path, "functionCall");
+                    let path = path.key("functionCall");
                     if let Err(error) =
                         function_call_part(state, function_call, part, number, response_id, &path)
                     {
@@ -215,7 +221,7 @@ fn function_call_part(
     part: &Object,
     candidate: usize,
     response_id: Option<&str>,
-    path: &str,
+    path: &At,
 ) -> Result<(), WireError> {
     let name = opt_str(function_call, "name", path)?.filter(|name| !name.is_empty());
     let continues = flag(function_call, "willContinue", path)?;
@@ -226,7 +232,7 @@ fn function_call_part(
         if let Some(open) = state.open.take() {
             let open = &state.slots[open].call;
             problem = Some(WireError::new(
-                join(path, "name"),
+                path.key("name"),
                 format!(
                     "call `{}` ({}) was still streaming its arguments when this call began; it stays incomplete",
                     open.call_id, open.name
@@ -263,9 +269,9 @@ fn function_call_part(
     if let Some(args) = args {
         state.slots[at].buf = Buf::Json(args.clone());
     }
-    let partial_path = join(path, "partialArgs");
+    let partial_path = path.key("partialArgs");
     for (index, fragment) in partial.iter().enumerate() {
-        let fragment_path = join(&partial_path, index);
+        let fragment_path = partial_path.index(index);
         if let Err(error) = apply_fragment(state, at, fragment, &fragment_path) {
             problem.get_or_insert(error);
         }
@@ -286,17 +292,14 @@ fn apply_fragment(
     state: &mut State,
     at: usize,
     fragment: &Value,
-    path: &str,
+    path: &At,
 ) -> Result<(), WireError> {
     let fragment = object(fragment, path)?;
     let json_path = req_str(fragment, "jsonPath", path)?;
     let continues = flag(fragment, "willContinue", path)?;
     let (value, is_string) = if let Some(text) = fragment.get("stringValue") {
         let Value::String(text) = text else {
-            return Err(WireError::new(
-                join(path, "stringValue"),
-                "expected a string",
-            ));
+            return Err(WireError::new(path.key("stringValue"), "expected a string"));
         };
         (Value::String(text.clone()), true)
     } else if let Some(value) = ["numberValue", "boolValue", "structValue", "listValue"]
@@ -318,7 +321,7 @@ fn apply_fragment(
         return Err(WireError::new(path, "the call's arguments are not JSON"));
     };
     set_path(root, json_path, value, append)
-        .map_err(|message| WireError::new(join(path, "jsonPath"), message))
+        .map_err(|message| WireError::new(path.key("jsonPath"), message))
 }
 
 /// One step of a JSON path.

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{object, opt_object, req_str};
+use super::read::{ROOT, object, opt_object, req_str};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, ToolCall};
@@ -12,16 +12,16 @@ use crate::result::ToolResult;
 /// The call in a `tools/call` request (JSON-RPC, or just its `params`); its id is the request's
 /// (a number written as text), or made up when there is none.
 pub(super) fn read_request(request: &Value) -> Result<Turn, WireError> {
-    let root = object(request, "")?;
+    let root = object(request, &ROOT)?;
     let (params, path, id) = if root.contains_key("method") {
-        let method = req_str(root, "method", "")?;
+        let method = req_str(root, "method", &ROOT)?;
         if method != "tools/call" {
             return Err(WireError::new(
                 "/method",
                 format!("expected a `tools/call` request, found `{method}`"),
             ));
         }
-        let Some(params) = opt_object(root, "params", "")? else {
+        let Some(params) = opt_object(root, "params", &ROOT)? else {
             return Err(WireError::new("/params", "`params` is missing"));
         };
         let id = match root.get("id") {
@@ -38,15 +38,15 @@ pub(super) fn read_request(request: &Value) -> Result<Turn, WireError> {
                 ));
             }
         };
-        (params, "/params", id)
+        (params, ROOT.key("params"), id)
     } else {
-        (root, "", None)
+        (root, ROOT, None)
     };
     let arguments = match params.get("arguments") {
         None => Arguments::default(),
         Some(arguments) => Arguments::Json(arguments.clone()),
     };
-    let mut call = ToolCall::new("", req_str(params, "name", path)?, arguments);
+    let mut call = ToolCall::new("", req_str(params, "name", &path)?, arguments);
     if let Some(id) = id {
         call.call_id = id;
     } else {

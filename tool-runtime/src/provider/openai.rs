@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::read::{join, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::read::{At, ROOT, object, opt_array, opt_index, opt_object, opt_str, req_str};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, CallStatus, ToolCall};
@@ -12,7 +12,7 @@ use crate::result::ToolResult;
 
 /// The calls of a chat completion's first choice.
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
-    let root = object(response, "")?;
+    let root = object(response, &ROOT)?;
     refuse_error(root)?;
     if !root.contains_key("choices") {
         return Err(WireError::new(
@@ -21,30 +21,28 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         ));
     }
     let mut turn = Turn::default();
-    let Some(first) = opt_array(root, "choices", "")?.first() else {
+    let Some(first) = opt_array(root, "choices", &ROOT)?.first() else {
         return Ok(turn);
     };
-    let path = "/choices/0";
+    let choices = ROOT.key("choices");
+    let path = &choices.index(0);
     let choice = object(first, path)?;
     turn.stop_reason = opt_str(choice, "finish_reason", path)?.map(str::to_owned);
     let Some(message) = opt_object(choice, "message", path)? else {
-        return Err(WireError::new(
-            join(path, "message"),
-            "`message` is missing",
-        ));
+        return Err(WireError::new(path.key("message"), "`message` is missing"));
     };
-    let path = "/choices/0/message";
-    turn.text = message_text(message.get("content"), &join(path, "content"))?;
-    let calls_path = join(path, "tool_calls");
+    let path = &path.key("message");
+    turn.text = message_text(message.get("content"), &path.key("content"))?;
+    let calls_path = path.key("tool_calls");
     for (at, entry) in opt_array(message, "tool_calls", path)?.iter().enumerate() {
-        let path = join(&calls_path, at);
+        let path = calls_path.index(at);
         let entry = object(entry, &path)?;
         // Custom tools take free text.
         let (name, arguments) = if opt_str(entry, "type", &path)? == Some("custom") {
             let Some(custom) = opt_object(entry, "custom", &path)? else {
-                return Err(WireError::new(join(&path, "custom"), "`custom` is missing"));
+                return Err(WireError::new(path.key("custom"), "`custom` is missing"));
             };
-            let custom_path = join(&path, "custom");
+            let custom_path = path.key("custom");
             let input = opt_str(custom, "input", &custom_path)?.unwrap_or_default();
             (
                 req_str(custom, "name", &custom_path)?,
@@ -53,11 +51,11 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         } else {
             let Some(function) = opt_object(entry, "function", &path)? else {
                 return Err(WireError::new(
-                    join(&path, "function"),
+                    path.key("function"),
                     "`function` is missing",
                 ));
             };
-            let function_path = join(&path, "function");
+            let function_path = path.key("function");
             let arguments = match function.get("arguments") {
                 None => Arguments::Text(String::new()),
                 Some(Value::String(text)) => Arguments::Text(text.clone()),
@@ -80,15 +78,15 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
 }
 
 /// A message's `content`: a string, or text parts.
-fn message_text(content: Option<&Value>, path: &str) -> Result<String, WireError> {
+fn message_text(content: Option<&Value>, path: &At) -> Result<String, WireError> {
     match content {
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(text)) => Ok(text.clone()),
         Some(Value::Array(parts)) => {
             let mut text = String::new();
             for (at, part) in parts.iter().enumerate() {
-                let part = object(part, &join(path, at))?;
-                if let Some(more) = opt_str(part, "text", &join(path, at))? {
+                let part = object(part, &path.index(at))?;
+                if let Some(more) = opt_str(part, "text", &path.index(at))? {
                     text.push_str(more);
                 }
             }
@@ -152,7 +150,7 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
 
 /// One chat completion chunk.
 pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> {
-    let root = object(chunk, "")?;
+    let root = object(chunk, &ROOT)?;
     refuse_error(root)?;
     if !root.contains_key("choices") {
         return Err(WireError::new(
@@ -161,23 +159,24 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
         ));
     }
     let mut problem = None;
-    for (at, choice) in opt_array(root, "choices", "")?.iter().enumerate() {
-        let path = join("/choices", at);
+    for (at, choice) in opt_array(root, "choices", &ROOT)?.iter().enumerate() {
+        let choices_at = ROOT.key("choices");
+        let path = choices_at.index(at);
         let choice = object(choice, &path)?;
         let number = opt_index(choice, "index", &path)?.unwrap_or(at);
         if let Some(delta) = opt_object(choice, "delta", &path)? {
-            let delta_path = join(&path, "delta");
+            let delta_path = path.key("delta");
             if number == 0
                 && let Some(text) = opt_str(delta, "content", &delta_path)?
             {
                 state.text.push_str(text);
             }
-            let calls_path = join(&delta_path, "tool_calls");
+            let calls_path = delta_path.key("tool_calls");
             for (at, entry) in opt_array(delta, "tool_calls", &delta_path)?
                 .iter()
                 .enumerate()
             {
-                if let Err(error) = delta_call(state, number, entry, &join(&calls_path, at)) {
+                if let Err(error) = delta_call(state, number, entry, &calls_path.index(at)) {
                     problem.get_or_insert(error);
                 }
             }
@@ -195,16 +194,11 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
 }
 
 /// One entry of `delta.tool_calls`: found by id, then by index, then as the latest call.
-fn delta_call(
-    state: &mut State,
-    choice: usize,
-    entry: &Value,
-    path: &str,
-) -> Result<(), WireError> {
+fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Result<(), WireError> {
     let entry = object(entry, path)?;
     let index = opt_index(entry, "index", path)?;
     let id = opt_str(entry, "id", path)?.filter(|id| !id.is_empty());
-    let function_path = join(path, "function");
+    let function_path = path.key("function");
     let function = opt_object(entry, "function", path)?;
     let name = match function {
         Some(function) => opt_str(function, "name", &function_path)?.filter(|n| !n.is_empty()),
@@ -254,7 +248,7 @@ fn delta_call(
             name.clone_into(&mut slot.call.name);
         } else if slot.call.name != name {
             problem = Some(WireError::new(
-                join(&function_path, "name"),
+                function_path.key("name"),
                 format!(
                     "call `{}` is named `{}`, and this delta names it `{name}`; the first name is kept",
                     slot.call.call_id, slot.call.name
@@ -269,7 +263,7 @@ fn delta_call(
     }
     if slot.done && arguments.is_some() {
         problem.get_or_insert(WireError::new(
-            join(&function_path, "arguments"),
+            function_path.key("arguments"),
             format!(
                 "arguments for call `{}` after its choice finished; they were appended",
                 slot.call.call_id

@@ -6,10 +6,77 @@ use super::WireError;
 
 pub(super) type Object = Map<String, Value>;
 
-/// `path` followed by `key`, as a JSON pointer.
-pub(super) fn join(path: &str, key: impl std::fmt::Display) -> String {
-    let key = key.to_string();
-    format!("{path}/{}", key.replace('~', "~0").replace('/', "~1"))
+/// Where a value is in a payload: a chain of steps on the stack, written out as a JSON pointer
+/// only when an error needs it (building a path per chunk would cost more than the chunk).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct At<'a> {
+    parent: Option<&'a At<'a>>,
+    step: Step<'a>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Step<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The whole payload or chunk.
+pub(super) const ROOT: At<'static> = At {
+    parent: None,
+    step: Step::Root,
+};
+
+impl<'a> At<'a> {
+    /// The member `key` of the value here.
+    pub(super) fn key(&'a self, key: &'a str) -> At<'a> {
+        At {
+            parent: Some(self),
+            step: Step::Key(key),
+        }
+    }
+
+    /// The element `index` of the array here.
+    pub(super) fn index(&'a self, index: usize) -> At<'a> {
+        At {
+            parent: Some(self),
+            step: Step::Index(index),
+        }
+    }
+
+    /// The JSON pointer of this place.
+    pub(super) fn pointer(&self) -> String {
+        let mut steps = Vec::new();
+        let mut at = Some(self);
+        while let Some(here) = at {
+            steps.push(here.step);
+            at = here.parent;
+        }
+        let mut pointer = String::new();
+        for step in steps.iter().rev() {
+            match step {
+                Step::Root => {}
+                Step::Key(key) => {
+                    pointer.push('/');
+                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                }
+                Step::Index(index) => pointer.push_str(&format!("/{index}")),
+            }
+        }
+        pointer
+    }
+}
+
+impl From<At<'_>> for String {
+    fn from(at: At<'_>) -> String {
+        at.pointer()
+    }
+}
+
+impl From<&At<'_>> for String {
+    fn from(at: &At<'_>) -> String {
+        at.pointer()
+    }
 }
 
 /// What kind of JSON value this is, for messages.
@@ -24,12 +91,15 @@ pub(super) fn kind(value: &Value) -> &'static str {
     }
 }
 
-fn expected(path: &str, what: &str, found: &Value) -> WireError {
-    WireError::new(path, format!("expected {what}, found {}", kind(found)))
+fn expected(at: &At, what: &str, found: &Value) -> WireError {
+    WireError::new(
+        at.pointer(),
+        format!("expected {what}, found {}", kind(found)),
+    )
 }
 
 /// The value as an object.
-pub(super) fn object<'a>(value: &'a Value, path: &str) -> Result<&'a Object, WireError> {
+pub(super) fn object<'a>(value: &'a Value, path: &At) -> Result<&'a Object, WireError> {
     value
         .as_object()
         .ok_or_else(|| expected(path, "an object", value))
@@ -44,31 +114,31 @@ fn member<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {
 pub(super) fn opt_str<'a>(
     map: &'a Object,
     key: &str,
-    path: &str,
+    path: &At,
 ) -> Result<Option<&'a str>, WireError> {
     match member(map, key) {
         None => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(expected(&join(path, key), "a string", other)),
+        Some(other) => Err(expected(&path.key(key), "a string", other)),
     }
 }
 
 /// A string member that must be there.
-pub(super) fn req_str<'a>(map: &'a Object, key: &str, path: &str) -> Result<&'a str, WireError> {
+pub(super) fn req_str<'a>(map: &'a Object, key: &str, path: &At) -> Result<&'a str, WireError> {
     opt_str(map, key, path)?
-        .ok_or_else(|| WireError::new(join(path, key), format!("`{key}` is missing")))
+        .ok_or_else(|| WireError::new(path.key(key).pointer(), format!("`{key}` is missing")))
 }
 
 /// An array member, empty when absent or `null`.
 pub(super) fn opt_array<'a>(
     map: &'a Object,
     key: &str,
-    path: &str,
+    path: &At,
 ) -> Result<&'a [Value], WireError> {
     match member(map, key) {
         None => Ok(&[]),
         Some(Value::Array(items)) => Ok(items),
-        Some(other) => Err(expected(&join(path, key), "an array", other)),
+        Some(other) => Err(expected(&path.key(key), "an array", other)),
     }
 }
 
@@ -76,32 +146,32 @@ pub(super) fn opt_array<'a>(
 pub(super) fn opt_object<'a>(
     map: &'a Object,
     key: &str,
-    path: &str,
+    path: &At,
 ) -> Result<Option<&'a Object>, WireError> {
     match member(map, key) {
         None => Ok(None),
         Some(Value::Object(inner)) => Ok(Some(inner)),
-        Some(other) => Err(expected(&join(path, key), "an object", other)),
+        Some(other) => Err(expected(&path.key(key), "an object", other)),
     }
 }
 
 /// A non-negative integer member, `None` when absent or `null`.
-pub(super) fn opt_index(map: &Object, key: &str, path: &str) -> Result<Option<usize>, WireError> {
+pub(super) fn opt_index(map: &Object, key: &str, path: &At) -> Result<Option<usize>, WireError> {
     match member(map, key) {
         None => Ok(None),
         Some(value) => value
             .as_u64()
             .and_then(|n| usize::try_from(n).ok())
             .map(Some)
-            .ok_or_else(|| expected(&join(path, key), "a non-negative integer", value)),
+            .ok_or_else(|| expected(&path.key(key), "a non-negative integer", value)),
     }
 }
 
 /// A boolean member, `false` when absent or `null`.
-pub(super) fn flag(map: &Object, key: &str, path: &str) -> Result<bool, WireError> {
+pub(super) fn flag(map: &Object, key: &str, path: &At) -> Result<bool, WireError> {
     match member(map, key) {
         None => Ok(false),
         Some(Value::Bool(on)) => Ok(*on),
-        Some(other) => Err(expected(&join(path, key), "a boolean", other)),
+        Some(other) => Err(expected(&path.key(key), "a boolean", other)),
     }
 }

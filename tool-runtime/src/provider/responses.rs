@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{Object, join, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::read::{At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, req_str};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, data_url, text_only};
 use crate::call::{Arguments, CallStatus, ToolCall};
@@ -17,7 +17,7 @@ fn is_call(kind: &str) -> bool {
 }
 
 /// A call from a `function_call` or `custom_tool_call` item.
-fn call_from_item(item: &Object, index: usize, path: &str) -> Result<ToolCall, WireError> {
+fn call_from_item(item: &Object, index: usize, path: &At) -> Result<ToolCall, WireError> {
     let custom = opt_str(item, "type", path)? == Some("custom_tool_call");
     let arguments = opt_str(item, if custom { "input" } else { "arguments" }, path)?;
     let mut call = ToolCall::new(
@@ -37,7 +37,7 @@ fn call_from_item(item: &Object, index: usize, path: &str) -> Result<ToolCall, W
 
 /// The calls in a response's `output`.
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
-    let root = object(response, "")?;
+    let root = object(response, &ROOT)?;
     super::openai::refuse_error(root)?;
     if !root.contains_key("output") {
         return Err(WireError::new(
@@ -49,16 +49,17 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         stop_reason: stop_reason(root)?,
         ..Turn::default()
     };
-    for (at, item) in opt_array(root, "output", "")?.iter().enumerate() {
-        let path = join("/output", at);
+    for (at, item) in opt_array(root, "output", &ROOT)?.iter().enumerate() {
+        let output_at = ROOT.key("output");
+        let path = output_at.index(at);
         let item = object(item, &path)?;
         let kind = req_str(item, "type", &path)?;
         if is_call(kind) {
             turn.calls.push(call_from_item(item, at, &path)?);
         } else if kind == "message" {
-            let content_path = join(&path, "content");
+            let content_path = path.key("content");
             for (at, part) in opt_array(item, "content", &path)?.iter().enumerate() {
-                let part_path = join(&content_path, at);
+                let part_path = content_path.index(at);
                 let part = object(part, &part_path)?;
                 if opt_str(part, "type", &part_path)? == Some("output_text") {
                     turn.text
@@ -72,12 +73,12 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
 
 /// `incomplete_details.reason`, else the response's `status`.
 fn stop_reason(response: &Object) -> Result<Option<String>, WireError> {
-    if let Some(details) = opt_object(response, "incomplete_details", "")?
-        && let Some(reason) = opt_str(details, "reason", "/incomplete_details")?
+    if let Some(details) = opt_object(response, "incomplete_details", &ROOT)?
+        && let Some(reason) = opt_str(details, "reason", &ROOT.key("incomplete_details"))?
     {
         return Ok(Some(reason.to_owned()));
     }
-    Ok(opt_str(response, "status", "")?.map(str::to_owned))
+    Ok(opt_str(response, "status", &ROOT)?.map(str::to_owned))
 }
 
 /// A `function_call_output` item: a string, or input parts when there are images.
@@ -105,8 +106,8 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
 
 /// One stream event.
 pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> {
-    let root = object(event, "")?;
-    let Some(kind) = opt_str(root, "type", "")? else {
+    let root = object(event, &ROOT)?;
+    let Some(kind) = opt_str(root, "type", &ROOT)? else {
         return Err(WireError::new(
             "/type",
             "`type` is missing: not a Responses stream event",
@@ -122,10 +123,10 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
         }
         "response.output_item.added" => {
             let item = required_item(root)?;
-            let kind = req_str(item, "type", "/item")?;
+            let kind = req_str(item, "type", &ROOT.key("item"))?;
             if is_call(kind) {
                 let index = output_index(state, root)?;
-                if let Some(item_id) = opt_str(item, "id", "/item")?
+                if let Some(item_id) = opt_str(item, "id", &ROOT.key("item"))?
                     && state.by_id.contains_key(item_id)
                 {
                     return Err(WireError::new(
@@ -137,7 +138,7 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             }
         }
         "response.function_call_arguments.delta" | "response.custom_tool_call_input.delta" => {
-            let delta = req_str(root, "delta", "")?;
+            let delta = req_str(root, "delta", &ROOT)?;
             let at = find(state, root)?;
             let slot = &mut state.slots[at];
             slot.append(delta);
@@ -158,18 +159,18 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                 "arguments"
             };
             let at = find(state, root)?;
-            if let Some(text) = opt_str(root, key, "")? {
-                settle(state, at, text, &join("", key))?;
+            if let Some(text) = opt_str(root, key, &ROOT)? {
+                settle(state, at, text, &ROOT.key(key))?;
             }
         }
         "response.output_item.done" => {
             item_done(state, root)?;
         }
         "response.output_text.delta" => {
-            state.text.push_str(req_str(root, "delta", "")?);
+            state.text.push_str(req_str(root, "delta", &ROOT)?);
         }
         "response.completed" | "response.incomplete" => {
-            if let Some(response) = opt_object(root, "response", "")? {
+            if let Some(response) = opt_object(root, "response", &ROOT)? {
                 state.stop_reason = stop_reason(response)?;
             }
             return Ok(true);
@@ -196,7 +197,7 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
 /// `response.output_item.done`: a call's item, final.
 fn item_done(state: &mut State, root: &Object) -> Result<(), WireError> {
     let item = required_item(root)?;
-    if !is_call(req_str(item, "type", "/item")?) {
+    if !is_call(req_str(item, "type", &ROOT.key("item"))?) {
         return Ok(());
     }
     // An item done without being added is whole in itself.
@@ -206,33 +207,33 @@ fn item_done(state: &mut State, root: &Object) -> Result<(), WireError> {
         let index = output_index(state, root)?;
         add(state, item, index)?
     };
-    let custom = opt_str(item, "type", "/item")? == Some("custom_tool_call");
+    let custom = opt_str(item, "type", &ROOT.key("item"))? == Some("custom_tool_call");
     let key = if custom { "input" } else { "arguments" };
     let slot = &mut state.slots[at];
     if slot.call.call_id.is_empty()
-        && let Some(id) = opt_str(item, "call_id", "/item")?
+        && let Some(id) = opt_str(item, "call_id", &ROOT.key("item"))?
     {
         id.clone_into(&mut slot.call.call_id);
     }
     if slot.call.name.is_empty()
-        && let Some(name) = opt_str(item, "name", "/item")?
+        && let Some(name) = opt_str(item, "name", &ROOT.key("item"))?
     {
         name.clone_into(&mut slot.call.name);
     }
-    slot.done = opt_str(item, "status", "/item")? != Some("incomplete");
-    if let Some(text) = opt_str(item, key, "/item")? {
-        settle(state, at, text, &join("/item", key))?;
+    slot.done = opt_str(item, "status", &ROOT.key("item"))? != Some("incomplete");
+    if let Some(text) = opt_str(item, key, &ROOT.key("item"))? {
+        settle(state, at, text, &ROOT.key("item").key(key))?;
     }
     Ok(())
 }
 
 fn required_item(root: &Object) -> Result<&Object, WireError> {
-    opt_object(root, "item", "")?.ok_or_else(|| WireError::new("/item", "`item` is missing"))
+    opt_object(root, "item", &ROOT)?.ok_or_else(|| WireError::new("/item", "`item` is missing"))
 }
 
 /// The event's `output_index`, or the next free index of the current response.
 fn output_index(state: &State, root: &Object) -> Result<usize, WireError> {
-    Ok(opt_index(root, "output_index", "")?.unwrap_or_else(|| {
+    Ok(opt_index(root, "output_index", &ROOT)?.unwrap_or_else(|| {
         state
             .slots
             .iter()
@@ -243,13 +244,13 @@ fn output_index(state: &State, root: &Object) -> Result<usize, WireError> {
 
 /// Starts a call from its item.
 fn add(state: &mut State, item: &Object, index: usize) -> Result<usize, WireError> {
-    let mut call = call_from_item(item, index, "/item")?;
+    let mut call = call_from_item(item, index, &ROOT.key("item"))?;
     let text = match &call.arguments {
         Arguments::Text(text) => text.clone(),
         Arguments::Json(_) => String::new(),
     };
     call.status = CallStatus::Incomplete;
-    let item_id = opt_str(item, "id", "/item")?.map(str::to_owned);
+    let item_id = opt_str(item, "id", &ROOT.key("item"))?.map(str::to_owned);
     let at = state.add(call, (state.segment, 0, index), Buf::Text(text));
     if let Some(item_id) = item_id {
         state.by_id.insert(item_id, at);
@@ -259,10 +260,10 @@ fn add(state: &mut State, item: &Object, index: usize) -> Result<usize, WireErro
 
 /// The call an event is about: by `item_id`, else by `output_index` in the current response.
 fn find(state: &State, root: &Object) -> Result<usize, WireError> {
-    let item_id = match opt_str(root, "item_id", "")? {
+    let item_id = match opt_str(root, "item_id", &ROOT)? {
         Some(id) => Some(id),
-        None => match opt_object(root, "item", "")? {
-            Some(item) => opt_str(item, "id", "/item")?,
+        None => match opt_object(root, "item", &ROOT)? {
+            Some(item) => opt_str(item, "id", &ROOT.key("item"))?,
             None => None,
         },
     };
@@ -271,7 +272,7 @@ fn find(state: &State, root: &Object) -> Result<usize, WireError> {
     {
         return Ok(at);
     }
-    if let Some(index) = opt_index(root, "output_index", "")?
+    if let Some(index) = opt_index(root, "output_index", &ROOT)?
         && let Some(&at) = state.by_key.get(&(state.segment, 0, index))
     {
         return Ok(at);
@@ -295,7 +296,7 @@ fn find(state: &State, root: &Object) -> Result<usize, WireError> {
 /// The final arguments of a call: taken when no delta came; when deltas said something else,
 /// the final text is kept and the deltas are kept beside it in the call's metadata
 /// (`streamed_arguments`), and the difference is an error.
-fn settle(state: &mut State, at: usize, text: &str, path: &str) -> Result<(), WireError> {
+fn settle(state: &mut State, at: usize, text: &str, path: &At) -> Result<(), WireError> {
     let slot = &mut state.slots[at];
     let Buf::Text(streamed) = &mut slot.buf else {
         return Ok(());
