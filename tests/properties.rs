@@ -252,3 +252,202 @@ proptest! {
         }
     }
 }
+
+/// A value in the shape of a string field, or anything.
+fn text_or_any() -> impl Strategy<Value = Value> {
+    prop_oneof![3 => ".{0,8}".prop_map(Value::from), 1 => json_value()]
+}
+
+/// A block or call index, or anything.
+fn index_or_any() -> impl Strategy<Value = Value> {
+    prop_oneof![4 => (0u64..3).prop_map(Value::from), 1 => json_value()]
+}
+
+/// Chunks in roughly one of the four providers' shapes, their fields scrambled, so that every
+/// path of every assembler is reached with things wrong in every place.
+fn stream_chunk() -> impl Strategy<Value = Value> {
+    let openai = (
+        index_or_any(),
+        prop_oneof![
+            Just(json!("call_1")),
+            Just(json!("call_2")),
+            Just(json!("")),
+            json_value()
+        ],
+        text_or_any(),
+        text_or_any(),
+        prop_oneof![Just(Value::Null), Just(json!("tool_calls")), json_value()],
+    )
+        .prop_map(|(index, id, name, arguments, finish)| {
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": index, "id": id, "function": {"name": name, "arguments": arguments}},
+            ]}, "finish_reason": finish}]})
+        });
+    let responses = (
+        prop::sample::select(vec![
+            "response.created",
+            "response.output_item.added",
+            "response.function_call_arguments.delta",
+            "response.function_call_arguments.done",
+            "response.output_item.done",
+            "response.completed",
+            "error",
+        ]),
+        index_or_any(),
+        prop_oneof![Just(json!("fc_1")), Just(json!("fc_2")), json_value()],
+        text_or_any(),
+        prop_oneof![
+            Just(json!("function_call")),
+            Just(json!("message")),
+            json_value()
+        ],
+    )
+        .prop_map(|(kind, index, item_id, text, item_type)| {
+            json!({"type": kind, "output_index": index, "item_id": item_id, "delta": text,
+                "arguments": text, "item": {"type": item_type, "id": item_id, "call_id": "c",
+                "name": "f", "arguments": text, "status": "completed"}})
+        });
+    let anthropic = (
+        prop::sample::select(vec![
+            "message_start",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop",
+        ]),
+        index_or_any(),
+        prop_oneof![
+            Just(json!("tool_use")),
+            Just(json!("text")),
+            Just(json!("server_tool_use")),
+            json_value()
+        ],
+        prop_oneof![
+            Just(json!("input_json_delta")),
+            Just(json!("text_delta")),
+            json_value()
+        ],
+        text_or_any(),
+    )
+        .prop_map(|(kind, index, block_type, delta_type, text)| {
+            json!({"type": kind, "index": index,
+                "content_block": {"type": block_type, "id": "t", "name": "f", "input": {}},
+                "delta": {"type": delta_type, "partial_json": text, "text": text}})
+        });
+    let gemini = (
+        prop::option::of(text_or_any()),
+        any::<bool>(),
+        prop::sample::select(vec![
+            "$.a", "$.a[0]", "$.a[1].b", "$", "$[x", "$.a[9]", "a", "$['q",
+        ]),
+        prop_oneof![
+            text_or_any().prop_map(|v| json!({"stringValue": v})),
+            json_value().prop_map(|v| json!({"numberValue": v})),
+            Just(json!({"nullValue": null})),
+            Just(json!({})),
+        ],
+        any::<bool>(),
+    )
+        .prop_map(|(name, continues, path, value, fragment_continues)| {
+            let mut fragment = value;
+            fragment["jsonPath"] = json!(path);
+            fragment["willContinue"] = json!(fragment_continues);
+            let mut call = json!({"willContinue": continues, "partialArgs": [fragment]});
+            if let Some(name) = name {
+                call["name"] = name;
+            }
+            json!({"candidates": [{"content": {"parts": [{"functionCall": call}]}}]})
+        });
+    prop_oneof![openai, responses, anthropic, gemini, json_value()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Any sequence of chunks, in any provider's assembler: no panic, every call started comes
+    /// out of `finish`, each with an id, and refused chunks are errors naming their chunk.
+    #[test]
+    fn assemblers_never_panic_and_drop_no_call(chunks in prop::collection::vec(stream_chunk(), 0..24)) {
+        use toolwright::provider::{Assembler, Provider};
+        for provider in Provider::ALL {
+            let mut stream = Assembler::new(provider);
+            for (at, chunk) in chunks.iter().enumerate() {
+                if let Err(error) = stream.push(chunk) {
+                    prop_assert_eq!(error.chunk(), Some(at + 1));
+                }
+            }
+            let started = stream.calls().count();
+            let calls = stream.finish();
+            prop_assert_eq!(calls.len(), started);
+            prop_assert!(calls.iter().all(|call| !call.call_id.is_empty()));
+        }
+    }
+
+    /// Any line of text is taken or refused, never a panic.
+    #[test]
+    fn stream_lines_never_panic(lines in prop::collection::vec(prop_oneof![".{0,40}", "data: .{0,40}", json_value().prop_map(|v| format!("data: {v}"))], 0..12)) {
+        use toolwright::provider::{Assembler, Provider};
+        for provider in Provider::ALL {
+            let mut stream = Assembler::new(provider);
+            for line in &lines {
+                let _ = stream.push_line(line);
+            }
+            let _ = stream.finish();
+        }
+    }
+
+    /// However a call's arguments are cut into deltas, they are assembled to exactly the text
+    /// sent (for Gemini, the string value sent piece by piece at one path).
+    #[test]
+    fn arguments_survive_any_cutting_into_deltas(text in ".{0,120}", cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12)) {
+        use toolwright::provider::{Assembler, Provider};
+        use toolwright::CallStatus;
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let mut points: Vec<usize> = cuts.iter().filter(|_| !chars.is_empty()).map(|i| chars[i.index(chars.len())].0).collect();
+        points.extend([0, text.len()]);
+        points.sort_unstable();
+        points.dedup();
+        let pieces: Vec<&str> = points.windows(2).map(|w| &text[w[0]..w[1]]).collect();
+        for provider in [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini] {
+            let mut chunks = Vec::new();
+            match provider {
+                Provider::OpenAiChat => {
+                    chunks.push(json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f", "arguments": ""}}]}}]}));
+                    chunks.extend(pieces.iter().map(|p| json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": p}}]}}]})));
+                    chunks.push(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+                }
+                Provider::OpenAiResponses => {
+                    chunks.push(json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc", "call_id": "c", "name": "f", "arguments": ""}}));
+                    chunks.extend(pieces.iter().map(|p| json!({"type": "response.function_call_arguments.delta", "item_id": "fc", "delta": p})));
+                    chunks.push(json!({"type": "response.output_item.done", "output_index": 0, "item": {"type": "function_call", "id": "fc", "call_id": "c", "name": "f", "arguments": text}}));
+                }
+                Provider::Anthropic => {
+                    chunks.push(json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "c", "name": "f", "input": {}}}));
+                    chunks.extend(pieces.iter().map(|p| json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": p}})));
+                    chunks.push(json!({"type": "content_block_stop", "index": 0}));
+                }
+                _ => {
+                    let part = |call: Value| json!({"candidates": [{"content": {"parts": [{"functionCall": call}]}}]});
+                    chunks.push(part(json!({"name": "f", "willContinue": true})));
+                    chunks.extend(pieces.iter().map(|p| part(json!({"partialArgs": [{"jsonPath": "$.s", "stringValue": p, "willContinue": true}], "willContinue": true}))));
+                    chunks.push(part(json!({})));
+                }
+            }
+            let mut stream = Assembler::new(provider);
+            for chunk in &chunks {
+                prop_assert!(stream.push(chunk).is_ok());
+            }
+            let calls = stream.finish();
+            prop_assert_eq!(calls.len(), 1);
+            prop_assert_eq!(calls[0].status, CallStatus::Complete);
+            let expected = match provider {
+                Provider::Gemini if pieces.is_empty() => Arguments::Json(json!({})),
+                Provider::Gemini => Arguments::Json(json!({"s": text})),
+                Provider::Anthropic if text.is_empty() => Arguments::Json(json!({})),
+                _ => Arguments::Text(text.clone()),
+            };
+            prop_assert_eq!(&calls[0].arguments, &expected);
+        }
+    }
+}
