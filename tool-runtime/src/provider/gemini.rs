@@ -239,11 +239,7 @@ fn function_call_part(
                 ),
             ));
         }
-        let index = state
-            .slots
-            .iter()
-            .filter(|slot| slot.key.1 == candidate)
-            .count();
+        let index = state.count(0, candidate);
         let mut call = start_call(function_call, part, response_id, index, path)?;
         call.status = CallStatus::Incomplete;
         state.open_string = None;

@@ -182,9 +182,7 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
             }
         }
         if let Some(reason) = opt_str(choice, "finish_reason", &path)? {
-            for slot in state.slots.iter_mut().filter(|slot| slot.key.1 == number) {
-                slot.done = true;
-            }
+            state.finished.insert(number);
             if number == 0 {
                 state.stop_reason = Some(reason.to_owned());
             }
@@ -222,13 +220,7 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
     let at = if let Some(at) = found {
         at
     } else {
-        let index = index.unwrap_or_else(|| {
-            state
-                .slots
-                .iter()
-                .filter(|slot| slot.key.1 == choice)
-                .count()
-        });
+        let index = index.unwrap_or_else(|| state.count(0, choice));
         let mut call = ToolCall::new("", "", Arguments::Text(String::new())).with_index(index);
         call.status = CallStatus::Incomplete;
         state.add(call, (0, choice, index), Buf::Text(String::new()))
@@ -261,7 +253,7 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
         Some(other) => slot.append(&other.to_string()),
         None => {}
     }
-    if slot.done && arguments.is_some() {
+    if state.finished.contains(&choice) && arguments.is_some() {
         problem.get_or_insert(WireError::new(
             function_path.key("arguments"),
             format!(

@@ -233,13 +233,7 @@ fn required_item(root: &Object) -> Result<&Object, WireError> {
 
 /// The event's `output_index`, or the next free index of the current response.
 fn output_index(state: &State, root: &Object) -> Result<usize, WireError> {
-    Ok(opt_index(root, "output_index", &ROOT)?.unwrap_or_else(|| {
-        state
-            .slots
-            .iter()
-            .filter(|slot| slot.key.0 == state.segment)
-            .count()
-    }))
+    Ok(opt_index(root, "output_index", &ROOT)?.unwrap_or_else(|| state.count(state.segment, 0)))
 }
 
 /// Starts a call from its item.

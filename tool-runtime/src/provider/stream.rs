@@ -1,7 +1,7 @@
 //! Assembly of streamed tool calls: deltas appended as they come, in time linear in the bytes
 //! received.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -69,6 +69,11 @@ pub(super) struct State {
     /// Responses in a Responses stream, messages in an Anthropic one: each restarts indexes.
     pub(super) segment: usize,
     pub(super) started: bool,
+    /// Calls started per `(segment, choice)`: the index of a call a server sent without one.
+    pub(super) counts: HashMap<(usize, usize), usize>,
+    /// OpenAI Chat choices whose `finish_reason` came: their calls are complete. Kept per choice
+    /// rather than marked on each call, so a finish costs the same however many calls there are.
+    pub(super) finished: HashSet<usize>,
     /// The Gemini call still streaming its arguments, and the string path being continued.
     pub(super) open: Option<usize>,
     pub(super) open_string: Option<String>,
@@ -110,8 +115,20 @@ impl State {
             done: false,
         });
         self.by_key.insert(key, at);
+        *self.counts.entry((key.0, key.1)).or_default() += 1;
         self.latest = Some(at);
         at
+    }
+
+    /// How many calls started in this segment and choice.
+    pub(super) fn count(&self, segment: usize, choice: usize) -> usize {
+        self.counts.get(&(segment, choice)).copied().unwrap_or(0)
+    }
+
+    /// Whether the call in this slot is complete.
+    pub(super) fn is_done(&self, at: usize) -> bool {
+        let slot = &self.slots[at];
+        slot.done || self.finished.contains(&slot.key.1)
     }
 }
 
@@ -242,7 +259,14 @@ impl Assembler {
 
     /// The calls so far, in the order they started.
     pub fn calls(&self) -> impl ExactSizeIterator<Item = PartialCall<'_>> {
-        self.state.slots.iter().map(|slot| PartialCall { slot })
+        self.state
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(at, slot)| PartialCall {
+                slot,
+                complete: self.state.is_done(at),
+            })
     }
 
     /// The text the model wrote so far (thinking excluded).
@@ -269,7 +293,11 @@ impl Assembler {
 
     /// The calls, as [`finish`](Self::finish), with the text and the stop reason.
     pub fn finish_turn(self) -> Turn {
+        let finished = self.state.finished;
         let mut slots = self.state.slots;
+        for slot in &mut slots {
+            slot.done |= finished.contains(&slot.key.1);
+        }
         // Stable: calls at the same position (a server resending an index) keep arrival order.
         slots.sort_by_key(|slot| slot.key);
         let calls = slots
@@ -295,6 +323,7 @@ impl Assembler {
 #[derive(Debug, Clone, Copy)]
 pub struct PartialCall<'a> {
     slot: &'a Slot,
+    complete: bool,
 }
 
 impl<'a> PartialCall<'a> {
@@ -315,7 +344,7 @@ impl<'a> PartialCall<'a> {
 
     /// Whether the call's block has ended.
     pub fn is_complete(&self) -> bool {
-        self.slot.done
+        self.complete
     }
 
     /// The argument text received so far, for providers that stream text; `None` for
