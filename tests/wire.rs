@@ -928,3 +928,59 @@ fn interrupts_are_not_sent_as_results() {
         .unwrap_err();
     assert!(error.to_string().contains("paused for review"), "{error}");
 }
+
+#[test]
+fn calls_missing_a_field_in_a_stream_are_still_assembled() {
+    // An OpenAI-compatible server with a string index: reported, matched by id.
+    let mut stream = Assembler::new(Provider::OpenAiChat);
+    let errors = lines(
+        &mut stream,
+        &[
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": "x", "id": "a", "function": {"name": "add", "arguments": "{\"a\": 1"}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+                {"id": "a", "function": {"arguments": ", \"b\": 2}"}}]}, "finish_reason": "tool_calls"}]}),
+        ],
+    );
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("/index"), "{}", errors[0]);
+    let calls = stream.finish();
+    assert_eq!(calls[0].arguments, Arguments::from("{\"a\": 1, \"b\": 2}"));
+
+    // An Anthropic block without a name: reported, its input kept.
+    let mut stream = Assembler::new(Provider::Anthropic);
+    let errors = lines(
+        &mut stream,
+        &[
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t1", "input": {}}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"q\": 1}"}}),
+            json!({"type": "content_block_stop", "index": 0}),
+        ],
+    );
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("without `name`"), "{}", errors[0]);
+    let calls = stream.finish();
+    assert_eq!(
+        (calls[0].call_id.as_str(), &calls[0].arguments),
+        ("t1", &Arguments::from("{\"q\": 1}"))
+    );
+
+    // A Responses item that says its call id only when done: no error at all.
+    let mut stream = Assembler::new(Provider::OpenAiResponses);
+    let errors = lines(
+        &mut stream,
+        &[
+            json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc_1"}}),
+            json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "delta": "{}"}),
+            json!({"type": "response.output_item.done", "output_index": 0, "item":
+                {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "whoami", "arguments": "{}"}}),
+        ],
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    let calls = stream.finish();
+    assert_eq!(
+        (calls[0].call_id.as_str(), calls[0].name.as_str()),
+        ("call_1", "whoami")
+    );
+    assert_eq!(calls[0].status, CallStatus::Complete);
+}

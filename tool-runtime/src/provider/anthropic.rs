@@ -20,19 +20,25 @@ fn call_kind(block_type: &str) -> Option<CallKind> {
     }
 }
 
-/// A call from a `tool_use`-like block, its input kept aside.
+/// A call from a `tool_use`-like block, its input kept aside. A whole message must say the
+/// call's id and name (`strict`); in a stream, a block without them is still assembled, so that
+/// its input is not lost, and the caller reports it.
 fn call_from_block(
     block: &Object,
     kind: CallKind,
     index: usize,
     path: &At,
+    strict: bool,
 ) -> Result<(ToolCall, Value), WireError> {
-    let mut call = ToolCall::new(
-        req_str(block, "id", path)?,
-        req_str(block, "name", path)?,
-        Arguments::default(),
-    )
-    .with_index(index);
+    let field = |key| {
+        if strict {
+            req_str(block, key, path)
+        } else {
+            opt_str(block, key, path).map(Option::unwrap_or_default)
+        }
+    };
+    let mut call =
+        ToolCall::new(field("id")?, field("name")?, Arguments::default()).with_index(index);
     call.kind = kind;
     if kind == CallKind::Server {
         let block_type = req_str(block, "type", path)?;
@@ -69,7 +75,7 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         let block = object(block, &path)?;
         let block_type = req_str(block, "type", &path)?;
         if let Some(kind) = call_kind(block_type) {
-            let (mut call, input) = call_from_block(block, kind, at, &path)?;
+            let (mut call, input) = call_from_block(block, kind, at, &path, true)?;
             call.arguments = Arguments::Json(input);
             turn.calls.push(call);
         } else if block_type == "text" {
@@ -169,9 +175,24 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             let block_type = req_str(block, "type", &ROOT.key("content_block"))?;
             if let Some(call_kind) = call_kind(block_type) {
                 let (mut call, input) =
-                    call_from_block(block, call_kind, index, &ROOT.key("content_block"))?;
+                    call_from_block(block, call_kind, index, &ROOT.key("content_block"), false)?;
                 call.status = CallStatus::Incomplete;
+                let missing = if call.call_id.is_empty() {
+                    Some("id")
+                } else if call.name.is_empty() {
+                    Some("name")
+                } else {
+                    None
+                };
                 state.add(call, key, Buf::Start(String::new(), input));
+                if let Some(missing) = missing {
+                    return Err(WireError::new(
+                        ROOT.key("content_block").key(missing),
+                        format!(
+                            "block {index} is a `{block_type}` without `{missing}`; its input is assembled all the same"
+                        ),
+                    ));
+                }
             } else {
                 state.other_blocks.insert((state.segment, index), false);
                 if block_type == "text"

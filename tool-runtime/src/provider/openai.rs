@@ -194,7 +194,11 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
 /// One entry of `delta.tool_calls`: found by id, then by index, then as the latest call.
 fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Result<(), WireError> {
     let entry = object(entry, path)?;
-    let index = opt_index(entry, "index", path)?;
+    // An index that is not a number is reported, and the call found by id or as the latest.
+    let (index, mut problem) = match opt_index(entry, "index", path) {
+        Ok(index) => (index, None),
+        Err(error) => (None, Some(error)),
+    };
     let id = opt_str(entry, "id", path)?.filter(|id| !id.is_empty());
     let function_path = path.key("function");
     let function = opt_object(entry, "function", path)?;
@@ -234,12 +238,11 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
         state.by_id.insert(id.to_owned(), at);
     }
     let slot = &mut state.slots[at];
-    let mut problem = None;
     if let Some(name) = name {
         if slot.call.name.is_empty() {
             name.clone_into(&mut slot.call.name);
         } else if slot.call.name != name {
-            problem = Some(WireError::new(
+            problem.get_or_insert(WireError::new(
                 function_path.key("name"),
                 format!(
                     "call `{}` is named `{}`, and this delta names it `{name}`; the first name is kept",

@@ -16,13 +16,26 @@ fn is_call(kind: &str) -> bool {
     matches!(kind, "function_call" | "custom_tool_call")
 }
 
-/// A call from a `function_call` or `custom_tool_call` item.
-fn call_from_item(item: &Object, index: usize, path: &At) -> Result<ToolCall, WireError> {
+/// A call from a `function_call` or `custom_tool_call` item. A whole response must say the
+/// call's id and name (`strict`); a stream may say them only when the item is done.
+fn call_from_item(
+    item: &Object,
+    index: usize,
+    path: &At,
+    strict: bool,
+) -> Result<ToolCall, WireError> {
+    let field = |key| {
+        if strict {
+            req_str(item, key, path)
+        } else {
+            opt_str(item, key, path).map(Option::unwrap_or_default)
+        }
+    };
     let custom = opt_str(item, "type", path)? == Some("custom_tool_call");
     let arguments = opt_str(item, if custom { "input" } else { "arguments" }, path)?;
     let mut call = ToolCall::new(
-        req_str(item, "call_id", path)?,
-        req_str(item, "name", path)?,
+        field("call_id")?,
+        field("name")?,
         Arguments::from(arguments.unwrap_or_default()),
     )
     .with_index(index);
@@ -55,7 +68,7 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         let item = object(item, &path)?;
         let kind = req_str(item, "type", &path)?;
         if is_call(kind) {
-            turn.calls.push(call_from_item(item, at, &path)?);
+            turn.calls.push(call_from_item(item, at, &path, true)?);
         } else if kind == "message" {
             let content_path = path.key("content");
             for (at, part) in opt_array(item, "content", &path)?.iter().enumerate() {
@@ -238,7 +251,7 @@ fn output_index(state: &State, root: &Object) -> Result<usize, WireError> {
 
 /// Starts a call from its item.
 fn add(state: &mut State, item: &Object, index: usize) -> Result<usize, WireError> {
-    let mut call = call_from_item(item, index, &ROOT.key("item"))?;
+    let mut call = call_from_item(item, index, &ROOT.key("item"), false)?;
     let text = match &call.arguments {
         Arguments::Text(text) => text.clone(),
         Arguments::Json(_) => String::new(),
