@@ -984,3 +984,30 @@ fn calls_missing_a_field_in_a_stream_are_still_assembled() {
     );
     assert_eq!(calls[0].status, CallStatus::Complete);
 }
+
+/// MCP's round trip: a `tools/call` request (as the MCP specification shapes it) to the demo's
+/// tool and back as the `CallToolResult` for the response with the request's id.
+#[test]
+fn an_mcp_request_round_trips_through_the_demo() {
+    let tools = demo::toolbox();
+    let request = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": {"city": "Oslo", "unit": "fahrenheit"}}});
+    let turn = tools.read_response(Provider::Mcp, &request).unwrap();
+    let results: Vec<ToolResult> = turn
+        .calls
+        .iter()
+        .map(|call| tools.execute_blocking(call, &demo::context()))
+        .collect();
+    let encoded = tools
+        .encode_results(Provider::Mcp, &turn.calls, &results)
+        .unwrap();
+    assert_eq!(turn.calls[0].call_id, "4");
+    assert_eq!(
+        encoded,
+        json!([{
+            "content": [{"type": "text", "text": "{\"city\":\"Oslo\",\"unit\":\"fahrenheit\",\"temperature\":70}"}],
+            "structuredContent": {"city": "Oslo", "unit": "fahrenheit", "temperature": 70},
+            "isError": false,
+        }])
+    );
+}

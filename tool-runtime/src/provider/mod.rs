@@ -246,8 +246,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let stand_ins = self
             .definitions()
             .filter_map(|def| match dialect.wire_name(def.name()) {
-                std::borrow::Cow::Owned(wire) => Some((wire, def.name().to_owned())),
-                std::borrow::Cow::Borrowed(_) => None,
+                // A tool of that very name answers to it itself (the two clash: a lint error).
+                std::borrow::Cow::Owned(wire) if self.get(&wire).is_none() => {
+                    Some((wire, def.name().to_owned()))
+                }
+                _ => None,
             })
             .collect();
         Assembler::new(provider).with_stand_ins(stand_ins)
