@@ -146,24 +146,24 @@ impl Slot {
         }
     }
 
-    fn arguments(&self) -> Arguments {
-        match &self.buf {
-            Buf::Start(text, input) if text.is_empty() => Arguments::Json(input.clone()),
-            Buf::Text(text) | Buf::Start(text, _) => Arguments::Text(text.clone()),
-            Buf::Json(value) => Arguments::Json(value.clone()),
-        }
-    }
-
     fn into_call(self) -> ToolCall {
-        let arguments = self.arguments();
-        let mut call = self.call;
-        call.arguments = arguments;
+        let Slot {
+            mut call,
+            buf,
+            done,
+            ..
+        } = self;
+        call.arguments = match buf {
+            Buf::Start(text, input) if text.is_empty() => Arguments::Json(input),
+            Buf::Text(text) | Buf::Start(text, _) => Arguments::Text(text),
+            Buf::Json(value) => Arguments::Json(value),
+        };
         if call.call_id.is_empty() {
             // A server that never sent an id: one is made up so the result can pair with it.
             call.call_id = format!("call_{}", call.index);
             call.id_generated = true;
         }
-        call.status = if self.done {
+        call.status = if done {
             CallStatus::Complete
         } else {
             CallStatus::Incomplete
