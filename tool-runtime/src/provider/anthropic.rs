@@ -169,7 +169,10 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             {
                 return Err(WireError::new(
                     "/index",
-                    format!("block {index} was already started"),
+                    format!(
+                        "block {index} was already started; this start is not taken: {}",
+                        Value::Object(block.clone())
+                    ),
                 ));
             }
             let block_type = req_str(block, "type", &ROOT.key("content_block"))?;
