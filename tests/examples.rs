@@ -22,9 +22,11 @@ fn example(name: &str) -> PathBuf {
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
-/// What `dispatch` prints for `input`, as text.
-fn dispatch_raw(input: &[u8]) -> String {
-    let mut child = Command::new(example("dispatch"))
+/// Runs an example with `args`, `input` on its stdin; its stdout and stderr, after checking it
+/// succeeded.
+fn run(name: &str, args: &[&str], input: &[u8]) -> (String, String) {
+    let mut child = Command::new(example(name))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -32,12 +34,14 @@ fn dispatch_raw(input: &[u8]) -> String {
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "{name} {args:?}: {stderr}");
+    (String::from_utf8(output.stdout).unwrap(), stderr)
+}
+
+/// What `dispatch` prints for `input`, as text.
+fn dispatch_raw(input: &[u8]) -> String {
+    run("dispatch", &[], input).0
 }
 
 fn dispatch(input: &str) -> Vec<Value> {
@@ -138,21 +142,8 @@ not a call
 
 /// What `repair` prints for `input`, one JSON value per line.
 fn repair(input: &str) -> Vec<Value> {
-    let mut child = Command::new(example("repair"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("repair runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    String::from_utf8(output.stdout)
-        .unwrap()
+    run("repair", &[], input.as_bytes())
+        .0
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
@@ -351,22 +342,12 @@ fn providers_prints_each_form_as_its_snapshot() {
 
 /// What `assemble` prints for a stream, and its stderr.
 fn assemble(provider: &str, input: &[u8]) -> (Vec<Value>, String) {
-    let mut child = Command::new(example("assemble"))
-        .arg(provider)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{provider}");
-    let calls = String::from_utf8(output.stdout)
-        .unwrap()
+    let (stdout, stderr) = run("assemble", &[provider], input);
+    let calls = stdout
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
-    (calls, String::from_utf8(output.stderr).unwrap())
+    (calls, stderr)
 }
 
 #[test]

@@ -233,7 +233,8 @@ fn first_non_space(text: &str) -> Option<u8> {
     text.bytes().find(|b| !b.is_ascii_whitespace())
 }
 
-fn kind_of(value: &Value) -> &'static str {
+/// What kind of JSON value this is, for messages ("a string", "null").
+pub(crate) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

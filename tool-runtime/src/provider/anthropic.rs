@@ -3,7 +3,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::read::{
+    At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, refuse_error, req_str,
+    require,
+};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, text_only};
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
@@ -59,12 +62,7 @@ fn call_from_block(
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
-    if !root.contains_key("content") {
-        return Err(WireError::new(
-            "/content",
-            "`content` is missing: not a Messages response",
-        ));
-    }
+    require(root, "content", "a Messages response")?;
     let mut turn = Turn {
         stop_reason: opt_str(root, "stop_reason", &ROOT)?.map(str::to_owned),
         ..Turn::default()
@@ -84,22 +82,6 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         }
     }
     Ok(turn)
-}
-
-/// `{"type": "error", "error": {"message": ..}}`, as an error.
-fn refuse_error(root: &Object) -> Result<(), WireError> {
-    if root.get("type").and_then(Value::as_str) == Some("error") || root.contains_key("error") {
-        let message = root
-            .get("error")
-            .and_then(|error| error.get("message"))
-            .and_then(Value::as_str)
-            .unwrap_or("no message");
-        return Err(WireError::new(
-            "/error",
-            format!("the provider reported an error: {message}"),
-        ));
-    }
-    Ok(())
 }
 
 /// A `tool_result` block: content as a string when it is one text, else as text and image
@@ -140,12 +122,8 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
 /// One stream event.
 pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> {
     let root = object(event, &ROOT)?;
-    let Some(kind) = opt_str(root, "type", &ROOT)? else {
-        return Err(WireError::new(
-            "/type",
-            "`type` is missing: not a Messages stream event",
-        ));
-    };
+    require(root, "type", "a Messages stream event")?;
+    let kind = req_str(root, "type", &ROOT)?;
     match kind {
         "message_start" => {
             // Several messages in one stream (a tool loop recorded whole): indexes restart, and

@@ -4,7 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use super::read::{
-    At, Object, ROOT, flag, object, opt_array, opt_index, opt_object, opt_str, req_str,
+    At, Object, ROOT, flag, kind, object, opt_array, opt_index, opt_object, opt_str, refuse_error,
+    req_str,
 };
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
@@ -50,6 +51,39 @@ fn start_call(
     Ok(call)
 }
 
+/// One part of a candidate's content, as far as calls and text go.
+enum Part<'a> {
+    /// A `functionCall`, and the part holding it (for its `thoughtSignature`).
+    Call(&'a Object, &'a Object),
+    /// Text the model wrote (not a thought).
+    Text(&'a str),
+}
+
+/// Visits the calls and the text of a candidate's content, in order, each with its place.
+fn each_part<'a>(
+    candidate: &'a Object,
+    path: &At,
+    mut visit: impl FnMut(Part<'a>, &At) -> Result<(), WireError>,
+) -> Result<(), WireError> {
+    let Some(content) = opt_object(candidate, "content", path)? else {
+        return Ok(());
+    };
+    let content_at = path.key("content");
+    let parts_at = content_at.key("parts");
+    for (at, part) in opt_array(content, "parts", &content_at)?.iter().enumerate() {
+        let path = parts_at.index(at);
+        let part = object(part, &path)?;
+        if let Some(function_call) = opt_object(part, "functionCall", &path)? {
+            visit(Part::Call(function_call, part), &path.key("functionCall"))?;
+        } else if !flag(part, "thought", &path)?
+            && let Some(text) = opt_str(part, "text", &path)?
+        {
+            visit(Part::Text(text), &path)?;
+        }
+    }
+    Ok(())
+}
+
 /// The calls of a response's first candidate.
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
@@ -69,48 +103,21 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let path = &candidates.index(0);
     let candidate = object(candidate, path)?;
     turn.stop_reason = opt_str(candidate, "finishReason", path)?.map(str::to_owned);
-    let Some(content) = opt_object(candidate, "content", path)? else {
-        return Ok(turn);
-    };
-    let content_at = path.key("content");
-    let parts_path = content_at.key("parts");
-    for (at, part) in opt_array(content, "parts", &path.key("content"))?
-        .iter()
-        .enumerate()
-    {
-        let path = parts_path.index(at);
-        let part = object(part, &path)?;
-        if let Some(function_call) = opt_object(part, "functionCall", &path)? {
-            let path = path.key("functionCall");
-            let index = turn.calls.len();
-            let mut call = start_call(function_call, part, response_id, index, &path)?;
-            if let Some(args) = function_call.get("args").filter(|a| !a.is_null()) {
-                call.arguments = Arguments::Json(args.clone());
+    each_part(candidate, path, |part, path| {
+        match part {
+            Part::Call(function_call, part) => {
+                let index = turn.calls.len();
+                let mut call = start_call(function_call, part, response_id, index, path)?;
+                if let Some(args) = function_call.get("args").filter(|a| !a.is_null()) {
+                    call.arguments = Arguments::Json(args.clone());
+                }
+                turn.calls.push(call);
             }
-            turn.calls.push(call);
-        } else if !flag(part, "thought", &path)?
-            && let Some(text) = opt_str(part, "text", &path)?
-        {
-            turn.text.push_str(text);
+            Part::Text(text) => turn.text.push_str(text),
         }
-    }
+        Ok(())
+    })?;
     Ok(turn)
-}
-
-fn refuse_error(root: &Object) -> Result<(), WireError> {
-    match root.get("error") {
-        None | Some(Value::Null) => Ok(()),
-        Some(error) => {
-            let message = error
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("no message");
-            Err(WireError::new(
-                "/error",
-                format!("the provider reported an error: {message}"),
-            ))
-        }
-    }
 }
 
 /// A `functionResponse` part: `response` is always an object, `{"output": ..}` or
@@ -173,35 +180,25 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
     let response_id = opt_str(root, "responseId", &ROOT)?;
     let mut ended = false;
     let mut problem = None;
+    let candidates_at = ROOT.key("candidates");
     for (at, candidate) in opt_array(root, "candidates", &ROOT)?.iter().enumerate() {
-        let candidates_at = ROOT.key("candidates");
         let path = candidates_at.index(at);
         let candidate = object(candidate, &path)?;
         let number = opt_index(candidate, "index", &path)?.unwrap_or(at);
-        if let Some(content) = opt_object(candidate, "content", &path)? {
-            let content_at = path.key("content");
-            let parts_path = content_at.key("parts");
-            for (at, part) in opt_array(content, "parts", &path.key("content"))?
-                .iter()
-                .enumerate()
-            {
-                let path = parts_path.index(at);
-                let part = object(part, &path)?;
-                if let Some(function_call) = opt_object(part, "functionCall", &path)? {
-                    let path = path.key("functionCall");
+        each_part(candidate, &path, |part, path| {
+            match part {
+                Part::Call(function_call, part) => {
                     if let Err(error) =
-                        function_call_part(state, function_call, part, number, response_id, &path)
+                        function_call_part(state, function_call, part, number, response_id, path)
                     {
                         problem.get_or_insert(error);
                     }
-                } else if number == 0
-                    && !flag(part, "thought", &path)?
-                    && let Some(text) = opt_str(part, "text", &path)?
-                {
-                    state.text.push_str(text);
                 }
+                Part::Text(text) if number == 0 => state.text.push_str(text),
+                Part::Text(_) => {}
             }
-        }
+            Ok(())
+        })?;
         if let Some(reason) = opt_str(candidate, "finishReason", &path)? {
             if number == 0 {
                 state.stop_reason = Some(reason.to_owned());
@@ -413,13 +410,10 @@ fn slot<'a>(current: &'a mut Value, step: &Step, path: &str) -> Result<&'a mut V
                 format!("`{path}` sets element {index} of an array of {len}, skipping elements")
             })
         }
-        (current, Step::Key(key)) => Err(format!(
-            "`{path}` sets key `{key}` in {}",
-            super::read::kind(current)
-        )),
+        (current, Step::Key(key)) => Err(format!("`{path}` sets key `{key}` in {}", kind(current))),
         (current, Step::Index(index)) => Err(format!(
             "`{path}` sets element {index} in {}",
-            super::read::kind(current)
+            kind(current)
         )),
     }
 }

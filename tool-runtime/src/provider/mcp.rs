@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{ROOT, object, opt_object, req_str};
+use super::read::{ROOT, kind, object, opt_object, req_str};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, ToolCall};
@@ -31,10 +31,7 @@ pub(super) fn read_request(request: &Value) -> Result<Turn, WireError> {
             Some(other) => {
                 return Err(WireError::new(
                     "/id",
-                    format!(
-                        "expected a string or a number, found {}",
-                        super::read::kind(other)
-                    ),
+                    format!("expected a string or a number, found {}", kind(other)),
                 ));
             }
         };

@@ -3,7 +3,10 @@
 
 use serde_json::{Value, json};
 
-use super::read::{At, ROOT, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::read::{
+    At, ROOT, kind, object, opt_array, opt_index, opt_object, opt_str, refuse_error, req_str,
+    require,
+};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, CallStatus, ToolCall};
@@ -14,12 +17,7 @@ use crate::result::ToolResult;
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
-    if !root.contains_key("choices") {
-        return Err(WireError::new(
-            "/choices",
-            "`choices` is missing: not a chat completion",
-        ));
-    }
+    require(root, "choices", "a chat completion")?;
     let mut turn = Turn::default();
     let Some(first) = opt_array(root, "choices", &ROOT)?.first() else {
         return Ok(turn);
@@ -96,26 +94,9 @@ fn message_text(content: Option<&Value>, path: &At) -> Result<String, WireError>
             path,
             format!(
                 "expected a string or an array of parts, found {}",
-                super::read::kind(other)
+                kind(other)
             ),
         )),
-    }
-}
-
-/// An `{"error": {...}}` body or chunk, as an error.
-pub(super) fn refuse_error(root: &super::read::Object) -> Result<(), WireError> {
-    match root.get("error") {
-        None | Some(Value::Null) => Ok(()),
-        Some(error) => {
-            let message = error
-                .get("message")
-                .and_then(Value::as_str)
-                .map_or_else(|| error.to_string(), str::to_owned);
-            Err(WireError::new(
-                "/error",
-                format!("the provider reported an error: {message}"),
-            ))
-        }
     }
 }
 
@@ -152,12 +133,7 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
 pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> {
     let root = object(chunk, &ROOT)?;
     refuse_error(root)?;
-    if !root.contains_key("choices") {
-        return Err(WireError::new(
-            "/choices",
-            "`choices` is missing: not a chat completion chunk",
-        ));
-    }
+    require(root, "choices", "a chat completion chunk")?;
     let mut problem = None;
     for (at, choice) in opt_array(root, "choices", &ROOT)?.iter().enumerate() {
         let choices_at = ROOT.key("choices");

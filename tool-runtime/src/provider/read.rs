@@ -79,17 +79,7 @@ impl From<&At<'_>> for String {
     }
 }
 
-/// What kind of JSON value this is, for messages.
-pub(super) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(super) use crate::args::kind_of as kind;
 
 fn expected(at: &At, what: &str, found: &Value) -> WireError {
     WireError::new(
@@ -173,5 +163,36 @@ pub(super) fn flag(map: &Object, key: &str, path: &At) -> Result<bool, WireError
         None => Ok(false),
         Some(Value::Bool(on)) => Ok(*on),
         Some(other) => Err(expected(&path.key(key), "a boolean", other)),
+    }
+}
+
+/// A body or chunk that is an error report (`{"error": {"message": ..}}`, or Anthropic's
+/// `{"type": "error", ..}`), as an error.
+pub(super) fn refuse_error(root: &Object) -> Result<(), WireError> {
+    let error = match root.get("error") {
+        Some(Value::Null) | None if root.get("type").and_then(Value::as_str) != Some("error") => {
+            return Ok(());
+        }
+        error => error.unwrap_or(&Value::Null),
+    };
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .map_or_else(|| error.to_string(), str::to_owned);
+    Err(WireError::new(
+        "/error",
+        format!("the provider reported an error: {message}"),
+    ))
+}
+
+/// Refuses a body or chunk without the member every one of its kind has.
+pub(super) fn require(root: &Object, key: &str, what: &str) -> Result<(), WireError> {
+    if root.contains_key(key) {
+        Ok(())
+    } else {
+        Err(WireError::new(
+            ROOT.key(key),
+            format!("`{key}` is missing: not {what}"),
+        ))
     }
 }

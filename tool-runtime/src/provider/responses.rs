@@ -3,7 +3,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, req_str};
+use super::read::{
+    At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, refuse_error, req_str,
+    require,
+};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, data_url, text_only};
 use crate::call::{Arguments, CallStatus, ToolCall};
@@ -51,13 +54,8 @@ fn call_from_item(
 /// The calls in a response's `output`.
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
-    super::openai::refuse_error(root)?;
-    if !root.contains_key("output") {
-        return Err(WireError::new(
-            "/output",
-            "`output` is missing: not a Responses API response",
-        ));
-    }
+    refuse_error(root)?;
+    require(root, "output", "a Responses API response")?;
     let mut turn = Turn {
         stop_reason: stop_reason(root)?,
         ..Turn::default()
@@ -120,12 +118,8 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
 /// One stream event.
 pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> {
     let root = object(event, &ROOT)?;
-    let Some(kind) = opt_str(root, "type", &ROOT)? else {
-        return Err(WireError::new(
-            "/type",
-            "`type` is missing: not a Responses stream event",
-        ));
-    };
+    require(root, "type", "a Responses stream event")?;
+    let kind = req_str(root, "type", &ROOT)?;
     match kind {
         "response.created" => {
             // Several responses in one stream (a tool loop recorded whole): indexes restart.
