@@ -356,16 +356,22 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             .map(|other| clash_lint(name, other.name(), &wire, dialect))
     }
 
-    /// The tool a provider's name for a tool stands for: `wire` itself, or the tool sent under
-    /// the stand-in `wire` ([`Dialect::wire_name`]); `wire` when no tool answers to it.
-    pub(crate) fn local_name<'a>(&'a self, wire: &'a str, dialect: Dialect) -> &'a str {
-        if !self.mapped_names || (self.get(wire).is_some() && dialect.check_name(wire).is_ok()) {
-            return wire;
+    /// The stand-in names ([`Dialect::wire_name`]) this toolbox's tools are sent under to
+    /// `dialect`'s provider, each with the tool's own name: empty unless some name breaks some
+    /// provider's rules. A stand-in that is also a tool's very name is left out (that tool
+    /// answers to it; the two clash, a lint error).
+    pub(crate) fn stand_ins(&self, dialect: Dialect) -> Vec<(String, String)> {
+        if !self.mapped_names {
+            return Vec::new();
         }
         self.definitions()
-            .map(ToolDefinition::name)
-            .find(|name| dialect.wire_name(name) == wire)
-            .unwrap_or(wire)
+            .filter_map(|def| match dialect.wire_name(def.name()) {
+                Cow::Owned(wire) if self.get(&wire).is_none() => {
+                    Some((wire, def.name().to_owned()))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// The tool list for one provider's request, strict where the toolbox or a tool asks for it.

@@ -230,11 +230,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// A malformed body, as [`Provider::read_response`].
     pub fn read_response(&self, provider: Provider, response: &Value) -> Result<Turn, WireError> {
         let mut turn = provider.read_response(response)?;
+        let stand_ins = self.stand_ins(provider.dialect());
         for call in &mut turn.calls {
-            let local = self.local_name(&call.name, provider.dialect());
-            if local != call.name {
-                call.name = local.to_owned();
-            }
+            map_back(&stand_ins, call);
         }
         Ok(turn)
     }
@@ -242,18 +240,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// An assembler for one streamed response from `provider`, mapping stand-in names back like
     /// [`read_response`](Self::read_response).
     pub fn assembler(&self, provider: Provider) -> Assembler {
-        let dialect = provider.dialect();
-        let stand_ins = self
-            .definitions()
-            .filter_map(|def| match dialect.wire_name(def.name()) {
-                // A tool of that very name answers to it itself (the two clash: a lint error).
-                std::borrow::Cow::Owned(wire) if self.get(&wire).is_none() => {
-                    Some((wire, def.name().to_owned()))
-                }
-                _ => None,
-            })
-            .collect();
-        Assembler::new(provider).with_stand_ins(stand_ins)
+        Assembler::new(provider).with_stand_ins(self.stand_ins(provider.dialect()))
     }
 
     /// One call's result in the provider's shape: an OpenAI `tool` message, a Responses
@@ -391,6 +378,13 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Provider::Gemini => serde_json::json!({"role": "user", "parts": items}),
             Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Mcp => Value::Array(items),
         })
+    }
+}
+
+/// Gives a call to a stand-in name ([`Dialect::wire_name`]) the tool's own name.
+fn map_back(stand_ins: &[(String, String)], call: &mut ToolCall) {
+    if let Some((_, local)) = stand_ins.iter().find(|(wire, _)| *wire == call.name) {
+        call.name.clone_from(local);
     }
 }
 

@@ -304,10 +304,7 @@ impl Assembler {
             .into_iter()
             .map(|slot| {
                 let mut call = slot.into_call();
-                if let Some((_, local)) = self.stand_ins.iter().find(|(wire, _)| *wire == call.name)
-                {
-                    call.name.clone_from(local);
-                }
+                super::map_back(&self.stand_ins, &mut call);
                 call
             })
             .collect();

@@ -85,14 +85,7 @@ impl Dialect {
     /// # Errors
     /// What is wrong with the name, in words.
     pub fn check_name(self, name: &str) -> Result<(), String> {
-        let (max, extra, rule): (usize, &str, &str) = match self {
-            Dialect::OpenAi | Dialect::OpenAiStrict => (64, "_-", "[A-Za-z0-9_-]{1,64}"),
-            Dialect::Anthropic | Dialect::AnthropicStrict => (128, "_-", "[A-Za-z0-9_-]{1,128}"),
-            Dialect::Gemini | Dialect::GeminiJsonSchema => {
-                (128, "_.:-", "[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
-            }
-            Dialect::Mcp => (128, "_.-", "[A-Za-z0-9_.-]{1,128}"),
-        };
+        let (max, extra, rule) = self.name_rule();
         let length = name.chars().count();
         if length == 0 {
             return Err(format!("the name is empty; names are {rule}"));
@@ -118,6 +111,19 @@ impl Dialect {
         Ok(())
     }
 
+    /// The provider's rule for tool names: the longest, the characters allowed beside ASCII
+    /// letters and digits, and the rule as a pattern (for messages).
+    fn name_rule(self) -> (usize, &'static str, &'static str) {
+        match self {
+            Dialect::OpenAi | Dialect::OpenAiStrict => (64, "_-", "[A-Za-z0-9_-]{1,64}"),
+            Dialect::Anthropic | Dialect::AnthropicStrict => (128, "_-", "[A-Za-z0-9_-]{1,128}"),
+            Dialect::Gemini | Dialect::GeminiJsonSchema => {
+                (128, "_.:-", "[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+            }
+            Dialect::Mcp => (128, "_.-", "[A-Za-z0-9_.-]{1,128}"),
+        }
+    }
+
     /// The name a tool is sent under to this dialect's provider: the name itself when it keeps
     /// the provider's rules ([`check_name`](Self::check_name)), otherwise a stand-in that does.
     /// Each character the provider refuses becomes `_`; a name too long keeps its start and ends
@@ -137,12 +143,7 @@ impl Dialect {
         if self.check_name(name).is_ok() {
             return Cow::Borrowed(name);
         }
-        let (max, extra) = match self {
-            Dialect::OpenAi | Dialect::OpenAiStrict => (64, "_-"),
-            Dialect::Anthropic | Dialect::AnthropicStrict => (128, "_-"),
-            Dialect::Gemini | Dialect::GeminiJsonSchema => (128, "_.:-"),
-            Dialect::Mcp => (128, "_.-"),
-        };
+        let (max, extra, _) = self.name_rule();
         let mut wire: String = name
             .chars()
             .map(|c| {
