@@ -95,9 +95,21 @@ pub(super) fn object<'a>(value: &'a Value, path: &At) -> Result<&'a Object, Wire
         .ok_or_else(|| expected(path, "an object", value))
 }
 
-/// A member that may be absent or `null`.
-fn member<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {
-    map.get(key).filter(|value| !value.is_null())
+/// A member read as `what` by `read`: `None` when absent or `null`, an error naming its place
+/// when it is something else.
+fn typed<'a, T>(
+    map: &'a Object,
+    key: &str,
+    path: &At,
+    what: &str,
+    read: impl FnOnce(&'a Value) -> Option<T>,
+) -> Result<Option<T>, WireError> {
+    match map.get(key).filter(|value| !value.is_null()) {
+        None => Ok(None),
+        Some(value) => read(value)
+            .map(Some)
+            .ok_or_else(|| expected(&path.key(key), what, value)),
+    }
 }
 
 /// A string member, `None` when absent or `null`.
@@ -106,11 +118,7 @@ pub(super) fn opt_str<'a>(
     key: &str,
     path: &At,
 ) -> Result<Option<&'a str>, WireError> {
-    match member(map, key) {
-        None => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(expected(&path.key(key), "a string", other)),
-    }
+    typed(map, key, path, "a string", Value::as_str)
 }
 
 /// A string member that must be there.
@@ -125,11 +133,10 @@ pub(super) fn opt_array<'a>(
     key: &str,
     path: &At,
 ) -> Result<&'a [Value], WireError> {
-    match member(map, key) {
-        None => Ok(&[]),
-        Some(Value::Array(items)) => Ok(items),
-        Some(other) => Err(expected(&path.key(key), "an array", other)),
-    }
+    Ok(typed(map, key, path, "an array", |v| {
+        v.as_array().map(Vec::as_slice)
+    })?
+    .unwrap_or(&[]))
 }
 
 /// An object member, `None` when absent or `null`.
@@ -138,32 +145,19 @@ pub(super) fn opt_object<'a>(
     key: &str,
     path: &At,
 ) -> Result<Option<&'a Object>, WireError> {
-    match member(map, key) {
-        None => Ok(None),
-        Some(Value::Object(inner)) => Ok(Some(inner)),
-        Some(other) => Err(expected(&path.key(key), "an object", other)),
-    }
+    typed(map, key, path, "an object", Value::as_object)
 }
 
 /// A non-negative integer member, `None` when absent or `null`.
 pub(super) fn opt_index(map: &Object, key: &str, path: &At) -> Result<Option<usize>, WireError> {
-    match member(map, key) {
-        None => Ok(None),
-        Some(value) => value
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .map(Some)
-            .ok_or_else(|| expected(&path.key(key), "a non-negative integer", value)),
-    }
+    typed(map, key, path, "a non-negative integer", |v| {
+        v.as_u64().and_then(|n| usize::try_from(n).ok())
+    })
 }
 
 /// A boolean member, `false` when absent or `null`.
 pub(super) fn flag(map: &Object, key: &str, path: &At) -> Result<bool, WireError> {
-    match member(map, key) {
-        None => Ok(false),
-        Some(Value::Bool(on)) => Ok(*on),
-        Some(other) => Err(expected(&path.key(key), "a boolean", other)),
-    }
+    Ok(typed(map, key, path, "a boolean", Value::as_bool)?.unwrap_or(false))
 }
 
 /// A body or chunk that is an error report (`{"error": {"message": ..}}`, or Anthropic's
