@@ -205,7 +205,9 @@ fn strict_tool() -> Toolbox {
     let tool = DynamicTool::new(definition, |args: Map<String, Value>, _: &()| {
         Value::Object(args)
     });
-    Toolbox::new().with(tool).unwrap()
+    // The tests below make many invalid calls in a row on purpose: no retry budget, so each
+    // message is the argument error alone (budgets are tested in tests/batch.rs).
+    Toolbox::new().with(tool).unwrap().with_retry_budget(0)
 }
 
 #[test]

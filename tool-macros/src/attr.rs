@@ -22,6 +22,11 @@ pub(crate) struct ToolArgs {
     pub(crate) repair: Option<LitBool>,
     pub(crate) coerce: Option<LitBool>,
     pub(crate) strict: Option<LitBool>,
+    pub(crate) concurrent: Option<LitBool>,
+    /// The timeout in milliseconds, with the literal it was read from.
+    pub(crate) timeout: Option<(LitStr, u64)>,
+    pub(crate) blocking: Option<LitBool>,
+    pub(crate) needs_approval: Option<LitBool>,
     pub(crate) parse_args: Option<Path>,
     pub(crate) krate: Option<Path>,
 }
@@ -39,6 +44,10 @@ const TOOL_KEYS: &[&str] = &[
     "repair",
     "coerce",
     "strict",
+    "concurrent",
+    "timeout",
+    "blocking",
+    "needs_approval",
     "parse_args",
     "crate",
 ];
@@ -103,6 +112,19 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
             "coerce" => set(&meta, &mut args.coerce, flag(&meta)?, &mut errors),
             // strict = false: how providers with a strict schema mode are sent this tool.
             "strict" => set(&meta, &mut args.strict, flag(&meta)?, &mut errors),
+            // concurrent, concurrent = false: whether calls may run beside others in a batch
+            "concurrent" => set(&meta, &mut args.concurrent, flag(&meta)?, &mut errors),
+            // timeout = "5s": how long a call may run
+            "timeout" => {
+                let text: LitStr = meta.value()?.parse()?;
+                let ms = duration_ms(&text.value())
+                    .map_err(|message| syn::Error::new(text.span(), message))?;
+                set(&meta, &mut args.timeout, (text, ms), &mut errors)
+            }
+            // blocking: a sync body that blocks, run off the async executor
+            "blocking" => set(&meta, &mut args.blocking, flag(&meta)?, &mut errors),
+            // needs_approval: every call waits for a person's approval
+            "needs_approval" => set(&meta, &mut args.needs_approval, flag(&meta)?, &mut errors),
             // unknown_args = "reject" | "ignore"
             "unknown_args" => {
                 let policy: LitStr = meta.value()?.parse()?;
@@ -270,6 +292,39 @@ fn flag(meta: &ParseNestedMeta) -> syn::Result<LitBool> {
                 .map_or_else(Span::call_site, syn::Ident::span),
         ))
     }
+}
+
+/// Milliseconds in a duration written as a number and a unit: `500ms`, `5s`, `1.5s`, `2m`, `1h`.
+fn duration_ms(text: &str) -> Result<u64, String> {
+    let usage = "write the timeout as a number and a unit, like \"500ms\", \"5s\", \"1.5s\", \"2m\" or \"1h\"";
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .ok_or_else(|| format!("the timeout `{text}` has no unit; {usage}"))?;
+    let (number, unit) = text.split_at(split);
+    let scale = match unit.trim() {
+        "ms" => 1.0,
+        "s" => 1_000.0,
+        "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        other => return Err(format!("unknown unit `{other}` in the timeout; {usage}")),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{number}` is not a number; {usage}"))?;
+    let ms = (value * scale).round();
+    if ms < 1.0 {
+        return Err(format!(
+            "the timeout must be at least 1ms, not `{text}`; {usage}"
+        ));
+    }
+    // Years: more than any call can mean; above this f64 stops holding whole milliseconds.
+    if ms > 9_007_199_254_740_991.0 {
+        return Err(format!("the timeout `{text}` is too long"));
+    }
+    // In range: checked above.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(ms as u64)
 }
 
 fn list(keys: &[&str]) -> String {

@@ -134,7 +134,6 @@ fn generate(tool: &ToolFn) -> TokenStream {
     } else {
         quote!(_)
     };
-    let make_info = takes_info.then(|| quote!(let __tool_info = #rt::CallInfo::new(__tool_call);));
     let ctx_binding = if ctx_ty.is_some() {
         quote!(__tool_ctx)
     } else {
@@ -178,19 +177,44 @@ fn generate(tool: &ToolFn) -> TokenStream {
 
     // Unpack the arguments, call the fn, convert what it returns: the body of `call`, and for a
     // sync fn also of `call_now`, which runs it at once, sparing the boxed future of `call`.
+    let make_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
     let body = quote! {
         let __ToolArgs { #(#bindings),* } = __tool_args;
         #make_info
         let __tool_value = #ident(#(#call_args),*) #await_;
         #convert
     };
-    let call_now = (!tool.is_async).then(|| {
+    // A blocking body runs on another thread, with its own copies of the context and call info.
+    let blocking = tool.args.blocking.as_ref().filter(|b| b.value);
+    let (call_body, call_now_body) = match blocking {
+        Some(flag) => {
+            let own_ctx = ctx_ty.is_some().then(|| {
+                quote_spanned!(flag.span()=> let __tool_ctx = #rt::blocking_context(__tool_ctx);)
+            });
+            let lend_ctx = ctx_ty.is_some().then(|| quote!(let __tool_ctx = &__tool_ctx;));
+            // The info is made before the thread starts (the scope is borrowed), then moved in.
+            let own_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
+            let call_body = quote! {
+                #own_ctx
+                #own_info
+                #rt::run_blocking(move || {
+                    #lend_ctx
+                    let __ToolArgs { #(#bindings),* } = __tool_args;
+                    let __tool_value = #ident(#(#call_args),*);
+                    #convert
+                })
+            };
+            (call_body, None)
+        }
+        None => (quote!(async move { #body }), Some(&body)),
+    };
+    let call_now = call_now_body.filter(|_| !tool.is_async).map(|body| {
         quote! {
             fn call_now(
                 &self,
                 __tool_args: __ToolArgs,
                 #ctx_binding: &#ctx,
-                #call_binding: &#rt::ToolCall,
+                #call_binding: #rt::CallScope<'_>,
             ) -> ::core::result::Result<#rt::Outcome, __ToolArgs> {
                 ::core::result::Result::Ok({ #body })
             }
@@ -215,11 +239,14 @@ fn generate(tool: &ToolFn) -> TokenStream {
         hint(&tool.args.idempotent),
         hint(&tool.args.open_world),
     );
-    let (repair, coerce, strict) = (
+    let (repair, coerce, strict, concurrent) = (
         hint(&tool.args.repair),
         hint(&tool.args.coerce),
         hint(&tool.args.strict),
+        hint(&tool.args.concurrent),
     );
+    let timeout_ms = option(&rt, tool.args.timeout.as_ref().map(|(_, ms)| quote!(#ms)));
+    let needs_approval = tool.args.needs_approval.as_ref().is_some_and(|b| b.value);
     let unknown_args = if let Some((_, true)) = &tool.args.unknown_args {
         quote!(#rt::UnknownArgs::Ignore)
     } else {
@@ -319,6 +346,9 @@ fn generate(tool: &ToolFn) -> TokenStream {
                             repair: #repair,
                             coerce: #coerce,
                             strict: #strict,
+                            concurrent: #concurrent,
+                            timeout_ms: #timeout_ms,
+                            needs_approval: #needs_approval,
                         },
                         output_schema,
                     )
@@ -348,9 +378,9 @@ fn generate(tool: &ToolFn) -> TokenStream {
                     &'__tool self,
                     __tool_args: __ToolArgs,
                     #ctx_binding: &'__tool #ctx,
-                    #call_binding: &'__tool #rt::ToolCall,
+                    #call_binding: #rt::CallScope<'__tool>,
                 ) -> impl ::core::future::Future<Output = #rt::Outcome> + ::core::marker::Send + '__tool {
-                    async move { #body }
+                    #call_body
                 }
             }
 

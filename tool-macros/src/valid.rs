@@ -14,6 +14,7 @@ pub(crate) fn check(tool: &ToolFn, sig: &Signature, cx: &mut Ctxt) {
     check_name(tool, cx);
     check_description(tool, cx);
     check_params(tool, cx);
+    check_execution(tool, cx);
     if let Some(impl_trait) = tool.ret.as_ref().and_then(find_impl_trait) {
         cx.spanned(impl_trait, "#[tool] fns cannot return `impl Trait`: name the return type, so the tool's result can be converted");
     }
@@ -33,6 +34,18 @@ fn check_signature(sig: &Signature, cx: &mut Ctxt) {
     }
     if let Some(variadic) = &sig.variadic {
         cx.spanned(variadic, "#[tool] fns cannot be variadic");
+    }
+}
+
+fn check_execution(tool: &ToolFn, cx: &mut Ctxt) {
+    if let Some(blocking) = &tool.args.blocking
+        && blocking.value
+        && tool.is_async
+    {
+        cx.spanned(
+            blocking,
+            "#[tool(blocking)] is for sync fns that block; an async fn must not block: drop `blocking`, or make the fn sync",
+        );
     }
 }
 

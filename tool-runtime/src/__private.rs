@@ -15,7 +15,7 @@ pub use serde_json;
 use serde_json::Value;
 
 pub use crate::args::{ArgumentError, ParseSession};
-pub use crate::call::{Arguments, CallInfo, ToolCall};
+pub use crate::call::{Arguments, CallInfo, CallScope, ToolCall};
 pub use crate::output::{IntoOutcome, Outcome};
 pub use crate::registry::ToolEntry;
 use crate::tool::Deprecation;
@@ -74,6 +74,12 @@ pub struct MacroTool {
     pub coerce: Option<bool>,
     /// `#[tool(strict = ..)]`.
     pub strict: Option<bool>,
+    /// `#[tool(concurrent = ..)]`.
+    pub concurrent: Option<bool>,
+    /// `#[tool(timeout = "..")]`, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// `#[tool(needs_approval)]`.
+    pub needs_approval: bool,
 }
 
 /// Builds a generated tool's definition; called once per tool and cached by the generated code.
@@ -115,6 +121,13 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
     if let Some(on) = tool.strict {
         definition = definition.with_strict(on);
     }
+    if let Some(on) = tool.concurrent {
+        definition = definition.with_concurrent(on);
+    }
+    if let Some(ms) = tool.timeout_ms {
+        definition = definition.with_timeout(std::time::Duration::from_millis(ms));
+    }
+    definition = definition.with_needs_approval(tool.needs_approval);
     if let Some(display) = tool.display {
         definition = definition.with_display_text(display);
     }
@@ -362,6 +375,22 @@ impl<'a> IsCallInfo<'a> for &'a CallInfo {
 pub fn call_info<'a, T: IsCallInfo<'a>>(info: &'a CallInfo) -> T {
     T::from_info(info)
 }
+
+/// The context of a `#[tool(blocking)]` tool, which its body gets on another thread.
+#[diagnostic::on_unimplemented(
+    message = "a #[tool(blocking)] tool's context `{Self}` must be `Clone + Send + Sync + 'static`",
+    label = "the context is cloned for the blocking body",
+    note = "a blocking body runs on another thread and may outlive the call (after a timeout), so it gets its own copy of the context: wrap the context in an `Arc`, or let the tool take no context"
+)]
+pub trait BlockingContext: Clone + Send + Sync + 'static {}
+impl<T: Clone + Send + Sync + 'static> BlockingContext for T {}
+
+/// The context a blocking body gets: a clone.
+pub fn blocking_context<C: BlockingContext>(ctx: &C) -> C {
+    ctx.clone()
+}
+
+pub use crate::exec::run_blocking;
 
 pub use std::any::Any;
 pub use std::boxed::Box;

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::exec::{Cancellation, Cancelled};
 use crate::args::{self, ArgumentError};
 
 /// The arguments of a [`ToolCall`], kept exactly as the model sent them.
@@ -217,23 +218,92 @@ fn is_function(kind: &CallKind) -> bool {
     *kind == CallKind::Function
 }
 
+/// The call a tool body serves, as the runtime hands it to [`Tool::call`](crate::Tool::call):
+/// the model's call, its cancellation signal, and whether a person approved it. Borrowed and
+/// free to copy; [`info`](Self::info) makes the owned [`CallInfo`] a `#[tool]` fn can take.
+#[derive(Debug, Clone, Copy)]
+pub struct CallScope<'a> {
+    call: &'a ToolCall,
+    cancellation: &'a Cancellation,
+    approved: bool,
+}
+
+impl<'a> CallScope<'a> {
+    /// The scope of `call`, which nothing cancels and nobody approved.
+    pub fn new(call: &'a ToolCall) -> Self {
+        CallScope {
+            call,
+            cancellation: Cancellation::never(),
+            approved: false,
+        }
+    }
+
+    /// The same scope, cancelled through `cancellation`.
+    #[must_use]
+    pub fn with_cancellation(mut self, cancellation: &'a Cancellation) -> Self {
+        self.cancellation = cancellation;
+        self
+    }
+
+    /// The same scope, marked approved (or not) by a person.
+    #[must_use]
+    pub fn with_approved(mut self, approved: bool) -> Self {
+        self.approved = approved;
+        self
+    }
+
+    /// The call, as the model made it.
+    pub fn call(&self) -> &'a ToolCall {
+        self.call
+    }
+
+    /// The provider's id for the call.
+    pub fn call_id(&self) -> &'a str {
+        &self.call.call_id
+    }
+
+    /// The call's cancellation signal.
+    pub fn cancellation(&self) -> &'a Cancellation {
+        self.cancellation
+    }
+
+    /// Whether a person approved the call.
+    pub fn is_approved(&self) -> bool {
+        self.approved
+    }
+
+    /// What a tool body may learn about the call, owned.
+    pub fn info(&self) -> CallInfo {
+        CallInfo {
+            call_id: self.call.call_id.clone(),
+            tool_name: self.call.name.clone(),
+            index: self.call.index,
+            cancellation: self.cancellation.clone(),
+            approved: self.approved,
+        }
+    }
+}
+
 /// What a tool body may learn about the call it is serving: inject it by marking a parameter
 /// `#[tool(call_info)] info: &CallInfo`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Besides the call's id, tool name and position it carries the call's [`Cancellation`]:
+/// raised when the batch the call runs in is cancelled or dropped, or the call times out. A
+/// long-running tool checks [`is_cancelled`](Self::is_cancelled) between steps, or races its work
+/// against [`cancelled`](Self::cancelled).
+#[derive(Debug, Clone)]
 pub struct CallInfo {
     call_id: String,
     tool_name: String,
     index: usize,
+    cancellation: Cancellation,
+    approved: bool,
 }
 
 impl CallInfo {
-    /// Info for `call`.
+    /// Info for `call`, which nothing cancels and nobody approved.
     pub fn new(call: &ToolCall) -> Self {
-        CallInfo {
-            call_id: call.call_id.clone(),
-            tool_name: call.name.clone(),
-            index: call.index,
-        }
+        CallScope::new(call).info()
     }
 
     /// The provider's id for the call.
@@ -249,5 +319,27 @@ impl CallInfo {
     /// Position of the call within the model's turn.
     pub fn index(&self) -> usize {
         self.index
+    }
+
+    /// Whether a person approved this call ([`Toolbox::approve`](crate::Toolbox::approve)): a
+    /// tool that asks for approval itself (by returning an [`Interrupt`](crate::Interrupt))
+    /// goes ahead when this is set.
+    pub fn is_approved(&self) -> bool {
+        self.approved
+    }
+
+    /// The call's cancellation signal.
+    pub fn cancellation(&self) -> &Cancellation {
+        &self.cancellation
+    }
+
+    /// Whether the call was cancelled (its batch cancelled or dropped, or its time up).
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Completes when the call is cancelled.
+    pub fn cancelled(&self) -> Cancelled<'_> {
+        self.cancellation.cancelled()
     }
 }

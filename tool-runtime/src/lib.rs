@@ -36,11 +36,18 @@ mod toolbox;
 pub mod __private;
 
 pub use crate::args::ArgumentError;
-pub use crate::call::{Arguments, CallInfo, CallKind, CallStatus, ExecutionStatus, ToolCall};
-pub use crate::exec::{BoxFuture, MaybeReady, Resolve, block_on};
+pub use crate::call::{
+    Arguments, CallInfo, CallKind, CallScope, CallStatus, ExecutionStatus, ToolCall,
+};
+pub use crate::exec::{
+    Batch, BatchOptions, Before, Blocking, BoxFuture, Cancellation, Cancelled, Hook, MaybeReady,
+    Resolve, Sleep, block_on, run_blocking, sleep,
+};
 pub use crate::names::close_matches;
 pub use crate::native::Native;
-pub use crate::output::{Content, ContentPart, Interrupt, IntoOutcome, Outcome, ToolOutput};
+pub use crate::output::{
+    Content, ContentPart, Interrupt, InterruptKind, IntoOutcome, Outcome, ToolOutput,
+};
 pub use crate::result::{ResultDetail, ToolResult};
 pub use crate::schema::{
     Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
@@ -50,4 +57,6 @@ pub use crate::tool::{
     Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
     ToolDefinition, UnknownArgs, parse_arguments,
 };
-pub use crate::toolbox::{ParsedArguments, RegisterError, Toolbox};
+pub use crate::toolbox::{
+    ApprovalRule, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ParsedArguments, RegisterError, Toolbox,
+};

@@ -139,20 +139,43 @@ pub(crate) fn json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, serd
 }
 
 /// A pause for human review: the call produced no result yet.
+///
+/// A toolbox raises one for a call that needs approval
+/// ([`ToolDefinition::needs_approval`](crate::ToolDefinition::needs_approval),
+/// [`Toolbox::needs_approval_when`](crate::Toolbox::needs_approval_when)); a tool body may return
+/// one itself. The application answers with [`Toolbox::approve`](crate::Toolbox::approve) or
+/// [`Toolbox::reject`](crate::Toolbox::reject), which give the call's final result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Interrupt {
     /// What to show the person asked to review.
     pub message: String,
-    /// Data for the review (the parsed arguments, say).
+    /// Data for the review (for an approval: the arguments as the tool will get them).
     pub data: Value,
+    /// Who asked for the review.
+    #[serde(default)]
+    pub kind: InterruptKind,
+}
+
+/// Who paused a call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum InterruptKind {
+    /// The tool's body returned the interrupt; approving the call runs the body again, which
+    /// then sees [`CallInfo::is_approved`](crate::CallInfo::is_approved).
+    #[default]
+    Tool,
+    /// The toolbox held the call back before it ran, because it needs approval.
+    Approval,
 }
 
 impl Interrupt {
-    /// An interrupt with a display message and data.
+    /// An interrupt with a display message and data, as a tool body returns it.
     pub fn new(message: impl Into<String>, data: Value) -> Self {
         Interrupt {
             message: message.into(),
             data,
+            kind: InterruptKind::Tool,
         }
     }
 }

@@ -6,7 +6,7 @@ use std::future::{Future, IntoFuture};
 use std::sync::Arc;
 
 use crate::args::{ArgumentError, ParseSession};
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallScope};
 use crate::output::Outcome;
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
@@ -82,7 +82,7 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for AnyContext {
         &'a self,
         args: Self::Args,
         _ctx: &'a C,
-        call: &'a ToolCall,
+        call: CallScope<'a>,
     ) -> impl Future<Output = Outcome> + Send + 'a {
         self.0.call_dyn(args, &(), call).into_future()
     }

@@ -3,6 +3,7 @@
 use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
@@ -30,6 +31,30 @@ pub enum ResultDetail {
     Panic(Box<dyn Any + Send>),
     /// The call is paused for human review.
     Interrupt(Box<Interrupt>),
+    /// The call did not finish in time; whatever it does later is discarded.
+    TimedOut {
+        /// The time it had.
+        after: Duration,
+    },
+    /// The call's batch was cancelled (or dropped) before the call finished.
+    Cancelled,
+    /// A person rejected the call ([`Toolbox::reject`](crate::Toolbox::reject)).
+    Rejected {
+        /// Why, as the model is told.
+        reason: String,
+    },
+    /// A hook denied the call before it ran; the content says why.
+    Denied,
+    /// The arguments were rejected, and the model has now sent invalid arguments to this tool
+    /// as many times in a row as the toolbox's retry budget allows
+    /// ([`Toolbox::with_retry_budget`](crate::Toolbox::with_retry_budget)): an agent loop should
+    /// stop rather than ask the model again.
+    BudgetExhausted {
+        /// Invalid calls of the tool in a row, this one included.
+        failures: u32,
+        /// This call's argument error.
+        error: Box<ArgumentError>,
+    },
 }
 
 impl fmt::Debug for ResultDetail {
@@ -52,6 +77,19 @@ impl fmt::Debug for ResultDetail {
             ResultDetail::Interrupt(interrupt) => {
                 f.debug_tuple("Interrupt").field(interrupt).finish()
             }
+            ResultDetail::TimedOut { after } => {
+                f.debug_struct("TimedOut").field("after", after).finish()
+            }
+            ResultDetail::Cancelled => f.write_str("Cancelled"),
+            ResultDetail::Rejected { reason } => {
+                f.debug_struct("Rejected").field("reason", reason).finish()
+            }
+            ResultDetail::Denied => f.write_str("Denied"),
+            ResultDetail::BudgetExhausted { failures, error } => f
+                .debug_struct("BudgetExhausted")
+                .field("failures", failures)
+                .field("error", error)
+                .finish(),
         }
     }
 }
@@ -240,9 +278,39 @@ impl ToolResult {
     /// The argument error, when the arguments were rejected.
     pub fn argument_error(&self) -> Option<&ArgumentError> {
         match &self.detail {
-            ResultDetail::Arguments(error) => Some(error),
+            ResultDetail::Arguments(error) | ResultDetail::BudgetExhausted { error, .. } => {
+                Some(error)
+            }
             _ => None,
         }
+    }
+
+    /// When the model has spent the tool's retry budget on this call: how many invalid calls
+    /// of the tool came in a row. The agent loop should stop asking the model.
+    pub fn budget_exhausted(&self) -> Option<u32> {
+        match &self.detail {
+            ResultDetail::BudgetExhausted { failures, .. } => Some(*failures),
+            _ => None,
+        }
+    }
+
+    /// Whether the call is paused for human review (and so has no final result yet).
+    pub fn is_interrupt(&self) -> bool {
+        matches!(self.detail, ResultDetail::Interrupt(_))
+    }
+
+    /// A result for a call that was cancelled before it finished: for an application that
+    /// dropped a batch and must still answer every call the model made.
+    pub fn cancelled(call: &ToolCall) -> Self {
+        ToolResult::error(
+            &call.call_id,
+            Cow::Owned(call.name.clone()),
+            format!(
+                "the call of `{}` was cancelled before it finished; it may or may not have taken effect",
+                call.name
+            ),
+            ResultDetail::Cancelled,
+        )
     }
 
     /// The panic message, when the tool panicked with a string payload.

@@ -5,14 +5,17 @@ use std::borrow::Cow;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::AtomicU32;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 use tracing::Instrument;
-use tracing::field::Empty;
 
 use crate::args::{ArgumentPolicy, Fixes, ParseSession};
 use crate::call::ToolCall;
-use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, block_on};
+use crate::call::CallScope;
+use crate::exec::{BoxFuture, Cancellation, CatchUnwind, Hook, MaybeReady, block_on};
 use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::schema::{
@@ -31,6 +34,9 @@ pub enum RegisterError {
     /// ([`Toolbox::require_valid_for`]), and this one is not.
     #[error("the tool is not valid for a required provider:\n{0}")]
     Lint(LintReport),
+    /// A setting names a tool that is not registered.
+    #[error("no tool named `{0}` is registered")]
+    UnknownTool(String),
 }
 
 /// A set of tools for one application context type `C`, and the dispatcher of calls to them.
@@ -57,17 +63,66 @@ pub enum RegisterError {
 ///
 /// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(add {})`.
 pub struct Toolbox<C: ?Sized = ()> {
-    tools: Vec<Arc<dyn DynTool<C>>>,
+    pub(crate) tools: Vec<Arc<dyn DynTool<C>>>,
     /// `(name, index into tools)`, sorted by name: a binary search beats hashing for toolbox sizes.
     by_name: Vec<(Box<str>, usize)>,
     expose_panic_messages: bool,
-    policy: ArgumentPolicy,
+    pub(crate) policy: ArgumentPolicy,
     strict: bool,
     strict_fallback: StrictFallback,
     required: Vec<Dialect>,
     /// Whether some tool's name breaks some provider's name rules, so is sent under a stand-in
     /// ([`Dialect::wire_name`]) that calls must be mapped back from.
     mapped_names: bool,
+    /// How many calls of a batch may run at once, and whether any may.
+    pub(crate) concurrency: usize,
+    pub(crate) parallel: bool,
+    /// The timeout of calls whose tool sets none.
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) hooks: Vec<Arc<dyn Hook<C>>>,
+    /// `(tool index, rule)`: calls of the tool for which the rule says yes need approval.
+    pub(crate) approval_rules: Vec<(usize, Arc<ApprovalRule<C>>)>,
+    /// Invalid calls of one tool in a row that end the model's retries (0: no limit).
+    pub(crate) retry_budget: u32,
+    /// Per tool (by index): invalid calls in a row.
+    pub(crate) failures: Vec<AtomicU32>,
+    /// Whether call spans record the arguments.
+    pub(crate) log_arguments: bool,
+}
+
+/// A predicate that decides whether a call needs approval, over the call's arguments (as the
+/// tool will get them: repaired and coerced) and the context.
+pub type ApprovalRule<C> = dyn Fn(&Value, &C) -> bool + Send + Sync;
+
+/// Batches run up to this many calls at once unless told otherwise.
+pub const DEFAULT_CONCURRENCY: usize = 16;
+
+/// Invalid calls of one tool in a row that end the model's retries, unless told otherwise.
+pub const DEFAULT_RETRY_BUDGET: u32 = 3;
+
+impl<C: ?Sized> Clone for Toolbox<C> {
+    /// The same tools and settings; the copy counts invalid calls afresh (one toolbox per
+    /// conversation keeps retry budgets apart).
+    fn clone(&self) -> Self {
+        Toolbox {
+            tools: self.tools.clone(),
+            by_name: self.by_name.clone(),
+            expose_panic_messages: self.expose_panic_messages,
+            policy: self.policy,
+            strict: self.strict,
+            strict_fallback: self.strict_fallback,
+            required: self.required.clone(),
+            mapped_names: self.mapped_names,
+            concurrency: self.concurrency,
+            parallel: self.parallel,
+            timeout: self.timeout,
+            hooks: self.hooks.clone(),
+            approval_rules: self.approval_rules.clone(),
+            retry_budget: self.retry_budget,
+            failures: self.tools.iter().map(|_| AtomicU32::new(0)).collect(),
+            log_arguments: self.log_arguments,
+        }
+    }
 }
 
 impl<C: ?Sized> Default for Toolbox<C> {
@@ -81,6 +136,14 @@ impl<C: ?Sized> Default for Toolbox<C> {
             strict_fallback: StrictFallback::Error,
             required: Vec::new(),
             mapped_names: false,
+            concurrency: DEFAULT_CONCURRENCY,
+            parallel: true,
+            timeout: None,
+            hooks: Vec::new(),
+            approval_rules: Vec::new(),
+            retry_budget: DEFAULT_RETRY_BUDGET,
+            failures: Vec::new(),
+            log_arguments: false,
         }
     }
 }
@@ -98,6 +161,11 @@ impl<C: ?Sized> fmt::Debug for Toolbox<C> {
             )
             .field("expose_panic_messages", &self.expose_panic_messages)
             .field("policy", &self.policy)
+            .field("concurrency", &self.concurrency)
+            .field("parallel", &self.parallel)
+            .field("timeout", &self.timeout)
+            .field("hooks", &self.hooks.len())
+            .field("retry_budget", &self.retry_budget)
             .finish_non_exhaustive()
     }
 }
@@ -146,18 +214,18 @@ impl ParsedArguments {
 /// rather than a shared fn: the result is then written straight into the caller's return value,
 /// which measurably matters on this path (see BENCHMARKS.md).
 macro_rules! run_call {
-    ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr) => {{
-        let tool = match $toolbox.lookup($call) {
-            Ok(tool) => tool,
+    ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr, |$slow:ident| $gated:expr) => {{
+        let (index, tool) = match $toolbox.lookup($call) {
+            Ok(found) => found,
             Err(result) => return result,
         };
-        let span = tracing::info_span!(
-            "tool_call",
-            tool = %$call.name,
-            call_id = %$call.call_id,
-            outcome = Empty,
-            duration_us = Empty,
-        );
+        // Hooks, approval and timeouts take the whole pipeline (`exec::run`); plain calls this.
+        if !$toolbox.is_plain(tool.definition()) {
+            let token = Cancellation::new();
+            let $slow = $toolbox.run_gated(index, tool, $call, $ctx, &token, false);
+            return $gated;
+        }
+        let span = $toolbox.call_span($call);
         // Timing and instrumenting cost more than a whole call; pay for them only when observed.
         let started = (!span.is_disabled()).then(Instant::now);
         let entered = started.map(|_| span.enter());
@@ -165,7 +233,8 @@ macro_rules! run_call {
         // the result is not copied through the unwind guard.
         let mut run = None;
         let caught = catch_unwind(AssertUnwindSafe(|| {
-            run = Some(tool.run_dyn(&$call.arguments, $ctx, $call, &$toolbox.policy));
+            let info = CallScope::new($call);
+            run = Some(tool.run_dyn(&$call.arguments, $ctx, info, &$toolbox.policy));
         }));
         drop(entered);
         if let Err(payload) = caught {
@@ -176,12 +245,14 @@ macro_rules! run_call {
         // Matched in place and returned from here: every move of the 128-byte result costs
         // (see BENCHMARKS.md), so it goes from where `run_dyn` wrote it straight to the caller.
         match run {
-            Some(MaybeReady::Ready(result)) => {
+            Some(MaybeReady::Ready(mut result)) => {
+                $toolbox.account(index, &mut result);
                 record(&span, started, &result);
                 return result;
             }
             Some(MaybeReady::Pending(future)) => {
                 let $running = Running {
+                    index,
                     tool,
                     call: $call,
                     future: CatchUnwind::new(future),
@@ -241,6 +312,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 .insert(at, (name.into_boxed_str(), self.tools.len())),
         }
         self.tools.push(tool);
+        self.failures.push(AtomicU32::new(0));
         Ok(self)
     }
 
@@ -469,7 +541,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     // The error is the very result execution would return; boxing it would only cost the caller.
     #[allow(clippy::result_large_err)]
     pub fn parse_arguments(&self, call: &ToolCall, ctx: &C) -> Result<ParsedArguments, ToolResult> {
-        let tool = self.lookup(call)?;
+        let (_, tool) = self.lookup(call)?;
         let mut session = ParseSession::new(self.policy);
         match catch_unwind(AssertUnwindSafe(|| {
             tool.parse_dyn(&call.arguments, ctx, &mut session)
@@ -489,8 +561,17 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// Runs one call and returns its result. Never fails and never panics: an unknown tool, bad
     /// arguments, a tool error and a panic all become error results, and the toolbox keeps working.
+    ///
+    /// Hooks, approval, the retry budget and timeouts apply as in a batch
+    /// ([`execute_all`](Self::execute_all)); a call that needs approval returns an interrupt.
     pub async fn execute(&self, call: &ToolCall, ctx: &C) -> ToolResult {
-        run_call!(self, call, ctx, |running| running.finish(self).await)
+        run_call!(
+            self,
+            call,
+            ctx,
+            |running| running.finish(self).await,
+            |gated| gated.await
+        )
     }
 
     /// [`execute`](Self::execute) for sync callers: runs the call on this thread. Sync tools run
@@ -498,12 +579,32 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// runtime (tokio's timers or I/O, say) must be run with `execute` inside that runtime: here
     /// it would fail, and the failure becomes an error result.
     pub fn execute_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
-        run_call!(self, call, ctx, |running| block_on(running.finish(self)))
+        run_call!(
+            self,
+            call,
+            ctx,
+            |running| block_on(running.finish(self)),
+            |gated| block_on(gated)
+        )
     }
 
+    /// The tool a call names, with its index; or the unknown-tool result.
     #[allow(clippy::result_large_err)]
-    fn lookup(&self, call: &ToolCall) -> Result<&Arc<dyn DynTool<C>>, ToolResult> {
-        self.get(&call.name).ok_or_else(|| {
+    pub(crate) fn lookup(
+        &self,
+        call: &ToolCall,
+    ) -> Result<(usize, &Arc<dyn DynTool<C>>), ToolResult> {
+        if let Ok(at) = self
+            .by_name
+            .binary_search_by(|(n, _)| (**n).cmp(call.name.as_str()))
+        {
+            let index = self.by_name[at].1;
+            return Ok((index, &self.tools[index]));
+        }
+        Err(self.unknown_tool(call))
+    }
+
+    fn unknown_tool(&self, call: &ToolCall) -> ToolResult {
             let names: Vec<&str> = self.definitions().map(ToolDefinition::name).collect();
             let suggestions = close_matches(&call.name, names.iter().copied());
             let mut message = format!("unknown tool `{}`", call.name);
@@ -527,10 +628,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     suggestions: suggestions.into_boxed_slice(),
                 },
             )
-        })
     }
 
-    fn panic_result(
+    pub(crate) fn panic_result(
         &self,
         call: &ToolCall,
         tool: &ToolDefinition,
@@ -566,6 +666,7 @@ fn clash_lint(name: &str, other: &str, wire: &str, dialect: Dialect) -> Lint {
 
 /// A call whose async body is still to be awaited.
 struct Running<'a, C: ?Sized> {
+    index: usize,
     tool: &'a Arc<dyn DynTool<C>>,
     call: &'a ToolCall,
     future: CatchUnwind<BoxFuture<'a, ToolResult>>,
@@ -579,29 +680,45 @@ impl<C: ?Sized + Sync + 'static> Running<'_, C> {
             Some(_) => self.future.instrument(self.span.clone()).await,
             None => self.future.await,
         };
-        let result = caught.unwrap_or_else(|payload| {
+        let mut result = caught.unwrap_or_else(|payload| {
             toolbox.panic_result(self.call, self.tool.definition(), payload)
         });
+        toolbox.account(self.index, &mut result);
         record(&self.span, self.started, &result);
         result
     }
 }
 
-/// Records a call's outcome and duration on its span, when the span is observed.
+/// Records a call's outcome, duration, and the repairs and coercions its arguments needed on
+/// its span, when the span is observed.
 #[inline(always)]
-fn record(span: &tracing::Span, started: Option<Instant>, result: &ToolResult) {
+pub(crate) fn record(span: &tracing::Span, started: Option<Instant>, result: &ToolResult) {
     if let Some(started) = started {
-        let outcome = match &result.detail {
-            ResultDetail::Arguments(_) => "invalid_arguments",
-            ResultDetail::Panic(_) => "panic",
-            ResultDetail::Interrupt(_) => "interrupt",
-            _ if result.is_error => "error",
-            _ => "ok",
-        };
-        span.record("outcome", outcome);
+        span.record("outcome", outcome_name(result));
         span.record(
             "duration_us",
             u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
         );
+        if let Some(fixes) = result.fixes() {
+            span.record("repairs", fixes.repairs.len());
+            span.record("coercions", fixes.coercions.len());
+        }
+    }
+}
+
+/// The outcome of a call, as a span records it.
+pub(crate) fn outcome_name(result: &ToolResult) -> &'static str {
+    match &result.detail {
+        ResultDetail::Arguments(_) => "invalid_arguments",
+        ResultDetail::BudgetExhausted { .. } => "budget_exhausted",
+        ResultDetail::Panic(_) => "panic",
+        ResultDetail::Interrupt(_) => "interrupt",
+        ResultDetail::TimedOut { .. } => "timed_out",
+        ResultDetail::Cancelled => "cancelled",
+        ResultDetail::Rejected { .. } => "rejected",
+        ResultDetail::Denied => "denied",
+        ResultDetail::UnknownTool { .. } => "unknown_tool",
+        _ if result.is_error => "error",
+        _ => "ok",
     }
 }

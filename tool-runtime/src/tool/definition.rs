@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -80,6 +81,9 @@ pub struct ToolDefinition {
     repair: Option<bool>,
     coerce: Option<bool>,
     strict: Option<bool>,
+    concurrent: Option<bool>,
+    timeout: Option<Duration>,
+    needs_approval: bool,
     compiled: Kept<CompiledSchema>,
     forms: FormCache,
 }
@@ -176,6 +180,9 @@ impl ToolDefinition {
             repair: None,
             coerce: None,
             strict: None,
+            concurrent: None,
+            timeout: None,
+            needs_approval: false,
             compiled: Kept::default(),
             forms: FormCache::default(),
         }
@@ -297,6 +304,59 @@ impl ToolDefinition {
     #[must_use]
     pub fn with_strict(mut self, on: bool) -> Self {
         self.strict = Some(on);
+        self
+    }
+
+    /// Whether calls of this tool may run at the same time as other calls of a batch: as the
+    /// tool says (`#[tool(concurrent)]`, `#[tool(concurrent = false)]`), otherwise when it is
+    /// annotated read-only. Other calls run alone, in call order.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{ToolAnnotations, ToolDefinition};
+    ///
+    /// let def = ToolDefinition::new("lookup", "Look a word up.", json!({})).unwrap();
+    /// assert!(!def.is_concurrent());
+    /// let read_only = ToolAnnotations { read_only: Some(true), ..ToolAnnotations::default() };
+    /// let def = def.with_annotations(read_only);
+    /// assert!(def.is_concurrent());
+    /// assert!(!def.with_concurrent(false).is_concurrent());
+    /// ```
+    pub fn is_concurrent(&self) -> bool {
+        self.concurrent
+            .unwrap_or(self.annotations.read_only == Some(true))
+    }
+
+    /// Lets calls of this tool run concurrently with others, or forbids it, whatever its
+    /// annotations imply.
+    #[must_use]
+    pub fn with_concurrent(mut self, on: bool) -> Self {
+        self.concurrent = Some(on);
+        self
+    }
+
+    /// How long a call of this tool may run before it is stopped with an error result; `None`
+    /// when the toolbox's timeout applies.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// Stops calls of this tool that run longer than `timeout`.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Whether every call of this tool waits for a person's approval before it runs.
+    pub fn needs_approval(&self) -> bool {
+        self.needs_approval
+    }
+
+    /// Makes every call of this tool wait for a person's approval (or not).
+    #[must_use]
+    pub fn with_needs_approval(mut self, on: bool) -> Self {
+        self.needs_approval = on;
         self
     }
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Tool, ToolDefinition};
 use crate::args::{self, ArgumentError, ParseSession};
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallScope};
 use crate::exec::BoxFuture;
 use crate::output::{IntoOutcome, Outcome};
 
@@ -223,7 +223,7 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for DynamicTool<C> {
         args::parse_checked(&self.definition, arguments, session)
     }
 
-    async fn call(&self, args: Self::Args, ctx: &C, _call: &ToolCall) -> Outcome {
+    async fn call(&self, args: Self::Args, ctx: &C, _call: CallScope<'_>) -> Outcome {
         match &self.handler {
             Handler::Sync(handler) => handler(args, ctx),
             Handler::Async(handler) => handler(args, ctx).await,

@@ -13,7 +13,7 @@ pub(crate) use self::definition::Kept;
 pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError, ArgumentPolicy, ParseSession};
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallScope};
 use crate::exec::MaybeReady;
 use crate::output::Outcome;
 use crate::result::ToolResult;
@@ -51,12 +51,13 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
         session: &mut ParseSession,
     ) -> Result<Self::Args, ArgumentError>;
 
-    /// Runs the body for `call`, whose arguments `args` were parsed from.
+    /// Runs the body for `call`, whose arguments `args` were parsed from. `call` also carries
+    /// the call's cancellation signal and whether a person approved it.
     fn call<'a>(
         &'a self,
         args: Self::Args,
         ctx: &'a C,
-        call: &'a ToolCall,
+        call: CallScope<'a>,
     ) -> impl Future<Output = Outcome> + Send + 'a;
 
     /// Runs a body that never waits right away, sparing the boxed future [`call`](Self::call)
@@ -66,7 +67,12 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     /// # Errors
     /// The arguments, untouched, when the body is asynchronous.
     #[allow(clippy::result_large_err)]
-    fn call_now(&self, args: Self::Args, ctx: &C, call: &ToolCall) -> Result<Outcome, Self::Args> {
+    fn call_now(
+        &self,
+        args: Self::Args,
+        ctx: &C,
+        call: CallScope<'_>,
+    ) -> Result<Outcome, Self::Args> {
         let _ = (ctx, call);
         Err(args)
     }
@@ -108,7 +114,7 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         &'a self,
         args: Box<dyn Any + Send>,
         ctx: &'a C,
-        call: &'a ToolCall,
+        call: CallScope<'a>,
     ) -> MaybeReady<'a, Outcome>;
 
     /// Parses the arguments under `policy` and, when they are good, runs the body: at once for
@@ -119,7 +125,7 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a C,
-        call: &'a ToolCall,
+        call: CallScope<'a>,
         policy: &ArgumentPolicy,
     ) -> MaybeReady<'a, ToolResult>;
 }
@@ -142,7 +148,7 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         &'a self,
         args: Box<dyn Any + Send>,
         ctx: &'a C,
-        call: &'a ToolCall,
+        call: CallScope<'a>,
     ) -> MaybeReady<'a, Outcome> {
         let Ok(args) = args.downcast::<T::Args>() else {
             let name = Tool::definition(self).name();
@@ -159,9 +165,10 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a C,
-        call: &'a ToolCall,
+        info: CallScope<'a>,
         policy: &ArgumentPolicy,
     ) -> MaybeReady<'a, ToolResult> {
+        let call = info.call();
         let definition = Tool::definition(self);
         let mut session = ParseSession::new(*policy);
         let args = match self.parse_args(arguments, ctx, &mut session) {
@@ -173,7 +180,7 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
             }
         };
         let fixes = session.fixes;
-        match self.call_now(args, ctx, call) {
+        match self.call_now(args, ctx, info) {
             Ok(outcome) => {
                 let mut result =
                     ToolResult::from_outcome(&call.call_id, definition.name_cow(), outcome);
@@ -181,7 +188,7 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
                 MaybeReady::Ready(result)
             }
             Err(args) => MaybeReady::Pending(Box::pin(async move {
-                let outcome = self.call(args, ctx, call).await;
+                let outcome = self.call(args, ctx, info).await;
                 let mut result = ToolResult::from_outcome(
                     &call.call_id,
                     Tool::definition(self).name_cow(),

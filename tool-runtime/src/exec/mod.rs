@@ -1,4 +1,19 @@
-//! Executor-agnostic helpers: catching panics across polls, and a minimal blocking executor.
+//! Running calls: batches with bounded concurrency, timeouts, cancellation, approval, retry
+//! budgets and hooks, on any executor; and the executor-agnostic pieces they are built from
+//! (catching panics across polls, a minimal blocking executor, a sleep, blocking bodies).
+
+mod batch;
+mod blocking;
+mod cancel;
+mod hook;
+mod run;
+mod timer;
+
+pub use self::batch::{Batch, BatchOptions};
+pub use self::blocking::{Blocking, run_blocking};
+pub use self::cancel::{Cancellation, Cancelled};
+pub use self::hook::{Before, Hook};
+pub use self::timer::{Sleep, sleep};
 
 use std::any::Any;
 use std::future::Future;

@@ -1,0 +1,339 @@
+//! Running a model's turn of calls as one batch: one result per call, in call order, whatever
+//! happens to the others; calls safe to run concurrently share the time, others run alone.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use serde_json::Value;
+use tracing::field::Empty;
+
+use super::{BoxFuture, Cancellation, block_on};
+use crate::call::ToolCall;
+use crate::result::ToolResult;
+use crate::toolbox::Toolbox;
+
+/// Settings for one batch, over the toolbox's own.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::BatchOptions;
+///
+/// // The request asked the model for one call at a time: run them one at a time too.
+/// let request = json!({"model": "gpt-4.1", "parallel_tool_calls": false});
+/// assert_eq!(BatchOptions::for_request(&request).is_parallel(), Some(false));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct BatchOptions {
+    parallel: Option<bool>,
+    concurrency: Option<usize>,
+    cancellation: Option<Cancellation>,
+}
+
+impl BatchOptions {
+    /// The toolbox's settings.
+    pub fn new() -> Self {
+        BatchOptions::default()
+    }
+
+    /// The settings a provider request implies: OpenAI's `parallel_tool_calls: false` (Chat
+    /// Completions and Responses) and Anthropic's `tool_choice.disable_parallel_tool_use: true`
+    /// run every call alone.
+    pub fn for_request(request: &Value) -> Self {
+        let openai = request.get("parallel_tool_calls") == Some(&Value::Bool(false));
+        let anthropic = request
+            .get("tool_choice")
+            .and_then(|choice| choice.get("disable_parallel_tool_use"))
+            == Some(&Value::Bool(true));
+        let mut options = BatchOptions::new();
+        if openai || anthropic {
+            options.parallel = Some(false);
+        }
+        options
+    }
+
+    /// Lets calls run at the same time, or runs each alone, whatever the toolbox says.
+    #[must_use]
+    pub fn parallel(mut self, on: bool) -> Self {
+        self.parallel = Some(on);
+        self
+    }
+
+    /// Whether this batch says calls may run at the same time (`None`: the toolbox decides).
+    pub fn is_parallel(&self) -> Option<bool> {
+        self.parallel
+    }
+
+    /// How many calls may run at the same time in this batch (at least 1).
+    #[must_use]
+    pub fn concurrency(mut self, limit: usize) -> Self {
+        self.concurrency = Some(limit.max(1));
+        self
+    }
+
+    /// Cancels the batch when `token` is raised: it then ends at once, with a "cancelled"
+    /// result for every call not finished.
+    #[must_use]
+    pub fn cancellation(mut self, token: Cancellation) -> Self {
+        self.cancellation = Some(token);
+        self
+    }
+}
+
+/// The future of [`Toolbox::execute_all`]: resolves to one result per call, in call order.
+///
+/// It runs the calls itself as it is polled (no task is spawned), so it works under any
+/// executor. [`cancel`](Self::cancel) ends it early, keeping the results of finished calls and
+/// giving the others a "cancelled" result; dropping it raises every running call's cancellation
+/// signal, which tools observe through their call info.
+#[must_use = "futures do nothing unless awaited"]
+pub struct Batch<'a, C: ?Sized> {
+    toolbox: &'a Toolbox<C>,
+    ctx: &'a C,
+    calls: &'a [ToolCall],
+    limit: usize,
+    slots: Vec<Slot<'a>>,
+    /// Per call, made when the call starts.
+    tokens: Vec<Option<Cancellation>>,
+    cancellation: Cancellation,
+    /// The next call to start, and every call before `settled` has its result.
+    next: usize,
+    settled: usize,
+    running: usize,
+    /// The call running alone, if one is.
+    alone: Option<usize>,
+    done: bool,
+    span: tracing::Span,
+    started: Option<Instant>,
+}
+
+enum Slot<'a> {
+    Waiting,
+    Running(BoxFuture<'a, ToolResult>),
+    Done(ToolResult),
+    Taken,
+}
+
+impl<C: ?Sized> fmt::Debug for Batch<'_, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Batch")
+            .field("calls", &self.calls.len())
+            .field("running", &self.running)
+            .field("started", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+    /// Runs every call of a model's turn and returns one result per call, in call order,
+    /// whatever happens to the others (unknown tools, bad arguments, panics, timeouts).
+    ///
+    /// Calls of tools that are safe to run concurrently ([`ToolDefinition::is_concurrent`](crate::ToolDefinition::is_concurrent))
+    /// run at the same time, up to the toolbox's limit ([`with_concurrency`](Self::with_concurrency));
+    /// any other call runs alone: after every earlier call has finished, and before any later
+    /// one starts. Calls that need approval come back as interrupts in their place
+    /// ([`ToolResult::is_interrupt`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
+    ///
+    /// let def = ToolDefinition::new("echo", "Echo.", json!({
+    ///     "type": "object", "properties": {"text": {"type": "string"}},
+    /// }))
+    /// .unwrap()
+    /// .with_concurrent(true);
+    /// let tools = Toolbox::new()
+    ///     .with(DynamicTool::new(def, |args, _: &()| args["text"].as_str().unwrap_or("").to_owned()))
+    ///     .unwrap();
+    /// let calls = [
+    ///     ToolCall::new("c1", "echo", r#"{"text": "one"}"#),
+    ///     ToolCall::new("c2", "nope", "{}"),
+    ///     ToolCall::new("c3", "echo", r#"{"text": "three"}"#),
+    /// ];
+    /// let results = tool_runtime::block_on(tools.execute_all(&calls, &()));
+    /// let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
+    /// assert_eq!(ids, ["c1", "c2", "c3"]);
+    /// assert_eq!(results[2].text(), "three");
+    /// assert!(results[1].is_error);
+    /// ```
+    pub fn execute_all<'a>(&'a self, calls: &'a [ToolCall], ctx: &'a C) -> Batch<'a, C> {
+        self.execute_all_with(calls, ctx, BatchOptions::new())
+    }
+
+    /// [`execute_all`](Self::execute_all) with settings for this batch: concurrency, and a
+    /// cancellation signal.
+    pub fn execute_all_with<'a>(
+        &'a self,
+        calls: &'a [ToolCall],
+        ctx: &'a C,
+        options: BatchOptions,
+    ) -> Batch<'a, C> {
+        let parallel = options.parallel.unwrap_or(self.parallel);
+        let limit = if parallel {
+            options.concurrency.unwrap_or(self.concurrency)
+        } else {
+            1
+        };
+        let span = tracing::info_span!(
+            "tool_batch",
+            calls = calls.len(),
+            concurrency = limit,
+            duration_us = Empty,
+            cancelled = Empty,
+        );
+        let started = (!span.is_disabled()).then(Instant::now);
+        Batch {
+            toolbox: self,
+            ctx,
+            calls,
+            limit,
+            slots: calls.iter().map(|_| Slot::Waiting).collect(),
+            tokens: calls.iter().map(|_| None).collect(),
+            cancellation: options.cancellation.unwrap_or_default(),
+            next: 0,
+            settled: 0,
+            running: 0,
+            alone: None,
+            done: false,
+            span,
+            started,
+        }
+    }
+
+    /// [`execute_all`](Self::execute_all) for sync callers: runs the batch on this thread, as
+    /// [`execute_blocking`](Self::execute_blocking) runs one call.
+    pub fn execute_all_blocking(&self, calls: &[ToolCall], ctx: &C) -> Vec<ToolResult> {
+        block_on(self.execute_all(calls, ctx))
+    }
+}
+
+impl<'a, C: ?Sized + Sync + 'static> Batch<'a, C> {
+    /// Ends the batch now: the results of finished calls, and a "cancelled" result for every
+    /// other call (running ones are dropped, and their cancellation signal raised). Polling the
+    /// batch afterwards is a mistake.
+    pub fn cancel(&mut self) -> Vec<ToolResult> {
+        self.cancellation.cancel();
+        self.finish()
+    }
+
+    /// Starts every call that may start now.
+    fn start(&mut self) {
+        while self.next < self.calls.len() && self.running < self.limit && self.alone.is_none() {
+            let at = self.next;
+            let call = &self.calls[at];
+            // An unknown tool's call finishes at once; it holds nothing up.
+            let concurrent = self
+                .toolbox
+                .get(&call.name)
+                .is_none_or(|tool| tool.definition().is_concurrent());
+            if !concurrent && self.running > 0 {
+                return;
+            }
+            if !concurrent {
+                self.alone = Some(at);
+            }
+            let token = Cancellation::new();
+            let (toolbox, ctx) = (self.toolbox, self.ctx);
+            let run = token.clone();
+            self.slots[at] = Slot::Running(Box::pin(async move {
+                match toolbox.lookup(call) {
+                    Ok((index, tool)) => toolbox.run_gated(index, tool, call, ctx, &run, false).await,
+                    Err(result) => result,
+                }
+            }));
+            self.tokens[at] = Some(token);
+            self.next += 1;
+            self.running += 1;
+        }
+    }
+
+    /// Every result, in call order; "cancelled" for calls without one.
+    fn finish(&mut self) -> Vec<ToolResult> {
+        let mut cancelled = 0;
+        let results = self
+            .slots
+            .iter_mut()
+            .zip(&self.tokens)
+            .zip(self.calls)
+            .map(|((slot, token), call)| match std::mem::replace(slot, Slot::Taken) {
+                Slot::Done(result) => result,
+                _ => {
+                    if let Some(token) = token {
+                        token.cancel();
+                    }
+                    cancelled += 1;
+                    ToolResult::cancelled(call)
+                }
+            })
+            .collect();
+        self.running = 0;
+        self.done = true;
+        if let Some(started) = self.started {
+            self.span.record(
+                "duration_us",
+                u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            );
+            self.span.record("cancelled", cancelled);
+        }
+        results
+    }
+}
+
+impl<C: ?Sized + Sync + 'static> Future for Batch<'_, C> {
+    type Output = Vec<ToolResult>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Vec<ToolResult>> {
+        let this = &mut *self;
+        assert!(!this.done, "a `Batch` was polled after it completed");
+        let span = this.span.clone();
+        let _entered = span.enter();
+        loop {
+            if this.cancellation.is_cancelled() {
+                return Poll::Ready(this.finish());
+            }
+            this.start();
+            let mut progress = false;
+            for at in this.settled..this.next {
+                let Slot::Running(future) = &mut this.slots[at] else {
+                    continue;
+                };
+                if let Poll::Ready(result) = future.as_mut().poll(cx) {
+                    this.slots[at] = Slot::Done(result);
+                    this.running -= 1;
+                    if this.alone == Some(at) {
+                        this.alone = None;
+                    }
+                    progress = true;
+                }
+            }
+            while this.settled < this.next && matches!(this.slots[this.settled], Slot::Done(_)) {
+                this.settled += 1;
+            }
+            if this.settled == this.calls.len() {
+                return Poll::Ready(this.finish());
+            }
+            if !progress {
+                break;
+            }
+        }
+        this.cancellation.wake_on_cancel(cx.waker());
+        // Raised since the check above: its wake-ups were already sent.
+        if this.cancellation.is_cancelled() {
+            return Poll::Ready(this.finish());
+        }
+        Poll::Pending
+    }
+}
+
+impl<C: ?Sized> Drop for Batch<'_, C> {
+    fn drop(&mut self) {
+        for (slot, token) in self.slots.iter().zip(&self.tokens) {
+            if let (Slot::Running(_), Some(token)) = (slot, token) {
+                token.cancel();
+            }
+        }
+    }
+}

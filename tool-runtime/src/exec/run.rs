@@ -1,0 +1,438 @@
+//! The whole pipeline of one call (hooks, approval, retry budget, timeout), and the toolbox's
+//! settings for it. Plain calls (no hook, approval or timeout in play) take the shorter path in
+//! `toolbox.rs`, which keeps the retry budget too.
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tracing::Instrument;
+use tracing::field::Empty;
+
+use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, block_on, sleep};
+use crate::args::{self, Fixes, ParseSession};
+use crate::call::{Arguments, CallScope, ToolCall};
+use crate::output::{Interrupt, InterruptKind};
+use crate::result::{ResultDetail, ToolResult};
+use crate::tool::{DynTool, ToolDefinition};
+use crate::toolbox::{RegisterError, Toolbox, record};
+
+impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+    /// How many calls of a batch may run at the same time (at least 1; default
+    /// [`DEFAULT_CONCURRENCY`](crate::DEFAULT_CONCURRENCY)). Only calls of tools that are safe to
+    /// run concurrently ([`ToolDefinition::is_concurrent`]) share the time; others run alone.
+    #[must_use]
+    pub fn with_concurrency(mut self, limit: usize) -> Self {
+        self.concurrency = limit.max(1);
+        self
+    }
+
+    /// Lets calls of a batch run at the same time (the default), or runs every call alone, in
+    /// call order, as a provider's `parallel_tool_calls: false` asks.
+    #[must_use]
+    pub fn with_parallel_calls(mut self, on: bool) -> Self {
+        self.parallel = on;
+        self
+    }
+
+    /// Stops calls that run longer than `timeout`, unless their tool sets its own
+    /// ([`ToolDefinition::with_timeout`], `#[tool(timeout = "5s")]`). A stopped call's result is an
+    /// error saying so; anything it does later is discarded.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Adds a hook around every call ([`Hook`]); hooks run in the order they were added.
+    #[must_use]
+    pub fn with_hook(mut self, hook: impl Hook<C>) -> Self {
+        self.hooks.push(Arc::new(hook));
+        self
+    }
+
+    /// How many invalid calls of one tool in a row the model may make (default
+    /// [`DEFAULT_RETRY_BUDGET`](crate::DEFAULT_RETRY_BUDGET); 0: no limit). The call that
+    /// reaches it gets a result that tells the model to stop, and
+    /// [`ResultDetail::BudgetExhausted`] for the application
+    /// ([`ToolResult::budget_exhausted`]). A call of the tool with valid arguments starts the
+    /// count again.
+    ///
+    /// The count is kept per toolbox: give each conversation its own (`clone()` starts a fresh
+    /// count).
+    #[must_use]
+    pub fn with_retry_budget(mut self, failures: u32) -> Self {
+        self.retry_budget = failures;
+        self
+    }
+
+    /// Records each call's arguments on its tracing span (field `arguments`). Off by default:
+    /// arguments can hold personal data and secrets.
+    #[must_use]
+    pub fn log_arguments(mut self, on: bool) -> Self {
+        self.log_arguments = on;
+        self
+    }
+
+    /// Makes calls of `tool` wait for approval when `rule` says so, given the call's arguments as
+    /// the tool will get them (repaired and coerced) and the context. Such a call's result is an
+    /// [`Interrupt`] until [`approve`](Self::approve) or [`reject`](Self::reject) answers it.
+    ///
+    /// # Errors
+    /// When no tool of that name is registered.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
+    ///
+    /// let def = ToolDefinition::new("pay", "Pay someone.", json!({
+    ///     "type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"],
+    /// }))
+    /// .unwrap();
+    /// let tools = Toolbox::new()
+    ///     .with(DynamicTool::new(def, |_, _: &()| "paid".to_owned()))
+    ///     .unwrap()
+    ///     .needs_approval_when("pay", |args, _| args["amount"].as_f64() > Some(100.0))
+    ///     .unwrap();
+    /// let small = tools.execute_blocking(&ToolCall::new("c1", "pay", r#"{"amount": 5}"#), &());
+    /// assert_eq!(small.text(), "paid");
+    /// // Coerced before the rule sees it: "250" is the number 250.
+    /// let large = ToolCall::new("c2", "pay", r#"{"amount": "250"}"#);
+    /// let held = tools.execute_blocking(&large, &());
+    /// assert_eq!(held.interrupt().unwrap().data, json!({"amount": 250}));
+    /// assert_eq!(tools.approve_blocking(&large, &()).text(), "paid");
+    /// ```
+    pub fn needs_approval_when(
+        mut self,
+        tool: &str,
+        rule: impl Fn(&Value, &C) -> bool + Send + Sync + 'static,
+    ) -> Result<Self, RegisterError> {
+        let index = self
+            .tools
+            .iter()
+            .position(|t| t.definition().name() == tool)
+            .ok_or_else(|| RegisterError::UnknownTool(tool.to_owned()))?;
+        self.approval_rules.push((index, Arc::new(rule)));
+        Ok(self)
+    }
+
+    /// Runs a call that was held for approval (or whose tool asked for it with an
+    /// [`Interrupt`]): its arguments are parsed again, as at any execution, and the body sees
+    /// [`CallInfo::is_approved`](crate::CallInfo::is_approved). Hooks, the timeout and the retry budget apply as usual.
+    pub async fn approve(&self, call: &ToolCall, ctx: &C) -> ToolResult {
+        let (index, tool) = match self.lookup(call) {
+            Ok(found) => found,
+            Err(result) => return result,
+        };
+        let token = Cancellation::new();
+        self.run_gated(index, tool, call, ctx, &token, true).await
+    }
+
+    /// [`approve`](Self::approve) for sync callers, as [`execute_blocking`](Self::execute_blocking).
+    pub fn approve_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
+        block_on(self.approve(call, ctx))
+    }
+
+    /// The final result of a call a person rejected: an error telling the model so, with the
+    /// reason (the tool does not run).
+    pub fn reject(&self, call: &ToolCall, reason: impl Into<String>) -> ToolResult {
+        let reason = reason.into();
+        let name = match self.lookup(call) {
+            Ok((_, tool)) => tool.definition().name_cow(),
+            Err(_) => Cow::Owned(call.name.clone()),
+        };
+        let mut message = format!("the user rejected this call of `{name}`");
+        if reason.is_empty() {
+            message.push('.');
+        } else {
+            message.push_str(&format!(": {reason}"));
+        }
+        ToolResult::error(
+            &call.call_id,
+            name,
+            message,
+            ResultDetail::Rejected { reason },
+        )
+    }
+
+    /// Whether a call of this tool can take the short path: no hook, approval or timeout.
+    #[inline]
+    pub(crate) fn is_plain(&self, definition: &ToolDefinition) -> bool {
+        self.hooks.is_empty()
+            && self.timeout.is_none()
+            && self.approval_rules.is_empty()
+            && !definition.needs_approval()
+            && definition.timeout().is_none()
+    }
+
+    /// The span of one call. Arguments are recorded only when configured.
+    #[inline]
+    pub(crate) fn call_span(&self, call: &ToolCall) -> tracing::Span {
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = %call.name,
+            call_id = %call.call_id,
+            outcome = Empty,
+            duration_us = Empty,
+            repairs = Empty,
+            coercions = Empty,
+            arguments = Empty,
+        );
+        if self.log_arguments && !span.is_disabled() {
+            match &call.arguments {
+                Arguments::Text(text) => span.record("arguments", text.as_str()),
+                Arguments::Json(value) => span.record("arguments", value.to_string()),
+            };
+        }
+        span
+    }
+
+    /// Counts an invalid call of the tool at `index`, or starts its count again after a valid
+    /// one; turns the call that spends the budget into [`ResultDetail::BudgetExhausted`].
+    #[inline]
+    pub(crate) fn account(&self, index: usize, result: &mut ToolResult) {
+        let Some(counter) = self.failures.get(index) else {
+            return;
+        };
+        if !matches!(result.detail, ResultDetail::Arguments(_)) {
+            if counter.load(Ordering::Relaxed) != 0 {
+                counter.store(0, Ordering::Relaxed);
+            }
+            return;
+        }
+        let failures = counter.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        if self.retry_budget == 0 || failures < self.retry_budget {
+            return;
+        }
+        let ResultDetail::Arguments(error) =
+            std::mem::replace(&mut result.detail, ResultDetail::Denied)
+        else {
+            unreachable!("checked above")
+        };
+        result.detail = ResultDetail::BudgetExhausted { failures, error };
+        result.content.push(crate::ContentPart::text(format!(
+            "This is invalid call {failures} of `{}` in a row, the most allowed: do not call it again. Tell the user what you were trying to do and what went wrong.",
+            result.tool_name
+        )));
+    }
+
+    /// The whole pipeline of one call of a known tool: hooks, approval, the body under its
+    /// timeout, the retry budget; one span; panics anywhere become the call's error result.
+    pub(crate) async fn run_gated(
+        &self,
+        index: usize,
+        tool: &Arc<dyn DynTool<C>>,
+        call: &ToolCall,
+        ctx: &C,
+        cancellation: &Cancellation,
+        approved: bool,
+    ) -> ToolResult {
+        let span = self.call_span(call);
+        let started = (!span.is_disabled()).then(Instant::now);
+        let steps = Box::pin(self.steps(index, tool, call, ctx, cancellation, approved));
+        let caught = CatchUnwind::new(steps).instrument(span.clone()).await;
+        let result = caught
+            .unwrap_or_else(|payload| self.panic_result(call, tool.definition(), payload));
+        record(&span, started, &result);
+        result
+    }
+
+    async fn steps(
+        &self,
+        index: usize,
+        tool: &Arc<dyn DynTool<C>>,
+        call: &ToolCall,
+        ctx: &C,
+        cancellation: &Cancellation,
+        approved: bool,
+    ) -> ToolResult {
+        let definition = tool.definition();
+        let mut rewritten: Option<ToolCall> = None;
+        for hook in &self.hooks {
+            let current = rewritten.as_ref().unwrap_or(call);
+            match hook.before(definition, current, ctx) {
+                Before::Continue => {}
+                Before::Rewrite(arguments) => {
+                    let mut changed = current.clone();
+                    changed.arguments = arguments;
+                    rewritten = Some(changed);
+                }
+                Before::Deny(message) => {
+                    let mut result = ToolResult::error(
+                        &call.call_id,
+                        definition.name_cow(),
+                        message,
+                        ResultDetail::Denied,
+                    );
+                    self.after(definition, current, ctx, &mut result);
+                    return result;
+                }
+            }
+        }
+        let call = rewritten.as_ref().unwrap_or(call);
+        let info = CallScope::new(call)
+            .with_cancellation(cancellation)
+            .with_approved(approved);
+        let limit = definition.timeout().or(self.timeout);
+        let body = self.body(index, tool, info, ctx);
+        let mut result = match limit {
+            None => body.await,
+            Some(limit) => match first(body, sleep(limit)).await {
+                Ok(result) => result,
+                Err(()) => {
+                    // The body is dropped here; a blocking one is told to stop.
+                    cancellation.cancel();
+                    timed_out(call, definition, limit)
+                }
+            },
+        };
+        self.after(definition, call, ctx, &mut result);
+        result
+    }
+
+    /// Approval, then the body; the retry budget counted.
+    async fn body(
+        &self,
+        index: usize,
+        tool: &Arc<dyn DynTool<C>>,
+        info: CallScope<'_>,
+        ctx: &C,
+    ) -> ToolResult {
+        let call = info.call();
+        let definition = tool.definition();
+        let rules = self.approval_rules.iter().filter(|(i, _)| *i == index);
+        let gated = definition.needs_approval() || rules.clone().next().is_some();
+        let mut result = if gated && !info.is_approved() {
+            let mut session = ParseSession::new(self.policy);
+            match tool.parse_dyn(&call.arguments, ctx, &mut session) {
+                Err(error) => {
+                    let mut result = ToolResult::invalid_arguments(call, definition, error);
+                    result.set_fixes(session.fixes);
+                    result
+                }
+                Ok(parsed) => {
+                    let arguments = self.arguments_json(definition, call);
+                    let held = definition.needs_approval()
+                        || rules.into_iter().any(|(_, rule)| rule(&arguments, ctx));
+                    if held {
+                        let mut result = held_for_approval(call, definition, arguments);
+                        result.set_fixes(session.fixes);
+                        result
+                    } else {
+                        run_parsed(tool, parsed, session.fixes, ctx, info).await
+                    }
+                }
+            }
+        } else {
+            match tool.run_dyn(&call.arguments, ctx, info, &self.policy) {
+                MaybeReady::Ready(result) => result,
+                MaybeReady::Pending(future) => future.await,
+            }
+        };
+        self.account(index, &mut result);
+        result
+    }
+
+    /// A call's arguments as the tool will get them (repaired, coerced), for approval rules and
+    /// the person reviewing; as decoded when the tool's own parser took what the schema would
+    /// not.
+    fn arguments_json(&self, definition: &ToolDefinition, call: &ToolCall) -> Value {
+        let mut session = ParseSession::new(self.policy);
+        if let Ok(value) = args::checked_value(definition, &call.arguments, &mut session) {
+            return value;
+        }
+        let policy = definition.argument_policy(&self.policy);
+        let mut fixes = Fixes::default();
+        args::decode_arguments(&call.arguments, &policy, &mut fixes)
+            .map_or(Value::Null, |map| Value::Object(map.into_owned()))
+    }
+
+    fn after(&self, definition: &ToolDefinition, call: &ToolCall, ctx: &C, result: &mut ToolResult) {
+        for hook in &self.hooks {
+            hook.after(definition, call, ctx, result);
+        }
+    }
+}
+
+/// Runs a body with arguments parsed already.
+async fn run_parsed<C: ?Sized + Sync>(
+    tool: &Arc<dyn DynTool<C>>,
+    parsed: Box<dyn Any + Send>,
+    fixes: Fixes,
+    ctx: &C,
+    info: CallScope<'_>,
+) -> ToolResult {
+    let outcome = match tool.call_dyn(parsed, ctx, info) {
+        MaybeReady::Ready(outcome) => outcome,
+        MaybeReady::Pending(future) => future.await,
+    };
+    let name = tool.definition().name_cow();
+    let mut result = ToolResult::from_outcome(info.call_id(), name, outcome);
+    result.set_fixes(fixes);
+    result
+}
+
+fn held_for_approval(call: &ToolCall, definition: &ToolDefinition, arguments: Value) -> ToolResult {
+    let message = format!(
+        "`{}` needs approval to run with {}",
+        definition.name(),
+        arguments
+    );
+    let interrupt = Interrupt {
+        message,
+        data: arguments,
+        kind: InterruptKind::Approval,
+    };
+    ToolResult::from_outcome(
+        &call.call_id,
+        definition.name_cow(),
+        crate::Outcome::Interrupt(Box::new(interrupt)),
+    )
+}
+
+fn timed_out(call: &ToolCall, definition: &ToolDefinition, limit: Duration) -> ToolResult {
+    ToolResult::error(
+        &call.call_id,
+        definition.name_cow(),
+        format!(
+            "the call of `{}` did not finish within {} and was stopped; it may or may not have taken effect",
+            definition.name(),
+            show_duration(limit)
+        ),
+        ResultDetail::TimedOut { after: limit },
+    )
+}
+
+/// A duration as people write it: `250ms`, `5s`, `1.5s`.
+pub(crate) fn show_duration(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{}s", duration.as_secs_f64())
+    }
+}
+
+/// The first of two futures to finish: `Ok` for the first, `Err` for the second.
+async fn first<A: Future, B: Future>(a: A, b: B) -> Result<A::Output, B::Output> {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    poll_fn(|cx| {
+        if let Poll::Ready(value) = a.as_mut().poll(cx) {
+            return Poll::Ready(Ok(value));
+        }
+        if let Poll::Ready(value) = b.as_mut().poll(cx) {
+            return Poll::Ready(Err(value));
+        }
+        Poll::Pending
+    })
+    .await
+}
+
