@@ -191,7 +191,9 @@ fn generate(tool: &ToolFn) -> TokenStream {
             let own_ctx = ctx_ty.is_some().then(|| {
                 quote_spanned!(flag.span()=> let __tool_ctx = #rt::blocking_context(__tool_ctx);)
             });
-            let lend_ctx = ctx_ty.is_some().then(|| quote!(let __tool_ctx = &__tool_ctx;));
+            let lend_ctx = ctx_ty
+                .is_some()
+                .then(|| quote!(let __tool_ctx = &__tool_ctx;));
             // The info is made before the thread starts (the scope is borrowed), then moved in.
             let own_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
             let call_body = quote! {

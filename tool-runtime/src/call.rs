@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::exec::{Cancellation, Cancelled};
 use crate::args::{self, ArgumentError};
+use crate::exec::{Cancellation, Cancelled};
 
 /// The arguments of a [`ToolCall`], kept exactly as the model sent them.
 ///

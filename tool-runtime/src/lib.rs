@@ -58,5 +58,6 @@ pub use crate::tool::{
     ToolDefinition, UnknownArgs, parse_arguments,
 };
 pub use crate::toolbox::{
-    ApprovalRule, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ParsedArguments, RegisterError, Toolbox,
+    ApprovalRule, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ParsedArguments, RegisterError,
+    Toolbox,
 };

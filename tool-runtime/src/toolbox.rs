@@ -13,8 +13,8 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use crate::args::{ArgumentPolicy, Fixes, ParseSession};
-use crate::call::ToolCall;
 use crate::call::CallScope;
+use crate::call::ToolCall;
 use crate::exec::{BoxFuture, Cancellation, CatchUnwind, Hook, MaybeReady, block_on};
 use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
@@ -62,6 +62,8 @@ pub enum RegisterError {
 /// ```
 ///
 /// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(add {})`.
+// Its bools are independent settings, each with its own builder; no state machine hides in them.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) tools: Vec<Arc<dyn DynTool<C>>>,
     /// `(name, index into tools)`, sorted by name: a binary search beats hashing for toolbox sizes.
@@ -605,29 +607,29 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     fn unknown_tool(&self, call: &ToolCall) -> ToolResult {
-            let names: Vec<&str> = self.definitions().map(ToolDefinition::name).collect();
-            let suggestions = close_matches(&call.name, names.iter().copied());
-            let mut message = format!("unknown tool `{}`", call.name);
-            if !suggestions.is_empty() {
-                message.push_str(&format!(
-                    " (did you mean {}?)",
-                    names::list(&suggestions, "or")
-                ));
-            }
-            let all: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
-            if all.is_empty() {
-                message.push_str(". No tools are available.");
-            } else {
-                message.push_str(&format!(". Available tools: {}.", names::list(&all, "and")));
-            }
-            ToolResult::error(
-                &call.call_id,
-                Cow::Owned(call.name.clone()),
-                message,
-                ResultDetail::UnknownTool {
-                    suggestions: suggestions.into_boxed_slice(),
-                },
-            )
+        let names: Vec<&str> = self.definitions().map(ToolDefinition::name).collect();
+        let suggestions = close_matches(&call.name, names.iter().copied());
+        let mut message = format!("unknown tool `{}`", call.name);
+        if !suggestions.is_empty() {
+            message.push_str(&format!(
+                " (did you mean {}?)",
+                names::list(&suggestions, "or")
+            ));
+        }
+        let all: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+        if all.is_empty() {
+            message.push_str(". No tools are available.");
+        } else {
+            message.push_str(&format!(". Available tools: {}.", names::list(&all, "and")));
+        }
+        ToolResult::error(
+            &call.call_id,
+            Cow::Owned(call.name.clone()),
+            message,
+            ResultDetail::UnknownTool {
+                suggestions: suggestions.into_boxed_slice(),
+            },
+        )
     }
 
     pub(crate) fn panic_result(

@@ -210,7 +210,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 }
 
-impl<'a, C: ?Sized + Sync + 'static> Batch<'a, C> {
+impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
     /// Ends the batch now: the results of finished calls, and a "cancelled" result for every
     /// other call (running ones are dropped, and their cancellation signal raised). Polling the
     /// batch afterwards is a mistake.
@@ -240,7 +240,9 @@ impl<'a, C: ?Sized + Sync + 'static> Batch<'a, C> {
             let run = token.clone();
             self.slots[at] = Slot::Running(Box::pin(async move {
                 match toolbox.lookup(call) {
-                    Ok((index, tool)) => toolbox.run_gated(index, tool, call, ctx, &run, false).await,
+                    Ok((index, tool)) => {
+                        toolbox.run_gated(index, tool, call, ctx, &run, false).await
+                    }
                     Err(result) => result,
                 }
             }));
@@ -258,15 +260,15 @@ impl<'a, C: ?Sized + Sync + 'static> Batch<'a, C> {
             .iter_mut()
             .zip(&self.tokens)
             .zip(self.calls)
-            .map(|((slot, token), call)| match std::mem::replace(slot, Slot::Taken) {
-                Slot::Done(result) => result,
-                _ => {
-                    if let Some(token) = token {
-                        token.cancel();
-                    }
-                    cancelled += 1;
-                    ToolResult::cancelled(call)
+            .map(|((slot, token), call)| {
+                if let Slot::Done(result) = std::mem::replace(slot, Slot::Taken) {
+                    return result;
                 }
+                if let Some(token) = token {
+                    token.cancel();
+                }
+                cancelled += 1;
+                ToolResult::cancelled(call)
             })
             .collect();
         self.running = 0;

@@ -59,7 +59,13 @@ pub trait Hook<C: ?Sized>: Send + Sync + 'static {
 
     /// Sees a call's result before it is returned, and may change it (the content the model
     /// sees, say).
-    fn after(&self, definition: &ToolDefinition, call: &ToolCall, ctx: &C, result: &mut ToolResult) {
+    fn after(
+        &self,
+        definition: &ToolDefinition,
+        call: &ToolCall,
+        ctx: &C,
+        result: &mut ToolResult,
+    ) {
         let _ = (definition, call, ctx, result);
     }
 }

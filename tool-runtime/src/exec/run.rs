@@ -237,8 +237,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let started = (!span.is_disabled()).then(Instant::now);
         let steps = Box::pin(self.steps(index, tool, call, ctx, cancellation, approved));
         let caught = CatchUnwind::new(steps).instrument(span.clone()).await;
-        let result = caught
-            .unwrap_or_else(|payload| self.panic_result(call, tool.definition(), payload));
+        let result =
+            caught.unwrap_or_else(|payload| self.panic_result(call, tool.definition(), payload));
         record(&span, started, &result);
         result
     }
@@ -283,14 +283,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let body = self.body(index, tool, info, ctx);
         let mut result = match limit {
             None => body.await,
-            Some(limit) => match first(body, sleep(limit)).await {
-                Ok(result) => result,
-                Err(()) => {
+            Some(limit) => {
+                if let Ok(result) = first(body, sleep(limit)).await {
+                    result
+                } else {
                     // The body is dropped here; a blocking one is told to stop.
                     cancellation.cancel();
                     timed_out(call, definition, limit)
                 }
-            },
+            }
         };
         self.after(definition, call, ctx, &mut result);
         result
@@ -353,7 +354,13 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             .map_or(Value::Null, |map| Value::Object(map.into_owned()))
     }
 
-    fn after(&self, definition: &ToolDefinition, call: &ToolCall, ctx: &C, result: &mut ToolResult) {
+    fn after(
+        &self,
+        definition: &ToolDefinition,
+        call: &ToolCall,
+        ctx: &C,
+        result: &mut ToolResult,
+    ) {
         for hook in &self.hooks {
             hook.after(definition, call, ctx, result);
         }
@@ -414,7 +421,7 @@ pub(crate) fn show_duration(duration: Duration) -> String {
     let ms = duration.as_millis();
     if ms < 1000 {
         format!("{ms}ms")
-    } else if ms % 1000 == 0 {
+    } else if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{}s", duration.as_secs_f64())
@@ -435,4 +442,3 @@ async fn first<A: Future, B: Future>(a: A, b: B) -> Result<A::Output, B::Output>
     })
     .await
 }
-

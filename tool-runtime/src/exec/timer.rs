@@ -90,7 +90,10 @@ impl Future for Sleep {
 
 impl Drop for Sleep {
     fn drop(&mut self) {
-        if let Clock::Thread { key: Some((at, _)), .. } = &self.0 {
+        if let Clock::Thread {
+            key: Some((at, _)), ..
+        } = &self.0
+        {
             timers().remove(*at);
         }
     }
@@ -124,7 +127,9 @@ impl Timers {
     fn insert(&self, deadline: Instant, waker: Waker) -> (Instant, u64) {
         let key = (deadline, self.next_id.fetch_add(1, Ordering::Relaxed));
         let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-        let earliest = queue.first_key_value().is_none_or(|(first, _)| key < *first);
+        let earliest = queue
+            .first_key_value()
+            .is_none_or(|(first, _)| key < *first);
         queue.insert(key, waker);
         drop(queue);
         if earliest {
@@ -205,8 +210,17 @@ mod tests {
     fn a_dropped_sleep_leaves_no_entry() {
         let mut sleep = Box::pin(sleep(Duration::from_secs(3600)));
         let waker = Waker::noop();
-        assert!(sleep.as_mut().poll(&mut Context::from_waker(waker)).is_pending());
-        let Clock::Thread { key: Some((key, _)), .. } = &sleep.0 else {
+        assert!(
+            sleep
+                .as_mut()
+                .poll(&mut Context::from_waker(waker))
+                .is_pending()
+        );
+        let Clock::Thread {
+            key: Some((key, _)),
+            ..
+        } = &sleep.0
+        else {
             panic!("outside tokio the timer thread keeps the deadline");
         };
         let key = *key;
