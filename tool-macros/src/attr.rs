@@ -361,3 +361,25 @@ fn levenshtein(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::duration_ms;
+
+    #[test]
+    fn timeouts_are_read_in_their_units() {
+        for (text, ms) in [
+            ("500ms", 500),
+            ("5s", 5_000),
+            ("1.5s", 1_500),
+            (" 2 m", 120_000),
+            ("2min", 120_000),
+            ("1h", 3_600_000),
+        ] {
+            assert_eq!(duration_ms(text), Ok(ms), "{text}");
+        }
+        for bad in ["5", "s", "5 days", "0ms", "0.4ms", "1.2.3s", "-1s", "1e400h"] {
+            assert!(duration_ms(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -185,30 +185,29 @@ fn generate(tool: &ToolFn) -> TokenStream {
         #convert
     };
     // A blocking body runs on another thread, with its own copies of the context and call info.
-    let blocking = tool.args.blocking.as_ref().filter(|b| b.value);
-    let (call_body, call_now_body) = match blocking {
-        Some(flag) => {
-            let own_ctx = ctx_ty.is_some().then(|| {
-                quote_spanned!(flag.span()=> let __tool_ctx = #rt::blocking_context(__tool_ctx);)
-            });
-            let lend_ctx = ctx_ty
-                .is_some()
-                .then(|| quote!(let __tool_ctx = &__tool_ctx;));
-            // The info is made before the thread starts (the scope is borrowed), then moved in.
-            let own_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
-            let call_body = quote! {
-                #own_ctx
-                #own_info
-                #rt::run_blocking(move || {
-                    #lend_ctx
-                    let __ToolArgs { #(#bindings),* } = __tool_args;
-                    let __tool_value = #ident(#(#call_args),*);
-                    #convert
-                })
-            };
-            (call_body, None)
-        }
-        None => (quote!(async move { #body }), Some(&body)),
+    let blocking = tool.args.blocking.as_ref().is_some_and(|b| b.value);
+    let (call_body, call_now_body) = if blocking {
+        let own_ctx = ctx_ty.map(|ctx| {
+            quote_spanned!(ctx.span()=> let __tool_ctx = #rt::blocking_context::<#ctx>(__tool_ctx);)
+        });
+        let lend_ctx = ctx_ty
+            .is_some()
+            .then(|| quote!(let __tool_ctx = &__tool_ctx;));
+        // The info is made before the thread starts (the scope is borrowed), then moved in.
+        let own_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
+        let call_body = quote! {
+            #own_ctx
+            #own_info
+            #rt::run_blocking(move || {
+                #lend_ctx
+                let __ToolArgs { #(#bindings),* } = __tool_args;
+                let __tool_value = #ident(#(#call_args),*);
+                #convert
+            })
+        };
+        (call_body, None)
+    } else {
+        (quote!(async move { #body }), Some(&body))
     };
     let call_now = call_now_body.filter(|_| !tool.is_async).map(|body| {
         quote! {

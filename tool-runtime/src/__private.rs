@@ -385,7 +385,7 @@ pub fn call_info<'a, T: IsCallInfo<'a>>(info: &'a CallInfo) -> T {
 pub trait BlockingContext: Clone + Send + Sync + 'static {}
 impl<T: Clone + Send + Sync + 'static> BlockingContext for T {}
 
-/// The context a blocking body gets: a clone.
+/// The context a blocking body gets: a clone (checked at the context type's span).
 pub fn blocking_context<C: BlockingContext>(ctx: &C) -> C {
     ctx.clone()
 }
