@@ -8,6 +8,18 @@
 //! ```text
 //! echo '{"id":"c1","name":"add","arguments":"{\"a\":2,\"b\":3}"}' | cargo run --example dispatch
 //! ```
+//!
+//! With `--batch`, every call on stdin runs as one batch (`Toolbox::execute_all`): calls of tools
+//! safe to run concurrently (`sleep`, the read-only tools) share the time, the others run alone in
+//! call order; the lines are printed once all calls are done, still in input order.
+//!
+//! ```text
+//! for i in 1 2 3; do echo '{"id":"s'$i'","name":"sleep","arguments":{"ms":300}}'; done |
+//!     cargo run --example dispatch -- --batch
+//! ```
+//!
+//! Lines are separate cases, not a conversation, so the toolbox keeps no retry budget here: every
+//! invalid call gets the plain argument error.
 
 mod demo;
 
@@ -15,7 +27,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use toolwright::{Arguments, ToolCall};
+use toolwright::{Arguments, ToolCall, ToolResult};
 
 /// One output line; fields in this order.
 #[derive(Serialize)]
@@ -91,35 +103,77 @@ fn read_call(line: &[u8], index: usize) -> Result<ToolCall, Box<BadLine>> {
 }
 
 fn main() -> io::Result<()> {
-    let tools = demo::toolbox();
+    let batch = match std::env::args().nth(1).as_deref() {
+        None => false,
+        Some("--batch") => true,
+        Some(other) => {
+            eprintln!("unknown option `{other}`; usage: dispatch [--batch] < calls.jsonl");
+            std::process::exit(2);
+        }
+    };
+    let tools = demo::toolbox().with_retry_budget(0);
     let ctx = demo::context();
     let mut input = io::stdin().lock();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut line = Vec::new();
     let mut index = 0;
+    // In batch mode: every line's call (or why it has none), run once all are read.
+    let mut lines = Vec::new();
     while input.read_until(b'\n', &mut line)? > 0 {
         if !line.iter().all(u8::is_ascii_whitespace) {
-            let printed = match read_call(&line, index) {
-                Ok(call) => {
-                    let result = tools.execute_blocking(&call, &ctx);
-                    serde_json::to_string(&ResultLine {
-                        call_id: Value::from(result.call_id.as_str()),
-                        name: Value::from(result.tool_name.as_ref()),
-                        is_error: result.is_error,
-                        content: &result.text(),
-                    })
-                }
-                Err(line) => serde_json::to_string(&ResultLine {
-                    call_id: line.call_id,
-                    name: line.name,
-                    is_error: true,
-                    content: &line.message,
-                }),
-            };
-            writeln!(out, "{}", printed.map_err(io::Error::other)?)?;
+            let read = read_call(&line, index);
+            if batch {
+                lines.push(read);
+            } else {
+                let printed = match read {
+                    Ok(call) => result_line(&tools.execute_blocking(&call, &ctx)),
+                    Err(line) => bad_line(&line),
+                };
+                writeln!(out, "{}", printed?)?;
+            }
             index += 1;
         }
         line.clear();
     }
+    if batch {
+        let calls: Vec<ToolCall> = lines
+            .iter()
+            .filter_map(|l| l.as_ref().ok())
+            .cloned()
+            .collect();
+        let mut results = tools.execute_all_blocking(&calls, &ctx).into_iter();
+        for read in &lines {
+            let printed = match read {
+                Ok(_) => {
+                    let result = results.next().ok_or_else(|| {
+                        io::Error::other("the batch returned fewer results than calls")
+                    })?;
+                    result_line(&result)
+                }
+                Err(line) => bad_line(line),
+            };
+            writeln!(out, "{}", printed?)?;
+        }
+    }
     out.flush()
+}
+
+fn result_line(result: &ToolResult) -> io::Result<String> {
+    serde_json::to_string(&ResultLine {
+        call_id: Value::from(result.call_id.as_str()),
+        name: Value::from(result.tool_name.as_ref()),
+        is_error: result.is_error,
+        content: &result.text(),
+    })
+    .map_err(io::Error::other)
+}
+
+fn bad_line(line: &BadLine) -> io::Result<String> {
+    serde_json::to_string(&ResultLine {
+        call_id: line.call_id.clone(),
+        name: line.name.clone(),
+        is_error: true,
+        content: &line.message,
+    })
+    .map_err(io::Error::other)
 }

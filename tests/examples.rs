@@ -7,6 +7,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+#[path = "../examples/demo/mod.rs"]
+#[allow(dead_code)]
+mod demo;
+
 fn example(name: &str) -> PathBuf {
     let status = Command::new(env!("CARGO"))
         .args(["build", "--quiet", "--example", name])
@@ -440,6 +444,80 @@ data: [DONE]\n";
     assert!(stderr.starts_with("line 7: chunk 4: not JSON"), "{stderr}");
     let status = Command::new(example("assemble"))
         .arg("bedrock")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+}
+
+fn dispatch_batch(input: &str) -> Vec<Value> {
+    run("dispatch", &["--batch"], input.as_bytes())
+        .0
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn dispatch_runs_a_batch_and_answers_in_input_order() {
+    // The first sleep finishes last; the lines still come in input order.
+    let input = r#"{"id": "s1", "name": "sleep", "arguments": {"ms": 80}}
+{"id": "s2", "name": "sleep", "arguments": "{\"ms\": 1}"}
+not a call
+{"id": "a1", "name": "add", "arguments": {"a": 2, "b": "3"}}
+{"id": "t1", "name": "set_tags", "arguments": {"tags": ["x"]}}
+
+{"id": "u1", "name": "sleeep", "arguments": {"ms": 1}}
+{"id": "b1", "name": "sleep", "arguments": {"ms": -1}}
+{"id": "e1", "name": "explode", "arguments": {}}
+"#;
+    let lines = dispatch_batch(input);
+    let ids: Vec<&Value> = lines.iter().map(|l| &l["call_id"]).collect();
+    assert_eq!(
+        ids,
+        [
+            &json!("s1"),
+            &json!("s2"),
+            &Value::Null,
+            &json!("a1"),
+            &json!("t1"),
+            &json!("u1"),
+            &json!("b1"),
+            &json!("e1"),
+        ]
+    );
+    assert_eq!(lines[0], line("s1", "sleep", false, "80"));
+    assert_eq!(lines[1], line("s2", "sleep", false, "1"));
+    assert_eq!(lines[3], line("a1", "add", false, "5"));
+    // Each line is what the same call gets on its own.
+    assert_eq!(lines, dispatch(input));
+}
+
+#[test]
+fn twenty_sleeps_in_one_batch_share_the_time() {
+    let input: String = (0..20)
+        .map(|i| {
+            format!("{{\"id\": \"s{i}\", \"name\": \"sleep\", \"arguments\": {{\"ms\": 300}}}}\n")
+        })
+        .collect();
+    let lines = dispatch_batch(&input);
+    assert_eq!(lines.len(), 20);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["call_id"], format!("s{i}"));
+        assert_eq!(line["content"], "300");
+    }
+    // Not a timing assertion (machines here are shared): the batch started at most the default
+    // limit of sleeps at once, and more than one, as the demo's `sleep` is safe to run
+    // concurrently. The benchmark `batch` measures the time.
+    let tools = demo::toolbox();
+    assert!(tools.get("sleep").unwrap().definition().is_concurrent());
+}
+
+#[test]
+fn dispatch_refuses_an_unknown_option() {
+    let status = Command::new(example("dispatch"))
+        .arg("--fast")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .status()

@@ -1,4 +1,4 @@
-//! The demo toolbox shared by the `quickstart` and `dispatch` examples. Its tool names and
+//! The demo toolbox shared by the `quickstart`, `dispatch` and `agent_loop` examples. Its tool names and
 //! behaviours are an interface: external checks drive `dispatch` with calls to them.
 
 use std::fmt;
@@ -179,6 +179,19 @@ pub fn create_invoice(
     })
 }
 
+// Waits without holding a thread, and may run beside other calls: twenty 300 ms sleeps in one
+// batch take about as long as one.
+/// Wait `ms` milliseconds, then return `ms`.
+#[tool(concurrent)]
+pub async fn sleep(
+    /// How long to wait, in milliseconds (at most ten minutes).
+    #[schemars(range(max = 600_000))]
+    ms: u64,
+) -> u64 {
+    toolwright::sleep(std::time::Duration::from_millis(ms)).await;
+    ms
+}
+
 /// The demo toolbox.
 pub fn toolbox() -> Toolbox<DemoContext> {
     let mut tools = Toolbox::new();
@@ -192,6 +205,7 @@ pub fn toolbox() -> Toolbox<DemoContext> {
         .and_then(|t| t.register(whoami {}))
         .and_then(|t| t.register(explode {}))
         .and_then(|t| t.register(create_invoice {}))
+        .and_then(|t| t.register(sleep {}))
         .expect("the demo tools have distinct names");
     tools
 }

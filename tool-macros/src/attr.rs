@@ -378,7 +378,9 @@ mod tests {
         ] {
             assert_eq!(duration_ms(text), Ok(ms), "{text}");
         }
-        for bad in ["5", "s", "5 days", "0ms", "0.4ms", "1.2.3s", "-1s", "1e400h"] {
+        for bad in [
+            "5", "s", "5 days", "0ms", "0.4ms", "1.2.3s", "-1s", "1e400h",
+        ] {
             assert!(duration_ms(bad).is_err(), "{bad}");
         }
     }
