@@ -524,3 +524,27 @@ fn dispatch_refuses_an_unknown_option() {
         .unwrap();
     assert_eq!(status.code(), Some(2));
 }
+
+#[test]
+fn agent_loop_runs_a_scripted_conversation_to_its_end() {
+    let (out, _) = run("agent_loop", &[], b"");
+    // The scripted model refuses a conversation whose calls lack results, so getting to the end
+    // means every turn was answered in full.
+    assert!(out.ends_with("done after 4 turns (end_turn)\n"), "{out}");
+    for expected in [
+        // The recorded call's parameter names are not the demo's: the error says which are.
+        "get_weather {\"location\":\"San Francisco, CA\",\"units\":\"f\"} -> error: invalid arguments for tool `get_weather`: 3 problems: unknown argument `location`; unknown argument `units` (did you mean `unit`?); missing required argument `city` (a string).",
+        // ... and the model's next try works.
+        "get_weather {\"city\":\"San Francisco\",\"unit\":\"fahrenheit\"} -> ok: {\"city\":\"San Francisco\",\"unit\":\"fahrenheit\",\"temperature\":70}",
+        "turn 2: 6 calls in one batch, done in ",
+        "fetch_report {\"region\":\"emea\"} -> error: the call of `fetch_report` did not finish within 150ms and was stopped; it may or may not have taken effect",
+        "sleep {\"ms\":250} -> ok: 250",
+        "send_invoice {\"vendor_name\":\"Acme\",\"total_amount\":\"120.50 EUR\"} -> waits for approval: `send_invoice` needs approval to run with {\"vendor_name\":\"Acme\",\"total_amount\":\"120.50 EUR\"}",
+        "  approved (from the script)\n  send_invoice -> ok: invoice for 120.50 EUR sent to Acme",
+        // Coerced before anyone is asked: the person sees the number the tool will get.
+        "purge_drafts {\"older_than_days\":\"30\"} -> waits for approval: `purge_drafts` needs approval to run with {\"older_than_days\":30}",
+        "  purge_drafts -> error: the user rejected this call of `purge_drafts`: keep the drafts until the audit is done",
+    ] {
+        assert!(out.contains(expected), "{expected:?} not in:\n{out}");
+    }
+}
