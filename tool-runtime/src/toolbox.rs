@@ -223,8 +223,7 @@ macro_rules! run_call {
         };
         // Hooks, approval and timeouts take the whole pipeline (`exec::run`); plain calls this.
         if !$toolbox.is_plain(tool.definition()) {
-            let token = Cancellation::new();
-            let $slow = $toolbox.run_gated(index, tool, $call, $ctx, &token, false);
+            let $slow = $toolbox.run_gated(index, tool, $call, $ctx, Cancellation::never(), false);
             return $gated;
         }
         let span = $toolbox.call_span($call);

@@ -95,9 +95,10 @@ pub struct Batch<'a, C: ?Sized> {
     calls: &'a [ToolCall],
     limit: usize,
     slots: Vec<Slot<'a>>,
-    /// Per call, made when the call starts.
-    tokens: Vec<Option<Cancellation>>,
+    /// Raised for the application ([`BatchOptions::cancellation`]) to end the batch.
     cancellation: Cancellation,
+    /// Raised by the batch when it ends with calls unfinished, or is dropped: the calls' signal.
+    stop: Cancellation,
     /// The next call to start, and every call before `settled` has its result.
     next: usize,
     settled: usize,
@@ -191,8 +192,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             calls,
             limit,
             slots: calls.iter().map(|_| Slot::Waiting).collect(),
-            tokens: calls.iter().map(|_| None).collect(),
             cancellation: options.cancellation.unwrap_or_default(),
+            stop: Cancellation::new(),
             next: 0,
             settled: 0,
             running: 0,
@@ -224,29 +225,28 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
         while self.next < self.calls.len() && self.running < self.limit && self.alone.is_none() {
             let at = self.next;
             let call = &self.calls[at];
-            // An unknown tool's call finishes at once; it holds nothing up.
-            let concurrent = self
-                .toolbox
-                .get(&call.name)
-                .is_none_or(|tool| tool.definition().is_concurrent());
+            let (index, tool) = match self.toolbox.lookup(call) {
+                Ok(found) => found,
+                Err(result) => {
+                    // An unknown tool's call is answered at once; it holds nothing up.
+                    self.slots[at] = Slot::Done(result);
+                    self.next += 1;
+                    continue;
+                }
+            };
+            let concurrent = tool.definition().is_concurrent();
             if !concurrent && self.running > 0 {
                 return;
             }
             if !concurrent {
                 self.alone = Some(at);
             }
-            let token = Cancellation::new();
-            let (toolbox, ctx) = (self.toolbox, self.ctx);
-            let run = token.clone();
+            let (toolbox, ctx, stop) = (self.toolbox, self.ctx, self.stop.clone());
             self.slots[at] = Slot::Running(Box::pin(async move {
-                match toolbox.lookup(call) {
-                    Ok((index, tool)) => {
-                        toolbox.run_gated(index, tool, call, ctx, &run, false).await
-                    }
-                    Err(result) => result,
-                }
+                toolbox
+                    .run_gated(index, tool, call, ctx, &stop, false)
+                    .await
             }));
-            self.tokens[at] = Some(token);
             self.next += 1;
             self.running += 1;
         }
@@ -258,19 +258,19 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
         let results = self
             .slots
             .iter_mut()
-            .zip(&self.tokens)
             .zip(self.calls)
-            .map(|((slot, token), call)| {
+            .map(|(slot, call)| {
                 if let Slot::Done(result) = std::mem::replace(slot, Slot::Taken) {
                     return result;
-                }
-                if let Some(token) = token {
-                    token.cancel();
                 }
                 cancelled += 1;
                 ToolResult::cancelled(call)
             })
             .collect();
+        if cancelled > 0 {
+            // Running bodies were dropped above; those that outlive it (blocking ones) stop.
+            self.stop.cancel();
+        }
         self.running = 0;
         self.done = true;
         if let Some(started) = self.started {
@@ -332,10 +332,8 @@ impl<C: ?Sized + Sync + 'static> Future for Batch<'_, C> {
 
 impl<C: ?Sized> Drop for Batch<'_, C> {
     fn drop(&mut self) {
-        for (slot, token) in self.slots.iter().zip(&self.tokens) {
-            if let (Slot::Running(_), Some(token)) = (slot, token) {
-                token.cancel();
-            }
+        if self.running > 0 {
+            self.stop.cancel();
         }
     }
 }

@@ -130,8 +130,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Ok(found) => found,
             Err(result) => return result,
         };
-        let token = Cancellation::new();
-        self.run_gated(index, tool, call, ctx, &token, true).await
+        self.run_gated(index, tool, call, ctx, Cancellation::never(), true)
+            .await
     }
 
     /// [`approve`](Self::approve) for sync callers, as [`execute_blocking`](Self::execute_blocking).
@@ -235,7 +235,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ) -> ToolResult {
         let span = self.call_span(call);
         let started = (!span.is_disabled()).then(Instant::now);
-        let steps = Box::pin(self.steps(index, tool, call, ctx, cancellation, approved));
+        let steps = pin!(self.steps(index, tool, call, ctx, cancellation, approved));
         let caught = CatchUnwind::new(steps).instrument(span.clone()).await;
         let result =
             caught.unwrap_or_else(|payload| self.panic_result(call, tool.definition(), payload));
@@ -276,22 +276,26 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             }
         }
         let call = rewritten.as_ref().unwrap_or(call);
-        let info = CallScope::new(call)
-            .with_cancellation(cancellation)
-            .with_approved(approved);
         let limit = definition.timeout().or(self.timeout);
-        let body = self.body(index, tool, info, ctx);
-        let mut result = match limit {
-            None => body.await,
-            Some(limit) => {
-                if let Ok(result) = first(body, sleep(limit)).await {
-                    result
-                } else {
-                    // The body is dropped here; a blocking one is told to stop.
-                    cancellation.cancel();
-                    timed_out(call, definition, limit)
-                }
+        let mut result = if let Some(limit) = limit {
+            // A signal of the call's own, raised when its time is up or it is dropped (its batch
+            // cancelled): a blocking body, which outlives both, is told to stop.
+            let own = Cancellation::new();
+            let _raise_when_dropped = RaiseOnDrop(&own);
+            let info = CallScope::new(call)
+                .with_cancellation(&own)
+                .with_approved(approved);
+            let body = self.body(index, tool, info, ctx);
+            if let Ok(result) = first(body, sleep(limit)).await {
+                result
+            } else {
+                timed_out(call, definition, limit)
             }
+        } else {
+            let info = CallScope::new(call)
+                .with_cancellation(cancellation)
+                .with_approved(approved);
+            self.body(index, tool, info, ctx).await
         };
         self.after(definition, call, ctx, &mut result);
         result
@@ -425,6 +429,15 @@ pub(crate) fn show_duration(duration: Duration) -> String {
         format!("{}s", ms / 1000)
     } else {
         format!("{}s", duration.as_secs_f64())
+    }
+}
+
+/// Raises a signal when dropped.
+struct RaiseOnDrop<'a>(&'a Cancellation);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
 
