@@ -8,7 +8,7 @@ mod demo;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolwright::args::{JsonLimits, parse_json, parse_lenient};
-use toolwright::{Arguments, ToolCall};
+use toolwright::{Arguments, BatchOptions, ToolCall, block_on};
 
 const TOOLS: &[&str] = &[
     "add",
@@ -82,6 +82,33 @@ proptest! {
         prop_assert!(!result.text().is_empty());
         if result.is_error {
             prop_assert!(!result.text().contains("line 1 column"), "{}", result.text());
+        }
+    }
+
+    #[test]
+    fn a_batch_answers_every_call_in_call_order(
+        calls in prop::collection::vec(
+            (prop::sample::select(TOOLS), arguments(), "[a-z0-9_]{1,8}"),
+            0..12,
+        ),
+        parallel in any::<bool>(),
+        limit in 1usize..6,
+    ) {
+        // A budget of one, so exhausted budgets show up among the results too.
+        let tools = demo::toolbox().with_retry_budget(1);
+        let calls: Vec<ToolCall> = calls
+            .into_iter()
+            .enumerate()
+            .map(|(i, (tool, arguments, id))| ToolCall::new(format!("{i}-{id}"), tool, arguments))
+            .collect();
+        let options = BatchOptions::new().parallel(parallel).concurrency(limit);
+        let results = block_on(tools.execute_all_with(&calls, &demo::context(), options));
+        prop_assert_eq!(results.len(), calls.len());
+        for (call, result) in calls.iter().zip(&results) {
+            prop_assert_eq!(&result.call_id, &call.call_id);
+            prop_assert_eq!(result.tool_name.as_ref(), call.name.as_str());
+            prop_assert!(!result.text().is_empty());
+            prop_assert!(!result.is_interrupt());
         }
     }
 
