@@ -528,7 +528,7 @@ async fn a_rejected_call_tells_the_model_why() {
     );
     assert!(matches!(
         &rejected.detail,
-        ResultDetail::Rejected { reason } if reason == "not the system folder"
+        ResultDetail::Rejected { reason } if &**reason == "not the system folder"
     ));
 }
 

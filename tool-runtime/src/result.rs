@@ -40,8 +40,9 @@ pub enum ResultDetail {
     Cancelled,
     /// A person rejected the call ([`Toolbox::reject`](crate::Toolbox::reject)).
     Rejected {
-        /// Why, as the model is told.
-        reason: String,
+        /// Why, as the model is told. (Boxed: a result is moved on its way out, and this
+        /// variant would otherwise make every result larger.)
+        reason: Box<str>,
     },
     /// A hook denied the call before it ran; the content says why.
     Denied,

@@ -86,10 +86,21 @@ pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) approval_rules: Vec<(usize, Arc<ApprovalRule<C>>)>,
     /// Invalid calls of one tool in a row that end the model's retries (0: no limit).
     pub(crate) retry_budget: u32,
-    /// Per tool (by index): invalid calls in a row.
-    pub(crate) failures: Vec<AtomicU32>,
+    /// Per tool (by index): invalid calls in a row, and whether its calls take the whole
+    /// pipeline.
+    pub(crate) states: Vec<ToolState>,
+    /// Whether every call takes the whole pipeline (a hook or a toolbox timeout is set).
+    pub(crate) gated: bool,
     /// Whether call spans record the arguments.
     pub(crate) log_arguments: bool,
+}
+
+/// What a toolbox keeps per tool.
+pub(crate) struct ToolState {
+    /// Invalid calls in a row.
+    pub(crate) failures: AtomicU32,
+    /// Whether the tool's calls take the whole pipeline (approval, a timeout).
+    pub(crate) gated: bool,
 }
 
 /// A predicate that decides whether a call needs approval, over the call's arguments (as the
@@ -121,7 +132,15 @@ impl<C: ?Sized> Clone for Toolbox<C> {
             hooks: self.hooks.clone(),
             approval_rules: self.approval_rules.clone(),
             retry_budget: self.retry_budget,
-            failures: self.tools.iter().map(|_| AtomicU32::new(0)).collect(),
+            states: self
+                .states
+                .iter()
+                .map(|state| ToolState {
+                    failures: AtomicU32::new(0),
+                    gated: state.gated,
+                })
+                .collect(),
+            gated: self.gated,
             log_arguments: self.log_arguments,
         }
     }
@@ -144,7 +163,8 @@ impl<C: ?Sized> Default for Toolbox<C> {
             hooks: Vec::new(),
             approval_rules: Vec::new(),
             retry_budget: DEFAULT_RETRY_BUDGET,
-            failures: Vec::new(),
+            states: Vec::new(),
+            gated: false,
             log_arguments: false,
         }
     }
@@ -216,14 +236,14 @@ impl ParsedArguments {
 /// rather than a shared fn: the result is then written straight into the caller's return value,
 /// which measurably matters on this path (see BENCHMARKS.md).
 macro_rules! run_call {
-    ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr, |$slow:ident| $gated:expr) => {{
+    ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr, |$index:ident, $tool:ident| $gated:expr) => {{
         let (index, tool) = match $toolbox.lookup($call) {
             Ok(found) => found,
             Err(result) => return result,
         };
         // Hooks, approval and timeouts take the whole pipeline (`exec::run`); plain calls this.
-        if !$toolbox.is_plain(tool.definition()) {
-            let $slow = $toolbox.run_gated(index, tool, $call, $ctx, Cancellation::never(), false);
+        if !$toolbox.is_plain(index) {
+            let ($index, $tool) = (index, tool);
             return $gated;
         }
         let span = $toolbox.call_span($call);
@@ -245,12 +265,13 @@ macro_rules! run_call {
         }
         // Matched in place and returned from here: every move of the 128-byte result costs
         // (see BENCHMARKS.md), so it goes from where `run_dyn` wrote it straight to the caller.
+        // Counted and recorded where it lies: binding it by value would copy it once more.
+        if let Some(MaybeReady::Ready(result)) = &mut run {
+            $toolbox.account(index, result);
+            record(&span, started, result);
+        }
         match run {
-            Some(MaybeReady::Ready(mut result)) => {
-                $toolbox.account(index, &mut result);
-                record(&span, started, &result);
-                return result;
-            }
+            Some(MaybeReady::Ready(result)) => return result,
             Some(MaybeReady::Pending(future)) => {
                 let $running = Running {
                     index,
@@ -312,8 +333,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 .by_name
                 .insert(at, (name.into_boxed_str(), self.tools.len())),
         }
+        self.states.push(ToolState {
+            failures: AtomicU32::new(0),
+            gated: tool.definition().needs_approval() || tool.definition().timeout().is_some(),
+        });
         self.tools.push(tool);
-        self.failures.push(AtomicU32::new(0));
         Ok(self)
     }
 
@@ -571,7 +595,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             call,
             ctx,
             |running| running.finish(self).await,
-            |gated| gated.await
+            |index, tool| {
+                self.run_gated(index, tool, call, ctx, Cancellation::never(), false)
+                    .await
+            }
         )
     }
 
@@ -585,8 +612,21 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             call,
             ctx,
             |running| block_on(running.finish(self)),
-            |gated| block_on(gated)
+            |index, tool| self.gated_blocking(index, tool, call, ctx)
         )
+    }
+
+    /// A call on the whole pipeline, for sync callers. Out of line: the pipeline's future is
+    /// large, and a frame holding it would cost every plain call (see BENCHMARKS.md).
+    #[inline(never)]
+    fn gated_blocking(
+        &self,
+        index: usize,
+        tool: &Arc<dyn DynTool<C>>,
+        call: &ToolCall,
+        ctx: &C,
+    ) -> ToolResult {
+        block_on(self.run_gated(index, tool, call, ctx, Cancellation::never(), false))
     }
 
     /// The tool a call names, with its index; or the unknown-tool result.

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
@@ -47,6 +47,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self.gated = true;
         self
     }
 
@@ -54,6 +55,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     #[must_use]
     pub fn with_hook(mut self, hook: impl Hook<C>) -> Self {
         self.hooks.push(Arc::new(hook));
+        self.gated = true;
         self
     }
 
@@ -119,6 +121,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             .position(|t| t.definition().name() == tool)
             .ok_or_else(|| RegisterError::UnknownTool(tool.to_owned()))?;
         self.approval_rules.push((index, Arc::new(rule)));
+        self.states[index].gated = true;
         Ok(self)
     }
 
@@ -157,18 +160,17 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             &call.call_id,
             name,
             message,
-            ResultDetail::Rejected { reason },
+            ResultDetail::Rejected {
+                reason: reason.into_boxed_str(),
+            },
         )
     }
 
-    /// Whether a call of this tool can take the short path: no hook, approval or timeout.
-    #[inline]
-    pub(crate) fn is_plain(&self, definition: &ToolDefinition) -> bool {
-        self.hooks.is_empty()
-            && self.timeout.is_none()
-            && self.approval_rules.is_empty()
-            && !definition.needs_approval()
-            && definition.timeout().is_none()
+    /// Whether a call of the tool at `index` can take the short path: no hook, approval or
+    /// timeout.
+    #[inline(always)]
+    pub(crate) fn is_plain(&self, index: usize) -> bool {
+        !self.gated && self.states.get(index).is_some_and(|state| !state.gated)
     }
 
     /// The span of one call. Arguments are recorded only when configured.
@@ -195,17 +197,21 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// Counts an invalid call of the tool at `index`, or starts its count again after a valid
     /// one; turns the call that spends the budget into [`ResultDetail::BudgetExhausted`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn account(&self, index: usize, result: &mut ToolResult) {
-        let Some(counter) = self.failures.get(index) else {
+        let Some(state) = self.states.get(index) else {
             return;
         };
-        if !matches!(result.detail, ResultDetail::Arguments(_)) {
-            if counter.load(Ordering::Relaxed) != 0 {
-                counter.store(0, Ordering::Relaxed);
-            }
-            return;
+        if let ResultDetail::Arguments(_) = result.detail {
+            self.count_failure(&state.failures, result);
+        } else if state.failures.load(Ordering::Relaxed) != 0 {
+            state.failures.store(0, Ordering::Relaxed);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn count_failure(&self, counter: &AtomicU32, result: &mut ToolResult) {
         let failures = counter.fetch_add(1, Ordering::Relaxed).saturating_add(1);
         if self.retry_budget == 0 || failures < self.retry_budget {
             return;
