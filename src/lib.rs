@@ -48,7 +48,18 @@
 //! assert!(result.fixes().is_some_and(|fixes| fixes.coercions.len() == 1));
 //! ```
 //!
+//! A model's turn of calls runs as one batch ([`Toolbox::execute_all`]): calls safe to run
+//! concurrently share the time, every call gets its result in call order, and timeouts,
+//! cancellation, approval ([`Toolbox::approve`]), retry budgets and hooks ([`Hook`]) apply.
+//!
 //! See [`tool`] for the attribute's options, and the README for the status of each part.
+//!
+//! # Features
+//! - `tokio`: inside a tokio runtime, timeouts and [`sleep`] use tokio's timer (and its clock,
+//!   `tokio::time::pause` included), and `#[tool(blocking)]` bodies run on tokio's blocking pool.
+//!   Without it everything works on any executor: a shared timer thread, a thread per blocking
+//!   call.
+//! - `inventory`: `Toolbox::collect` gathers every `#[tool]` in the binary.
 
 #![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]
 
