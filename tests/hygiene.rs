@@ -55,6 +55,15 @@ mod shadowed {
     ) -> ::std::string::String {
         ::std::format!("{now} for {}", info.call_id())
     }
+
+    /// The time, read the slow way, on its own thread, with a deadline and approval.
+    #[::toolwright::tool(blocking, concurrent, timeout = "5s", needs_approval)]
+    pub fn slow_clock(
+        #[tool(context)] now: &u64,
+        #[tool(call_info)] info: &::toolwright::CallInfo,
+    ) -> ::std::string::String {
+        ::std::format!("{now} for {} (approved: {})", info.call_id(), info.is_approved())
+    }
 }
 
 #[test]
@@ -64,6 +73,7 @@ fn shadowed_names_do_not_break_generated_code() {
     let tools = Toolbox::<u64>::new()
         .with(shadowed::greet {})
         .and_then(|t| t.with(shadowed::clock {}))
+        .and_then(|t| t.with(shadowed::slow_clock {}))
         .unwrap();
     let call = ToolCall::new("1", "greet", r#"{"name": "Ada", "times": 2}"#);
     assert_eq!(
@@ -76,4 +86,10 @@ fn shadowed_names_do_not_break_generated_code() {
     assert_eq!(result.text(), "9 is too many");
     let call = ToolCall::new("3", "clock", "");
     assert_eq!(tools.execute_blocking(&call, &7).text(), "7 for 3");
+    let call = ToolCall::new("4", "slow_clock", "");
+    assert!(tools.execute_blocking(&call, &7).is_interrupt());
+    assert_eq!(
+        tools.approve_blocking(&call, &7).text(),
+        "7 for 4 (approved: true)"
+    );
 }
