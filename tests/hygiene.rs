@@ -62,7 +62,11 @@ mod shadowed {
         #[tool(context)] now: &u64,
         #[tool(call_info)] info: &::toolwright::CallInfo,
     ) -> ::std::string::String {
-        ::std::format!("{now} for {} (approved: {})", info.call_id(), info.is_approved())
+        ::std::format!(
+            "{now} for {} (approved: {})",
+            info.call_id(),
+            info.is_approved()
+        )
     }
 }
 

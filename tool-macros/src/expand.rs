@@ -215,7 +215,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 &self,
                 __tool_args: __ToolArgs,
                 #ctx_binding: &#ctx,
-                #call_binding: #rt::CallScope<'_>,
+                #call_binding: &#rt::CallScope<'_>,
             ) -> ::core::result::Result<#rt::Outcome, __ToolArgs> {
                 ::core::result::Result::Ok({ #body })
             }

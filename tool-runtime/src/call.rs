@@ -220,11 +220,11 @@ fn is_function(kind: &CallKind) -> bool {
 
 /// The call a tool body serves, as the runtime hands it to [`Tool::call`](crate::Tool::call):
 /// the model's call, its cancellation signal, and whether a person approved it. Borrowed and
-/// free to copy; [`info`](Self::info) makes the owned [`CallInfo`] a `#[tool]` fn can take.
-#[derive(Debug, Clone, Copy)]
+/// cheap to clone; [`info`](Self::info) makes the owned [`CallInfo`] a `#[tool]` fn can take.
+#[derive(Debug, Clone)]
 pub struct CallScope<'a> {
     call: &'a ToolCall,
-    cancellation: &'a Cancellation,
+    cancellation: Cancellation,
     approved: bool,
 }
 
@@ -233,14 +233,14 @@ impl<'a> CallScope<'a> {
     pub fn new(call: &'a ToolCall) -> Self {
         CallScope {
             call,
-            cancellation: Cancellation::never(),
+            cancellation: Cancellation::default(),
             approved: false,
         }
     }
 
     /// The same scope, cancelled through `cancellation`.
     #[must_use]
-    pub fn with_cancellation(mut self, cancellation: &'a Cancellation) -> Self {
+    pub fn with_cancellation(mut self, cancellation: Cancellation) -> Self {
         self.cancellation = cancellation;
         self
     }
@@ -263,8 +263,8 @@ impl<'a> CallScope<'a> {
     }
 
     /// The call's cancellation signal.
-    pub fn cancellation(&self) -> &'a Cancellation {
-        self.cancellation
+    pub fn cancellation(&self) -> &Cancellation {
+        &self.cancellation
     }
 
     /// Whether a person approved the call.

@@ -230,22 +230,16 @@ impl ParsedArguments {
     }
 }
 
-/// The body of [`Toolbox::execute`] and [`Toolbox::execute_blocking`], which differ only in how
+/// A plain call of a known tool (no hook, approval or timeout in play): the body of
+/// [`Toolbox::execute`], [`Toolbox::execute_blocking`] and a batch's plain calls, which differ in
+/// the call's cancellation signal (`$scope`), what they return (`$done`, given the result) and how
 /// they wait for an async tool (`$pending`, given the `Running` call). Everything up to the first
-/// wait runs in plain code: lookup, argument handling, and the whole body of a sync tool. A macro
-/// rather than a shared fn: the result is then written straight into the caller's return value,
-/// which measurably matters on this path (see BENCHMARKS.md).
-macro_rules! run_call {
-    ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr, |$index:ident, $tool:ident| $gated:expr) => {{
-        let (index, tool) = match $toolbox.lookup($call) {
-            Ok(found) => found,
-            Err(result) => return result,
-        };
-        // Hooks, approval and timeouts take the whole pipeline (`exec::run`); plain calls this.
-        if !$toolbox.is_plain(index) {
-            let ($index, $tool) = (index, tool);
-            return $gated;
-        }
+/// wait runs in plain code: argument handling, and the whole body of a sync tool. A macro rather
+/// than a shared fn: the result is then written straight into the caller's return value, which
+/// measurably matters on this path (see BENCHMARKS.md).
+macro_rules! plain_call {
+    ($toolbox:ident, $index:ident, $tool:ident, $call:ident, $ctx:ident, $scope:expr,
+     |$result:ident| $done:expr, |$running:ident| $pending:expr) => {{
         let span = $toolbox.call_span($call);
         // Timing and instrumenting cost more than a whole call; pay for them only when observed.
         let started = (!span.is_disabled()).then(Instant::now);
@@ -254,28 +248,27 @@ macro_rules! run_call {
         // the result is not copied through the unwind guard.
         let mut run = None;
         let caught = catch_unwind(AssertUnwindSafe(|| {
-            let info = CallScope::new($call);
-            run = Some(tool.run_dyn(&$call.arguments, $ctx, info, &$toolbox.policy));
+            run = Some($tool.run_dyn(&$call.arguments, $ctx, $scope, &$toolbox.policy));
         }));
         drop(entered);
         if let Err(payload) = caught {
-            let result = $toolbox.panic_result($call, tool.definition(), payload);
-            record(&span, started, &result);
-            return result;
+            let $result = $toolbox.panic_result($call, $tool.definition(), payload);
+            record(&span, started, &$result);
+            return $done;
         }
         // Matched in place and returned from here: every move of the 128-byte result costs
         // (see BENCHMARKS.md), so it goes from where `run_dyn` wrote it straight to the caller.
         // Counted and recorded where it lies: binding it by value would copy it once more.
         if let Some(MaybeReady::Ready(result)) = &mut run {
-            $toolbox.account(index, result);
+            $toolbox.account($index, result);
             record(&span, started, result);
         }
         match run {
-            Some(MaybeReady::Ready(result)) => return result,
+            Some(MaybeReady::Ready($result)) => return $done,
             Some(MaybeReady::Pending(future)) => {
                 let $running = Running {
-                    index,
-                    tool,
+                    index: $index,
+                    tool: $tool,
                     call: $call,
                     future: CatchUnwind::new(future),
                     span: span.clone(),
@@ -285,6 +278,32 @@ macro_rules! run_call {
             }
             None => unreachable!("the closure completed, so it stored its result"),
         }
+    }};
+}
+
+/// [`Toolbox::execute`] and [`Toolbox::execute_blocking`]: the lookup, then the plain path, or
+/// the whole pipeline (`$gated`, given the tool and its index) when a hook, approval or timeout is
+/// in play.
+macro_rules! run_call {
+    ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr, |$index:ident, $tool:ident| $gated:expr) => {{
+        let (index, tool) = match $toolbox.lookup($call) {
+            Ok(found) => found,
+            Err(result) => return result,
+        };
+        if !$toolbox.is_plain(index) {
+            let ($index, $tool) = (index, tool);
+            return $gated;
+        }
+        plain_call!(
+            $toolbox,
+            index,
+            tool,
+            $call,
+            $ctx,
+            CallScope::new($call),
+            |result| result,
+            |$running| $pending
+        )
     }};
 }
 
@@ -613,6 +632,28 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ctx,
             |running| block_on(running.finish(self)),
             |index, tool| self.gated_blocking(index, tool, call, ctx)
+        )
+    }
+
+    /// Starts a plain call of a batch ([`is_plain`](Self::is_plain)): a sync body runs to its end
+    /// here, an async one comes back as the future to poll.
+    pub(crate) fn start_plain<'a>(
+        &'a self,
+        index: usize,
+        tool: &'a Arc<dyn DynTool<C>>,
+        call: &'a ToolCall,
+        ctx: &'a C,
+        stop: &Cancellation,
+    ) -> MaybeReady<'a, ToolResult> {
+        plain_call!(
+            self,
+            index,
+            tool,
+            call,
+            ctx,
+            CallScope::new(call).with_cancellation(stop.clone()),
+            |result| MaybeReady::Ready(result),
+            |running| MaybeReady::Pending(Box::pin(running.finish(self)))
         )
     }
 

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde_json::Value;
 use tracing::field::Empty;
 
-use super::{BoxFuture, Cancellation, block_on};
+use super::{BoxFuture, Cancellation, MaybeReady, block_on};
 use crate::call::ToolCall;
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
@@ -238,17 +238,30 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
             if !concurrent && self.running > 0 {
                 return;
             }
+            self.next += 1;
+            let (toolbox, ctx) = (self.toolbox, self.ctx);
+            let future = if toolbox.is_plain(index) {
+                // As a single call runs: a sync body finishes here, with no future at all.
+                match toolbox.start_plain(index, tool, call, ctx, &self.stop) {
+                    MaybeReady::Ready(result) => {
+                        self.slots[at] = Slot::Done(result);
+                        continue;
+                    }
+                    MaybeReady::Pending(future) => future,
+                }
+            } else {
+                let stop = self.stop.clone();
+                Box::pin(async move {
+                    toolbox
+                        .run_gated(index, tool, call, ctx, &stop, false)
+                        .await
+                })
+            };
+            self.slots[at] = Slot::Running(future);
+            self.running += 1;
             if !concurrent {
                 self.alone = Some(at);
             }
-            let (toolbox, ctx, stop) = (self.toolbox, self.ctx, self.stop.clone());
-            self.slots[at] = Slot::Running(Box::pin(async move {
-                toolbox
-                    .run_gated(index, tool, call, ctx, &stop, false)
-                    .await
-            }));
-            self.next += 1;
-            self.running += 1;
         }
     }
 

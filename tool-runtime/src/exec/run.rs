@@ -289,7 +289,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             let own = Cancellation::new();
             let _raise_when_dropped = RaiseOnDrop(&own);
             let info = CallScope::new(call)
-                .with_cancellation(&own)
+                .with_cancellation(own.clone())
                 .with_approved(approved);
             let body = self.body(index, tool, info, ctx);
             if let Ok(result) = first(body, sleep(limit)).await {
@@ -299,7 +299,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             }
         } else {
             let info = CallScope::new(call)
-                .with_cancellation(cancellation)
+                .with_cancellation(cancellation.clone())
                 .with_approved(approved);
             self.body(index, tool, info, ctx).await
         };
@@ -385,12 +385,13 @@ async fn run_parsed<C: ?Sized + Sync>(
     ctx: &C,
     info: CallScope<'_>,
 ) -> ToolResult {
+    let call_id = info.call_id();
     let outcome = match tool.call_dyn(parsed, ctx, info) {
         MaybeReady::Ready(outcome) => outcome,
         MaybeReady::Pending(future) => future.await,
     };
     let name = tool.definition().name_cow();
-    let mut result = ToolResult::from_outcome(info.call_id(), name, outcome);
+    let mut result = ToolResult::from_outcome(call_id, name, outcome);
     result.set_fixes(fixes);
     result
 }

@@ -71,7 +71,7 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
         &self,
         args: Self::Args,
         ctx: &C,
-        call: CallScope<'_>,
+        call: &CallScope<'_>,
     ) -> Result<Outcome, Self::Args> {
         let _ = (ctx, call);
         Err(args)
@@ -155,7 +155,7 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
             let message = format!("tool `{name}` was given arguments parsed for another tool");
             return MaybeReady::Ready(Outcome::from_error(message));
         };
-        match self.call_now(*args, ctx, call) {
+        match self.call_now(*args, ctx, &call) {
             Ok(outcome) => MaybeReady::Ready(outcome),
             Err(args) => MaybeReady::Pending(Box::pin(self.call(args, ctx, call))),
         }
@@ -180,7 +180,7 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
             }
         };
         let fixes = session.fixes;
-        match self.call_now(args, ctx, info) {
+        match self.call_now(args, ctx, &info) {
             Ok(outcome) => {
                 let mut result =
                     ToolResult::from_outcome(&call.call_id, definition.name_cow(), outcome);
