@@ -457,6 +457,16 @@ async fn a_batch_cancelled_in_place_keeps_what_finished() {
     assert_in_call_order(&calls, &stopped);
     assert_eq!(stopped[0].text(), "0");
     assert!(matches!(stopped[1].detail, ResultDetail::Cancelled));
+    // Nothing is left to give twice.
+    assert!(batch.cancel().is_empty());
+
+    // Cancelling in place leaves the application's own signal alone.
+    let token = Cancellation::new();
+    let options = BatchOptions::new().cancellation(token.clone());
+    let mut batch = tools.execute_all_with(&calls[1..], &ctx, options);
+    run_until(&mut batch, || true).await;
+    assert!(matches!(batch.cancel()[0].detail, ResultDetail::Cancelled));
+    assert!(!token.is_cancelled());
 }
 
 async fn dropping_a_batch_tells_its_running_calls() {

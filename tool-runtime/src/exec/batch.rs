@@ -214,9 +214,12 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
     /// Ends the batch now: the results of finished calls, and a "cancelled" result for every
     /// other call (running ones are dropped, and their cancellation signal raised). Polling the
-    /// batch afterwards is a mistake.
+    /// batch afterwards is a mistake. A batch that has already returned its results has none
+    /// left: the list is then empty.
     pub fn cancel(&mut self) -> Vec<ToolResult> {
-        self.cancellation.cancel();
+        if self.done {
+            return Vec::new();
+        }
         self.finish()
     }
 
