@@ -748,3 +748,25 @@ on_both_executors!(
     a_call_that_needs_approval_waits_then_runs_once_approved,
     a_rejected_call_tells_the_model_why,
 );
+
+#[test]
+fn blocking_inside_a_current_thread_runtime_still_times_out() {
+    // The runtime's only thread is held by `execute_all_blocking`, so tokio's timer could not
+    // fire: the timeout must come from elsewhere, not hang.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let ctx = Ctx::default();
+    let results = runtime.block_on(async {
+        toolbox().execute_all_blocking(
+            &[
+                call("c0", "hang", json!({})),
+                call("c1", "wait", json!({"id": 1, "ms": 5})),
+            ],
+            &ctx,
+        )
+    });
+    assert!(matches!(results[0].detail, ResultDetail::TimedOut { .. }));
+    assert_eq!(results[1].text(), "1");
+}

@@ -124,6 +124,7 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
         static WAKER: Waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
     }
     let mut future = std::pin::pin!(future);
+    let _in_block_on = InBlockOn::enter();
     WAKER.with(|waker| {
         let mut cx = Context::from_waker(waker);
         loop {
@@ -133,6 +134,31 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
             thread::park();
         }
     })
+}
+
+thread_local! {
+    static IN_BLOCK_ON: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks this thread as blocked in [`block_on`] while it lives.
+struct InBlockOn(bool);
+
+impl InBlockOn {
+    fn enter() -> Self {
+        InBlockOn(IN_BLOCK_ON.with(|flag| flag.replace(true)))
+    }
+}
+
+impl Drop for InBlockOn {
+    fn drop(&mut self) {
+        IN_BLOCK_ON.with(|flag| flag.set(self.0));
+    }
+}
+
+/// Whether this thread is blocked in [`block_on`]: a runtime whose thread this is (tokio's
+/// current-thread runtime, say) cannot drive its timers meanwhile.
+pub(crate) fn in_block_on() -> bool {
+    IN_BLOCK_ON.with(std::cell::Cell::get)
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 ///
 /// Inside a tokio runtime (with the `tokio` feature) this is `tokio::time::sleep`, so it follows
 /// tokio's clock (`tokio::time::pause` included) and the runtime needs its timer enabled.
-/// Elsewhere one shared thread keeps the deadlines and wakes the waiting tasks. Timeouts of tool
+/// Elsewhere, and under [`block_on`](crate::block_on) (which may be holding the very thread a
+/// runtime would drive its timers on), one shared thread keeps the deadlines and wakes the
+/// waiting tasks. Timeouts of tool
 /// calls are measured with it; tools may use it to wait without tying themselves to a runtime.
 ///
 /// ```
@@ -26,7 +28,7 @@ use std::time::{Duration, Instant};
 /// ```
 pub fn sleep(duration: Duration) -> Sleep {
     #[cfg(feature = "tokio")]
-    if tokio::runtime::Handle::try_current().is_ok() {
+    if !super::in_block_on() && tokio::runtime::Handle::try_current().is_ok() {
         return Sleep(Clock::Tokio(Box::pin(tokio::time::sleep(duration))));
     }
     // A duration too long to add is a wait without end.
