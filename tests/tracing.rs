@@ -115,6 +115,8 @@ fn batches_and_calls_are_traced_without_argument_values() {
     assert!(first.contains_key("duration_us"));
     assert!(!first.contains_key("arguments"));
     assert_eq!(spans[2].1["outcome"], "panic");
+    assert_eq!(spans[2].1["repairs"], "0");
+    assert_eq!(spans[2].1["coercions"], "0");
 
     // Arguments only when asked for.
     let (subscriber, spans) = spans::Keep::new();

@@ -781,10 +781,11 @@ pub(crate) fn record(span: &tracing::Span, started: Option<Instant>, result: &To
             "duration_us",
             u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
         );
-        if let Some(fixes) = result.fixes() {
-            span.record("repairs", fixes.repairs.len());
-            span.record("coercions", fixes.coercions.len());
-        }
+        let (repairs, coercions) = result
+            .fixes()
+            .map_or((0, 0), |fixes| (fixes.repairs.len(), fixes.coercions.len()));
+        span.record("repairs", repairs);
+        span.record("coercions", coercions);
     }
 }
 
