@@ -24,7 +24,6 @@ mod spans {
 
     use std::collections::BTreeMap;
     use std::fmt::Debug;
-    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Arc, Mutex};
 
     use tracing::field::{Field, Visit};
@@ -35,7 +34,8 @@ mod spans {
 
     pub struct Keep {
         pub spans: Spans,
-        next: AtomicU64,
+        /// The spans entered, innermost last (one thread uses the subscriber).
+        entered: Mutex<Vec<u64>>,
     }
 
     impl Keep {
@@ -43,7 +43,7 @@ mod spans {
             let spans = Spans::default();
             let keep = Keep {
                 spans: Arc::clone(&spans),
-                next: AtomicU64::new(1),
+                entered: Mutex::new(Vec::new()),
             };
             (keep, spans)
         }
@@ -70,8 +70,11 @@ mod spans {
             let mut fields = BTreeMap::new();
             span.record(&mut Fields(&mut fields));
             let mut spans = self.spans.lock().unwrap();
+            if let Some(parent) = self.entered.lock().unwrap().last() {
+                let parent = usize::try_from(*parent).unwrap() - 1;
+                fields.insert("parent".to_owned(), spans[parent].0.clone());
+            }
             spans.push((span.metadata().name().to_owned(), fields));
-            self.next.fetch_add(1, Ordering::SeqCst);
             Id::from_u64(spans.len() as u64)
         }
 
@@ -83,8 +86,13 @@ mod spans {
 
         fn record_follows_from(&self, _: &Id, _: &Id) {}
         fn event(&self, _: &Event<'_>) {}
-        fn enter(&self, _: &Id) {}
-        fn exit(&self, _: &Id) {}
+        fn enter(&self, span: &Id) {
+            self.entered.lock().unwrap().push(span.into_u64());
+        }
+
+        fn exit(&self, _: &Id) {
+            self.entered.lock().unwrap().pop();
+        }
     }
 }
 
@@ -115,6 +123,10 @@ fn batches_and_calls_are_traced_without_argument_values() {
     assert!(first.contains_key("duration_us"));
     assert!(!first.contains_key("arguments"));
     assert_eq!(spans[2].1["outcome"], "panic");
+    // Each call's span lies in its batch's.
+    assert_eq!(first["parent"], "tool_batch");
+    assert_eq!(spans[2].1["parent"], "tool_batch");
+    assert!(!batch.contains_key("parent"));
     assert_eq!(spans[2].1["repairs"], "0");
     assert_eq!(spans[2].1["coercions"], "0");
 
