@@ -770,3 +770,26 @@ fn blocking_inside_a_current_thread_runtime_still_times_out() {
     assert!(matches!(results[0].detail, ResultDetail::TimedOut { .. }));
     assert_eq!(results[1].text(), "1");
 }
+
+#[test]
+fn an_approval_rule_can_read_the_typed_arguments() {
+    let ctx = Ctx::default();
+    let tools = toolbox()
+        .needs_approval_if(&wait {}, |args, _: &Ctx| args.ms > 10)
+        .unwrap();
+    let results = tools.execute_all_blocking(
+        &[
+            call("c0", "wait", json!({"id": 0, "ms": "50"})),
+            call("c1", "wait", json!({"id": 1, "ms": 1})),
+        ],
+        &ctx,
+    );
+    assert!(results[0].is_interrupt());
+    assert_eq!(results[1].text(), "1");
+    assert!(matches!(
+        toolbox()
+            .needs_approval_if(&wait {}, |_, _| true)
+            .map(|t| t.len()),
+        Ok(10)
+    ));
+}

@@ -58,6 +58,5 @@ pub use crate::tool::{
     ToolDefinition, UnknownArgs, parse_arguments,
 };
 pub use crate::toolbox::{
-    ApprovalRule, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ParsedArguments, RegisterError,
-    Toolbox,
+    DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ParsedArguments, RegisterError, Toolbox,
 };

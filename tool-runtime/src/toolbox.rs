@@ -103,9 +103,9 @@ pub(crate) struct ToolState {
     pub(crate) gated: bool,
 }
 
-/// A predicate that decides whether a call needs approval, over the call's arguments (as the
-/// tool will get them: repaired and coerced) and the context.
-pub type ApprovalRule<C> = dyn Fn(&Value, &C) -> bool + Send + Sync;
+/// A predicate that decides whether a call needs approval: over the call's arguments as JSON (as
+/// the tool will get them: repaired and coerced), its typed arguments, and the context.
+pub(crate) type ApprovalRule<C> = dyn Fn(&Value, &(dyn Any + Send), &C) -> bool + Send + Sync;
 
 /// Batches run up to this many calls at once unless told otherwise.
 pub const DEFAULT_CONCURRENCY: usize = 16;

@@ -155,6 +155,7 @@ impl Drop for InBlockOn {
     }
 }
 
+#[cfg(feature = "tokio")]
 /// Whether this thread is blocked in [`block_on`]: a runtime whose thread this is (tokio's
 /// current-thread runtime, say) cannot drive its timers meanwhile.
 pub(crate) fn in_block_on() -> bool {

@@ -20,8 +20,8 @@ use crate::args::{self, Fixes, ParseSession};
 use crate::call::{Arguments, CallScope, ToolCall};
 use crate::output::{Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult};
-use crate::tool::{DynTool, ToolDefinition};
-use crate::toolbox::{RegisterError, Toolbox, record};
+use crate::tool::{DynTool, Tool, ToolDefinition};
+use crate::toolbox::{ApprovalRule, RegisterError, Toolbox, record};
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// How many calls of a batch may run at the same time (at least 1; default
@@ -111,16 +111,77 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// assert_eq!(tools.approve_blocking(&large, &()).text(), "paid");
     /// ```
     pub fn needs_approval_when(
-        mut self,
+        self,
         tool: &str,
         rule: impl Fn(&Value, &C) -> bool + Send + Sync + 'static,
+    ) -> Result<Self, RegisterError> {
+        self.approval_rule(tool, Arc::new(move |json, _, ctx| rule(json, ctx)))
+    }
+
+    /// Makes calls of the tool `tool` wait for approval when `rule` says so, given the call's
+    /// typed arguments (a `#[tool]` fn's are `<name as Tool>::Args`, with a field per argument)
+    /// and the context. As [`needs_approval_when`](Self::needs_approval_when) otherwise.
+    ///
+    /// # Errors
+    /// When no tool of that name is registered.
+    ///
+    /// With `#[tool] fn transfer(amount: u32, ..)`, that reads
+    /// `.needs_approval_if(&transfer {}, |args, _| args.amount > 100)`. A dynamic tool's arguments
+    /// are a JSON map:
+    ///
+    /// ```
+    /// use serde_json::{Map, Value, json};
+    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
+    ///
+    /// fn pay() -> DynamicTool {
+    ///     let def = ToolDefinition::new("pay", "Pay someone.", json!({
+    ///         "type": "object", "properties": {"amount": {"type": "integer"}},
+    ///     }))
+    ///     .unwrap();
+    ///     DynamicTool::new(def, |_, _: &()| "paid".to_owned())
+    /// }
+    ///
+    /// let tools = Toolbox::new()
+    ///     .with(pay())
+    ///     .unwrap()
+    ///     .needs_approval_if(&pay(), |args: &Map<String, Value>, _| args["amount"].as_i64() > Some(100))
+    ///     .unwrap();
+    /// assert!(tools.execute_blocking(&ToolCall::new("c1", "pay", r#"{"amount": 500}"#), &()).is_interrupt());
+    /// assert_eq!(tools.execute_blocking(&ToolCall::new("c2", "pay", r#"{"amount": 5}"#), &()).text(), "paid");
+    /// ```
+    pub fn needs_approval_if<T: Tool<C>>(
+        self,
+        tool: &T,
+        rule: impl Fn(&T::Args, &C) -> bool + Send + Sync + 'static,
+    ) -> Result<Self, RegisterError> {
+        let name = tool.definition().name().to_owned();
+        self.approval_rule(
+            &name,
+            Arc::new(move |_, parsed, ctx| {
+                // A context-free tool collected into a toolbox of another context holds its
+                // arguments one box further down.
+                let args = parsed.downcast_ref::<T::Args>().or_else(|| {
+                    parsed
+                        .downcast_ref::<Box<dyn Any + Send>>()
+                        .and_then(|inner| inner.downcast_ref::<T::Args>())
+                });
+                // Arguments of another type: another tool answers to the name; ask, to be safe.
+                args.is_none_or(|args| rule(args, ctx))
+            }),
+        )
+    }
+
+    fn approval_rule(
+        mut self,
+        tool: &str,
+        rule: Arc<ApprovalRule<C>>,
     ) -> Result<Self, RegisterError> {
         let index = self
             .tools
             .iter()
             .position(|t| t.definition().name() == tool)
             .ok_or_else(|| RegisterError::UnknownTool(tool.to_owned()))?;
-        self.approval_rules.push((index, Arc::new(rule)));
+        self.approval_rules.push((index, rule));
         self.states[index].gated = true;
         Ok(self)
     }
@@ -330,7 +391,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 Ok(parsed) => {
                     let arguments = self.arguments_json(definition, call);
                     let held = definition.needs_approval()
-                        || rules.into_iter().any(|(_, rule)| rule(&arguments, ctx));
+                        || rules
+                            .into_iter()
+                            .any(|(_, rule)| rule(&arguments, &*parsed, ctx));
                     if held {
                         let mut result = held_for_approval(call, definition, arguments);
                         result.set_fixes(session.fixes);
