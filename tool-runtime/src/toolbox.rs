@@ -548,11 +548,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// The tool with this name.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn DynTool<C>>> {
-        let at = self
-            .by_name
-            .binary_search_by(|(n, _)| (**n).cmp(name))
-            .ok()?;
-        Some(&self.tools[self.by_name[at].1])
+        self.index_of(name).map(|index| &self.tools[index])
     }
 
     /// The tools, in registration order.
@@ -631,7 +627,14 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             call,
             ctx,
             |running| block_on(running.finish(self)),
-            |index, tool| self.gated_blocking(index, tool, call, ctx)
+            |index, tool| block_on(self.run_gated(
+                index,
+                tool,
+                call,
+                ctx,
+                Cancellation::never(),
+                false
+            ))
         )
     }
 
@@ -657,33 +660,25 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         )
     }
 
-    /// A call on the whole pipeline, for sync callers. Out of line: the pipeline's future is
-    /// large, and a frame holding it would cost every plain call (see BENCHMARKS.md).
-    #[inline(never)]
-    fn gated_blocking(
-        &self,
-        index: usize,
-        tool: &Arc<dyn DynTool<C>>,
-        call: &ToolCall,
-        ctx: &C,
-    ) -> ToolResult {
-        block_on(self.run_gated(index, tool, call, ctx, Cancellation::never(), false))
-    }
-
     /// The tool a call names, with its index; or the unknown-tool result.
     #[allow(clippy::result_large_err)]
     pub(crate) fn lookup(
         &self,
         call: &ToolCall,
     ) -> Result<(usize, &Arc<dyn DynTool<C>>), ToolResult> {
-        if let Ok(at) = self
-            .by_name
-            .binary_search_by(|(n, _)| (**n).cmp(call.name.as_str()))
-        {
-            let index = self.by_name[at].1;
-            return Ok((index, &self.tools[index]));
+        match self.index_of(&call.name) {
+            Some(index) => Ok((index, &self.tools[index])),
+            None => Err(self.unknown_tool(call)),
         }
-        Err(self.unknown_tool(call))
+    }
+
+    /// The index of the tool with this name.
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
+        let at = self
+            .by_name
+            .binary_search_by(|(n, _)| (**n).cmp(name))
+            .ok()?;
+        Some(self.by_name[at].1)
     }
 
     fn unknown_tool(&self, call: &ToolCall) -> ToolResult {

@@ -177,9 +177,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         rule: Arc<ApprovalRule<C>>,
     ) -> Result<Self, RegisterError> {
         let index = self
-            .tools
-            .iter()
-            .position(|t| t.definition().name() == tool)
+            .index_of(tool)
             .ok_or_else(|| RegisterError::UnknownTool(tool.to_owned()))?;
         self.approval_rules.push((index, rule));
         self.states[index].gated = true;
