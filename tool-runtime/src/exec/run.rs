@@ -275,12 +275,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         if self.retry_budget == 0 || failures < self.retry_budget {
             return;
         }
-        let ResultDetail::Arguments(error) =
-            std::mem::replace(&mut result.detail, ResultDetail::Denied)
-        else {
-            unreachable!("checked above")
+        result.detail = match std::mem::replace(&mut result.detail, ResultDetail::Value(None)) {
+            ResultDetail::Arguments(error) => ResultDetail::BudgetExhausted { failures, error },
+            other => other,
         };
-        result.detail = ResultDetail::BudgetExhausted { failures, error };
         result.content.push(crate::ContentPart::text(format!(
             "This is invalid call {failures} of `{}` in a row, the most allowed: do not call it again. Tell the user what you were trying to do and what went wrong.",
             result.tool_name
