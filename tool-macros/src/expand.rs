@@ -178,13 +178,14 @@ fn generate(tool: &ToolFn) -> TokenStream {
     // Unpack the arguments, call the fn, convert what it returns: the body of `call`, and for a
     // sync fn also of `call_now`, which runs it at once, sparing the boxed future of `call`.
     let make_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
-    let body = quote! {
+    let run = quote! {
         let __ToolArgs { #(#bindings),* } = __tool_args;
-        #make_info
         let __tool_value = #ident(#(#call_args),*) #await_;
         #convert
     };
-    // A blocking body runs on another thread, with its own copies of the context and call info.
+    let body = quote!(#make_info #run);
+    // A blocking body runs on another thread, with its own copies of the context and call info
+    // (made before the thread starts, from what is borrowed, then moved in).
     let blocking = tool.args.blocking.as_ref().is_some_and(|b| b.value);
     let (call_body, call_now_body) = if blocking {
         let own_ctx = ctx_ty.map(|ctx| {
@@ -193,16 +194,12 @@ fn generate(tool: &ToolFn) -> TokenStream {
         let lend_ctx = ctx_ty
             .is_some()
             .then(|| quote!(let __tool_ctx = &__tool_ctx;));
-        // The info is made before the thread starts (the scope is borrowed), then moved in.
-        let own_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
         let call_body = quote! {
             #own_ctx
-            #own_info
+            #make_info
             #rt::run_blocking(move || {
                 #lend_ctx
-                let __ToolArgs { #(#bindings),* } = __tool_args;
-                let __tool_value = #ident(#(#call_args),*);
-                #convert
+                #run
             })
         };
         (call_body, None)
