@@ -137,6 +137,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// one starts. Calls that need approval come back as interrupts in their place
     /// ([`ToolResult::is_interrupt`]).
     ///
+    /// The batch polls its calls itself, on the task that awaits it: a sync body runs to its end
+    /// when its call starts, and holds the others up meanwhile. Mark sync tools that take long
+    /// `#[tool(blocking)]`, which runs them on other threads.
+    ///
     /// ```
     /// use serde_json::json;
     /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
