@@ -298,69 +298,59 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ) -> ToolResult {
         let span = self.call_span(call);
         let started = (!span.is_disabled()).then(Instant::now);
-        let steps = pin!(self.steps(index, tool, call, ctx, cancellation, approved));
+        let steps = pin!(async {
+            let definition = tool.definition();
+            let mut rewritten: Option<ToolCall> = None;
+            for hook in &self.hooks {
+                let current = rewritten.as_ref().unwrap_or(call);
+                match hook.before(definition, current, ctx) {
+                    Before::Continue => {}
+                    Before::Rewrite(arguments) => {
+                        let mut changed = current.clone();
+                        changed.arguments = arguments;
+                        rewritten = Some(changed);
+                    }
+                    Before::Deny(message) => {
+                        let mut result = ToolResult::error(
+                            &call.call_id,
+                            definition.name_cow(),
+                            message,
+                            ResultDetail::Denied,
+                        );
+                        self.after(definition, current, ctx, &mut result);
+                        return result;
+                    }
+                }
+            }
+            let call = rewritten.as_ref().unwrap_or(call);
+            let limit = definition.timeout().or(self.timeout);
+            let mut result = if let Some(limit) = limit {
+                // A signal of the call's own, raised when its time is up or it is dropped (its batch
+                // cancelled): a blocking body, which outlives both, is told to stop.
+                let own = Cancellation::new();
+                let _raise_when_dropped = RaiseOnDrop(&own);
+                let info = CallScope::new(call)
+                    .with_cancellation(own.clone())
+                    .with_approved(approved);
+                let body = self.body(index, tool, info, ctx);
+                if let Ok(result) = first(body, sleep(limit)).await {
+                    result
+                } else {
+                    timed_out(call, definition, limit)
+                }
+            } else {
+                let info = CallScope::new(call)
+                    .with_cancellation(cancellation.clone())
+                    .with_approved(approved);
+                self.body(index, tool, info, ctx).await
+            };
+            self.after(definition, call, ctx, &mut result);
+            result
+        });
         let caught = CatchUnwind::new(steps).instrument(span.clone()).await;
         let result =
             caught.unwrap_or_else(|payload| self.panic_result(call, tool.definition(), payload));
         record(&span, started, &result);
-        result
-    }
-
-    async fn steps(
-        &self,
-        index: usize,
-        tool: &Arc<dyn DynTool<C>>,
-        call: &ToolCall,
-        ctx: &C,
-        cancellation: &Cancellation,
-        approved: bool,
-    ) -> ToolResult {
-        let definition = tool.definition();
-        let mut rewritten: Option<ToolCall> = None;
-        for hook in &self.hooks {
-            let current = rewritten.as_ref().unwrap_or(call);
-            match hook.before(definition, current, ctx) {
-                Before::Continue => {}
-                Before::Rewrite(arguments) => {
-                    let mut changed = current.clone();
-                    changed.arguments = arguments;
-                    rewritten = Some(changed);
-                }
-                Before::Deny(message) => {
-                    let mut result = ToolResult::error(
-                        &call.call_id,
-                        definition.name_cow(),
-                        message,
-                        ResultDetail::Denied,
-                    );
-                    self.after(definition, current, ctx, &mut result);
-                    return result;
-                }
-            }
-        }
-        let call = rewritten.as_ref().unwrap_or(call);
-        let limit = definition.timeout().or(self.timeout);
-        let mut result = if let Some(limit) = limit {
-            // A signal of the call's own, raised when its time is up or it is dropped (its batch
-            // cancelled): a blocking body, which outlives both, is told to stop.
-            let own = Cancellation::new();
-            let _raise_when_dropped = RaiseOnDrop(&own);
-            let info = CallScope::new(call)
-                .with_cancellation(own.clone())
-                .with_approved(approved);
-            let body = self.body(index, tool, info, ctx);
-            if let Ok(result) = first(body, sleep(limit)).await {
-                result
-            } else {
-                timed_out(call, definition, limit)
-            }
-        } else {
-            let info = CallScope::new(call)
-                .with_cancellation(cancellation.clone())
-                .with_approved(approved);
-            self.body(index, tool, info, ctx).await
-        };
-        self.after(definition, call, ctx, &mut result);
         result
     }
 
