@@ -12,7 +12,9 @@ where
     let wanted = normalize(name);
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()
-        .filter(|candidate| *candidate != name)
+        // A name more than twice as long as a candidate (and then some) misspells none of
+        // them, and comparing a name of megabytes would cost.
+        .filter(|candidate| name.len() <= 2 * candidate.len() + 16 && *candidate != name)
         .filter_map(|candidate| {
             let have = normalize(candidate);
             let similarity = strsim::jaro_winkler(&wanted, &have);

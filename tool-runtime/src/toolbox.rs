@@ -15,6 +15,7 @@ use tracing::Instrument;
 use crate::args::{ArgumentPolicy, Fixes, ParseSession};
 use crate::call::CallScope;
 use crate::call::ToolCall;
+use crate::echo;
 use crate::exec::{BoxFuture, Cancellation, CatchUnwind, Hook, MaybeReady, block_on};
 use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
@@ -684,7 +685,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     fn unknown_tool(&self, call: &ToolCall) -> ToolResult {
         let names: Vec<&str> = self.definitions().map(ToolDefinition::name).collect();
         let suggestions = close_matches(&call.name, names.iter().copied());
-        let mut message = format!("unknown tool `{}`", call.name);
+        let mut message = format!("unknown tool {}", echo::Name(&call.name));
         if !suggestions.is_empty() {
             message.push_str(&format!(
                 " (did you mean {}?)",

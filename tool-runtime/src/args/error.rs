@@ -23,6 +23,29 @@ pub enum ArgumentError {
         /// 1-based column of the problem in the arguments text.
         column: usize,
     },
+    /// The arguments nest more arrays and objects than the toolbox's limit
+    /// ([`JsonLimits::max_depth`](crate::args::JsonLimits::max_depth)), as text or as a value.
+    #[error(
+        "the arguments nest deeper than the limit of {limit} levels of objects and arrays; send \
+         a flatter JSON object of named arguments"
+    )]
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// The arguments are larger than the toolbox's limit
+    /// ([`JsonLimits::max_len`](crate::args::JsonLimits::max_len)): as text, its length in
+    /// bytes; as a value, the length of its compact JSON text.
+    #[error(
+        "the arguments are too large: {size} bytes, more than the limit of {limit} bytes; send \
+         a smaller JSON object of named arguments"
+    )]
+    TooLarge {
+        /// How large they are, in bytes.
+        size: usize,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The arguments are JSON, but not an object.
     #[error("the arguments must be a JSON object of named arguments, not {found}")]
     NotAnObject {

@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 
+use crate::echo;
 use serde_json::{Map, Value};
 
 use super::problem::{ArgPath, PathSegment, Problem, ProblemKind};
@@ -247,7 +248,7 @@ impl Renderer<'_> {
             if !self.newline(depth + 1) {
                 return;
             }
-            let prefix = format!("{}: ", Value::from(key.as_str()));
+            let prefix = format!("{}: ", echo::quoted(key));
             self.value(
                 member,
                 &path.key(key),

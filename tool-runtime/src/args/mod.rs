@@ -39,6 +39,7 @@ pub use self::lenient::{
 };
 pub use self::problem::{ArgPath, PathSegment, Problem, ProblemKind};
 use crate::call::Arguments;
+use crate::json;
 use crate::tool::{ToolDefinition, UnknownArgs};
 
 /// How a toolbox treats the arguments models send. A tool can override `repair` and `coerce`
@@ -147,17 +148,43 @@ impl ParseSession {
     }
 }
 
+/// Checks a call's arguments against the size and depth limits before anything else looks at
+/// them: arguments as text by length (their depth is bounded as they are read), arguments as a
+/// value by walking it without recursion. Every way arguments reach a tool passes here first
+/// (text or value, from a provider reader, a stream, MCP, or a hook's rewrite), so no recursive
+/// copy, walk or deserialization ever sees a value past the limit.
+///
+/// # Errors
+/// [`ArgumentError::TooLarge`] or [`ArgumentError::TooDeep`].
+pub fn admit(arguments: &Arguments, limits: &JsonLimits) -> Result<(), ArgumentError> {
+    match arguments {
+        Arguments::Text(text) if text.len() > limits.max_len => Err(ArgumentError::TooLarge {
+            size: text.len(),
+            limit: limits.max_len,
+        }),
+        Arguments::Text(_) => Ok(()),
+        Arguments::Json(value) => json::measure(value, limits.max_depth, limits.max_len).map_err(
+            |exceeded| match exceeded {
+                json::Exceeded::Depth(limit) => ArgumentError::TooDeep { limit },
+                json::Exceeded::Size { size, limit } => ArgumentError::TooLarge { size, limit },
+            },
+        ),
+    }
+}
+
 /// Decodes a call's arguments to a JSON object: `""`, whitespace and `null` become `{}`; broken
 /// JSON is repaired when the policy allows (repairs are recorded in `fixes`); a JSON string
 /// holding the arguments object is read as that object.
 ///
 /// # Errors
-/// When the text cannot be read as JSON, or the JSON is not an object.
+/// When the arguments are past the policy's limits ([`admit`]), the text cannot be read as
+/// JSON, or the JSON is not an object.
 pub fn decode_arguments<'a>(
     arguments: &'a Arguments,
     policy: &ArgumentPolicy,
     fixes: &mut Fixes,
 ) -> Result<Cow<'a, Map<String, Value>>, ArgumentError> {
+    admit(arguments, &policy.limits)?;
     let value = match arguments {
         Arguments::Text(text) => Cow::Owned(decode_text(text, policy, fixes)?),
         Arguments::Json(Value::String(text)) if policy.repair => {
@@ -192,8 +219,13 @@ fn decode_text(
         return Ok(Value::Object(Map::new()));
     }
     let limits = &policy.limits;
-    // `parse_json` also enforces the size limit before anything else.
-    let parsed = if policy.repair || text.len() > limits.max_len {
+    if text.len() > limits.max_len {
+        return Err(ArgumentError::TooLarge {
+            size: text.len(),
+            limit: limits.max_len,
+        });
+    }
+    let parsed = if policy.repair {
         parse_json(text, limits)
     } else {
         serde_json::from_str(text)
@@ -213,12 +245,45 @@ fn decode_text(
             fixes.repairs.extend(repaired.repairs);
             Ok(repaired.value)
         }
+        // Both parsers stop at the depth limit; say so rather than "not valid".
+        Err(_) if nests_deeper(text, limits.max_depth) => Err(ArgumentError::TooDeep {
+            limit: limits.max_depth,
+        }),
         Err(error) => Err(ArgumentError::InvalidJson {
             message: error.reason,
             line: error.line,
             column: error.column,
         }),
     }
+}
+
+/// Whether JSON text opens more than `limit` arrays and objects at once (brackets inside
+/// double-quoted strings not counted). Only asked of text that did not parse.
+fn nests_deeper(text: &str, limit: usize) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn strip_position(error: &serde_json::Error) -> String {

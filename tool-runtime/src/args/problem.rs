@@ -5,6 +5,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::echo;
+
 /// One step of a path into the arguments: a member name or an array index.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PathSegment {
@@ -57,11 +59,15 @@ impl fmt::Display for ArgPath {
         }
         for (i, segment) in self.0.iter().enumerate() {
             match segment {
-                PathSegment::Key(key) if is_plain(key) => {
+                PathSegment::Key(key) if is_plain(key) && key.len() <= echo::MAX_NAME => {
                     if i > 0 {
                         f.write_str(".")?;
                     }
                     f.write_str(key)?;
+                }
+                // A key sent by the model, of any length: cut, with its length.
+                PathSegment::Key(key) if key.len() > echo::MAX_NAME => {
+                    write!(f, "[{}]", echo::quoted(key))?;
                 }
                 PathSegment::Key(key) => write!(f, "[{}]", Value::from(key.as_str()))?,
                 PathSegment::Index(index) => write!(f, "[{index}]")?,

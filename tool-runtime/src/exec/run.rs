@@ -18,6 +18,7 @@ use tracing::field::Empty;
 use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, block_on, sleep};
 use crate::args::{self, Fixes, ParseSession};
 use crate::call::{Arguments, CallScope, ToolCall};
+use crate::json;
 use crate::output::{Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult};
 use crate::tool::{DynTool, Tool, ToolDefinition};
@@ -248,7 +249,13 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         if self.log_arguments && !span.is_disabled() {
             match &call.arguments {
                 Arguments::Text(text) => span.record("arguments", text.as_str()),
-                Arguments::Json(value) => span.record("arguments", value.to_string()),
+                // Written out only within the depth limit: `to_string` recurses.
+                Arguments::Json(value) if json::measure(value, 128, usize::MAX).is_ok() => {
+                    span.record("arguments", value.to_string())
+                }
+                Arguments::Json(_) => {
+                    span.record("arguments", "(nested deeper than 128 levels: not logged)")
+                }
             };
         }
         span
@@ -306,6 +313,18 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 match hook.before(definition, current, ctx) {
                     Before::Continue => {}
                     Before::Rewrite(arguments) => {
+                        // Checked before anything copies or walks them: a rewrite is an entry
+                        // like any other, and a value past the limits is dropped without
+                        // recursion.
+                        if let Err(error) = args::admit(&arguments, &self.policy.limits) {
+                            if let Arguments::Json(value) = arguments {
+                                json::dispose(value);
+                            }
+                            let mut result =
+                                ToolResult::invalid_arguments(current, definition, error);
+                            self.after(definition, current, ctx, &mut result);
+                            return result;
+                        }
                         let mut changed = current.clone();
                         changed.arguments = arguments;
                         rewritten = Some(changed);

@@ -11,6 +11,7 @@ use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, text_only};
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::ContentPart;
+use crate::json;
 use crate::result::ToolResult;
 
 /// The kind of call a block type is, if it is one.
@@ -53,7 +54,7 @@ fn call_from_block(
     }
     let input = match block.get("input") {
         None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(input) => input.clone(),
+        Some(input) => json::clone_value(input),
     };
     Ok((call, input))
 }
@@ -149,7 +150,7 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                     "/index",
                     format!(
                         "block {index} was already started; this start is not taken: {}",
-                        Value::Object(block.clone())
+                        json::quote_object(block, json::QUOTE)
                     ),
                 ));
             }
@@ -244,7 +245,7 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
             "/index",
             format!(
                 "a delta for block {index}, which no `content_block_start` began: {}",
-                Value::Object(delta.clone())
+                json::quote_object(delta, json::QUOTE)
             ),
         ));
     }

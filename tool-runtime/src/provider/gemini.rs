@@ -12,6 +12,7 @@ use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, CallStatus, ToolCall};
 use crate::content::ContentPart;
 use crate::result::ToolResult;
+use crate::{echo, json};
 
 /// The id of a call Gemini sent without one: the same for the same response and position, so
 /// reading a response twice (or streamed and whole) gives the same ids.
@@ -109,7 +110,7 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
                 let index = turn.calls.len();
                 let mut call = start_call(function_call, part, response_id, index, path)?;
                 if let Some(args) = function_call.get("args").filter(|a| !a.is_null()) {
-                    call.arguments = Arguments::Json(args.clone());
+                    call.arguments = Arguments::Json(json::clone_value(args));
                 }
                 turn.calls.push(call);
             }
@@ -252,7 +253,7 @@ fn function_call_part(
             path,
             format!(
                 "arguments with no call to go to (no call is streaming): {}",
-                Value::Object(function_call.clone())
+                json::quote_object(function_call, json::QUOTE)
             ),
         ));
     } else {
@@ -260,7 +261,7 @@ fn function_call_part(
         return Ok(());
     };
     if let Some(args) = args {
-        state.slots[at].buf = Buf::Json(args.clone());
+        state.slots[at].buf = Buf::Json(json::clone_value(args));
     }
     let partial_path = path.key("partialArgs");
     for (index, fragment) in partial.iter().enumerate() {
@@ -299,7 +300,7 @@ fn apply_fragment(
         .iter()
         .find_map(|key| fragment.get(*key))
     {
-        (value.clone(), false)
+        (json::clone_value(value), false)
     } else if fragment.contains_key("nullValue") {
         (Value::Null, false)
     } else {
@@ -324,45 +325,136 @@ enum Step {
     Index(usize),
 }
 
-/// `$`, then `.key`, `['key']`, `["key"]` and `[index]` steps.
+/// The most steps a path may take: the arguments' depth limit
+/// ([`JsonLimits::max_depth`](crate::args::JsonLimits::max_depth)'s default), so that
+/// fragments cannot build arguments deeper than any value read from one line could be.
+const MAX_STEPS: usize = 128;
+
+/// A normalized path of RFC 9535 (JSONPath): `$`, then `.name` (shorthand), `['name']` or
+/// `["name"]` (quoted, with the RFC's escapes) and `[index]` steps, blanks allowed inside
+/// brackets.
 fn parse_path(path: &str) -> Result<Vec<Step>, String> {
+    let shown = echo::Name(path);
     let mut rest = path
         .strip_prefix('$')
-        .ok_or_else(|| format!("`{path}` is not a JSON path: it does not start with `$`"))?;
+        .ok_or_else(|| format!("{shown} is not a JSON path: it does not start with `$`"))?;
     let mut steps = Vec::new();
     while !rest.is_empty() {
+        if steps.len() == MAX_STEPS {
+            return Err(format!(
+                "{shown} takes more than {MAX_STEPS} steps, deeper than arguments may nest"
+            ));
+        }
         if let Some(after) = rest.strip_prefix('.') {
-            let end = after.find(['.', '[']).unwrap_or(after.len());
+            // member-name-shorthand: a letter, `_` or non-ASCII first; digits after.
+            let end = after
+                .char_indices()
+                .find(|&(at, c)| {
+                    !(c.is_ascii_alphabetic()
+                        || c == '_'
+                        || !c.is_ascii()
+                        || (at > 0 && c.is_ascii_digit()))
+                })
+                .map_or(after.len(), |(at, _)| at);
             if end == 0 {
-                return Err(format!("`{path}` has an empty key"));
+                return Err(format!("{shown} has a `.` without a name after it"));
             }
             steps.push(Step::Key(after[..end].to_owned()));
             rest = &after[end..];
         } else if let Some(after) = rest.strip_prefix('[') {
-            if let Some(quote) = after.chars().next().filter(|c| *c == '\'' || *c == '"') {
-                let inner = &after[1..];
-                let end = inner
-                    .find(quote)
-                    .ok_or_else(|| format!("`{path}` has an unclosed quoted key"))?;
-                steps.push(Step::Key(inner[..end].to_owned()));
-                rest = inner[end + 1..]
-                    .strip_prefix(']')
-                    .ok_or_else(|| format!("`{path}` has a quoted key without `]`"))?;
-            } else {
-                let end = after
-                    .find(']')
-                    .ok_or_else(|| format!("`{path}` has an unclosed `[`"))?;
-                let index = after[..end]
-                    .parse()
-                    .map_err(|_| format!("`{path}` has a bad index `{}`", &after[..end]))?;
-                steps.push(Step::Index(index));
-                rest = &after[end + 1..];
-            }
+            let inner = after.trim_start_matches(BLANK);
+            let (step, after) = match inner.chars().next() {
+                Some(quote @ ('\'' | '"')) => {
+                    let (name, after) = quoted_name(&inner[1..], quote)
+                        .ok_or_else(|| format!("{shown} has a badly quoted name"))?;
+                    (Step::Key(name), after)
+                }
+                _ => {
+                    let end = inner
+                        .find(|c: char| !c.is_ascii_digit())
+                        .unwrap_or(inner.len());
+                    let digits = &inner[..end];
+                    // RFC 9535: no leading zeros; a negative index counts from the end,
+                    // which a path that builds arguments cannot mean.
+                    if digits.is_empty() || digits.len() > 1 && digits.starts_with('0') {
+                        return Err(format!("{shown} has a bad index"));
+                    }
+                    let index = digits
+                        .parse()
+                        .map_err(|_| format!("{shown} has an index too large"))?;
+                    (Step::Index(index), &inner[end..])
+                }
+            };
+            rest = after
+                .trim_start_matches(BLANK)
+                .strip_prefix(']')
+                .ok_or_else(|| format!("{shown} has a `[` without its `]`"))?;
+            steps.push(step);
         } else {
-            return Err(format!("`{path}` is not a JSON path at `{rest}`"));
+            return Err(format!("{shown} is not a JSON path"));
         }
     }
     Ok(steps)
+}
+
+/// The four hex digits of a `\u` escape.
+fn hex_unit(chars: &mut std::str::CharIndices<'_>) -> Option<u32> {
+    let hex: String = chars.take(4).map(|(_, c)| c).collect();
+    if hex.len() == 4 {
+        u32::from_str_radix(&hex, 16).ok()
+    } else {
+        None
+    }
+}
+
+/// Blank space RFC 9535 allows inside brackets.
+const BLANK: [char; 4] = [' ', '\t', '\n', '\r'];
+
+/// A quoted name after its opening `quote`, with the RFC 9535 escapes read (`\b`, `\f`, `\n`,
+/// `\r`, `\t`, `\/`, `\\`, the quote itself, `\uXXXX` with surrogate pairs), and the text
+/// after its closing quote.
+fn quoted_name(text: &str, quote: char) -> Option<(String, &str)> {
+    let mut name = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            c if c == quote => return Some((name, &text[at + 1..])),
+            '\\' => {
+                let escaped = match chars.next()?.1 {
+                    'b' => '\u{8}',
+                    'f' => '\u{c}',
+                    'n' => '\n',
+                    'r' => '\r',
+                    't' => '\t',
+                    c @ ('/' | '\\') => c,
+                    c if c == quote => c,
+                    'u' => {
+                        let high = hex_unit(&mut chars)?;
+                        let code = if (0xD800..0xDC00).contains(&high) {
+                            let (Some((_, '\\')), Some((_, 'u'))) = (chars.next(), chars.next())
+                            else {
+                                return None;
+                            };
+                            let low = hex_unit(&mut chars)?;
+                            if !(0xDC00..0xE000).contains(&low) {
+                                return None;
+                            }
+                            0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            high
+                        };
+                        char::from_u32(code)?
+                    }
+                    _ => return None,
+                };
+                name.push(escaped);
+            }
+            // Control characters must be escaped.
+            c if u32::from(c) < 0x20 => return None,
+            c => name.push(c),
+        }
+    }
+    None
 }
 
 /// Sets `value` at `path` in `root`, making the objects and arrays on the way; appends to the
@@ -435,9 +527,46 @@ mod tests {
             ]
         );
         assert_eq!(parse_path("$").unwrap(), []);
-        for bad in ["a.b", "$.", "$[1", "$['a]", "$[x]", "$x", "$['a'"] {
+        for bad in [
+            "a.b", "$.", "$[1", "$['a]", "$[x]", "$x", "$['a'", "$[01]", "$[-1]", "$.1a",
+        ] {
             assert!(parse_path(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn quoted_names_take_rfc_9535_escapes() {
+        let key = |path: &str| match parse_path(path).unwrap().as_slice() {
+            [Step::Key(key)] => key.clone(),
+            other => panic!("{path}: {other:?}"),
+        };
+        assert_eq!(key(r"$['it\'s']"), "it's");
+        assert_eq!(key(r"$['back\\slash']"), r"back\slash");
+        assert_eq!(key(r#"$["say \"hi\""]"#), r#"say "hi""#);
+        assert_eq!(key(r"$['a\u00e9\ud83d\ude00\n']"), "a\u{e9}\u{1f600}\n");
+        assert_eq!(key("$[ 'spaced' ]"), "spaced");
+        assert_eq!(key("$['a.b[0]']"), "a.b[0]");
+        for bad in [
+            r"$['\q']",
+            r"$['\ud83d']",
+            r"$['\u12']",
+            "$['a\nb']",
+            r#"$['a\"']"#,
+        ] {
+            assert!(parse_path(bad).is_err(), "{bad}");
+        }
+        let deep = format!("${}", ".a".repeat(MAX_STEPS + 1));
+        assert!(
+            parse_path(&deep)
+                .unwrap_err()
+                .contains("more than 128 steps")
+        );
+        assert_eq!(
+            parse_path(&format!("${}", ".a".repeat(MAX_STEPS)))
+                .unwrap()
+                .len(),
+            MAX_STEPS
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, ToolCall};
 use crate::content::ContentPart;
+use crate::json;
 use crate::result::ToolResult;
 
 /// The call in a `tools/call` request (JSON-RPC, or just its `params`); its id is the request's
@@ -41,7 +42,7 @@ pub(super) fn read_request(request: &Value) -> Result<Turn, WireError> {
     };
     let arguments = match params.get("arguments") {
         None => Arguments::default(),
-        Some(arguments) => Arguments::Json(arguments.clone()),
+        Some(arguments) => Arguments::Json(json::clone_value(arguments)),
     };
     let mut call = ToolCall::new("", req_str(params, "name", &path)?, arguments);
     if let Some(id) = id {
@@ -51,7 +52,8 @@ pub(super) fn read_request(request: &Value) -> Result<Turn, WireError> {
         call.id_generated = true;
     }
     if let Some(meta) = params.get("_meta").filter(|meta| !meta.is_null()) {
-        call.metadata.insert("_meta".into(), meta.clone());
+        call.metadata
+            .insert("_meta".into(), json::clone_value(meta));
     }
     Ok(Turn {
         calls: vec![call],

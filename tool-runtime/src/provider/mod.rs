@@ -39,6 +39,7 @@ use crate::output::Interrupt;
 use crate::result::ToolResult;
 use crate::schema::Dialect;
 use crate::toolbox::Toolbox;
+use crate::{echo, json};
 
 pub use self::stream::{Assembler, PartialCall};
 
@@ -267,8 +268,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             return Err(WireError::new(
                 "",
                 format!(
-                    "the result is for call `{}`, not `{}`",
-                    result.call_id, call.call_id
+                    "the result is for call {}, not {}",
+                    echo::Name(&result.call_id),
+                    echo::Name(&call.call_id)
                 ),
             ));
         }
@@ -276,8 +278,27 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             return Err(WireError::new(
                 "",
                 format!(
-                    "call `{}` ({}) is run by the provider, which sends its result itself",
-                    call.call_id, call.name
+                    "call {} ({}) is run by the provider, which sends its result itself",
+                    echo::Name(&call.call_id),
+                    echo::bare(&call.name)
+                ),
+            ));
+        }
+        // Gemini and MCP take a result without an id; the others pair results by the id they
+        // sent, and one made up on intake would pass for theirs.
+        if call.id_generated
+            && matches!(
+                provider,
+                Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Anthropic
+            )
+        {
+            return Err(WireError::new(
+                "",
+                format!(
+                    "call {} ({}) came without an id, and {} was made up for it on intake; the provider pairs results by the id it sent, so this result cannot be sent",
+                    call.index,
+                    echo::bare(&call.name),
+                    echo::Name(&call.call_id)
                 ),
             ));
         }
@@ -285,8 +306,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             return Err(WireError::new(
                 "",
                 format!(
-                    "call `{}` ({}) is paused for review ({message}); resolve it before sending results",
-                    call.call_id, call.name
+                    "call {} ({}) is paused for review ({message}); resolve it before sending results",
+                    echo::Name(&call.call_id),
+                    echo::bare(&call.name)
                 ),
             ));
         }
@@ -342,6 +364,24 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         calls: &[ToolCall],
         results: &[ToolResult],
     ) -> Result<Value, WireError> {
+        // Results are paired by id: two calls under one id could get each other's.
+        let mut ids: Vec<(&str, usize)> = calls
+            .iter()
+            .enumerate()
+            .filter(|(_, call)| call.is_local())
+            .map(|(at, call)| (call.call_id.as_str(), at))
+            .collect();
+        ids.sort_unstable();
+        if let Some(pair) = ids.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            let (first, second) = (pair[0].1, pair[1].1);
+            return Err(WireError::new(
+                format!("/{second}"),
+                format!(
+                    "calls {first} and {second} share the id {}, so their results cannot be told apart; give each call its own id",
+                    echo::Name(&calls[first].call_id)
+                ),
+            ));
+        }
         let mut used = vec![false; results.len()];
         let mut items = Vec::with_capacity(calls.len());
         for (at, call) in calls.iter().enumerate() {
@@ -355,7 +395,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             let Some(found) = found else {
                 return Err(WireError::new(
                     format!("/{at}"),
-                    format!("call `{}` ({}) has no result", call.call_id, call.name),
+                    format!(
+                        "call {} ({}) has no result",
+                        echo::Name(&call.call_id),
+                        echo::bare(&call.name)
+                    ),
                 ));
             };
             used[found] = true;
@@ -368,8 +412,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             return Err(WireError::new(
                 "",
                 format!(
-                    "result {extra} (for `{}`) belongs to no call of the turn",
-                    results[extra].call_id
+                    "result {extra} (for {}) belongs to no call of the turn",
+                    echo::Name(&results[extra].call_id)
                 ),
             ));
         }
@@ -392,7 +436,7 @@ fn map_back(stand_ins: &[(String, String)], call: &mut ToolCall) {
 fn copy_options(result: &ToolResult, allowed: &[&str], target: &mut Map<String, Value>) {
     for (key, value) in result.options() {
         if allowed.contains(&key) {
-            target.insert(key.to_owned(), value.clone());
+            target.insert(key.to_owned(), json::clone_value(value));
         } else {
             tracing::debug!(
                 option = key,

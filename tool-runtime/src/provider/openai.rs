@@ -11,6 +11,7 @@ use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, CallStatus, ToolCall};
 use crate::content::ContentPart;
+use crate::json;
 use crate::result::ToolResult;
 
 /// The calls of a chat completion's first choice.
@@ -58,7 +59,7 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
                 None => Arguments::Text(String::new()),
                 Some(Value::String(text)) => Arguments::Text(text.clone()),
                 // Some servers send an object, or `null` for no arguments: kept as sent.
-                Some(other) => Arguments::Json(other.clone()),
+                Some(other) => Arguments::Json(json::clone_value(other)),
             };
             (req_str(function, "name", &function_path)?, arguments)
         };

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::{Provider, Turn, WireError, anthropic, gemini, mcp, openai, responses};
 use crate::args::{JsonLimits, parse_lenient};
 use crate::call::{Arguments, CallStatus, ToolCall};
+use crate::json;
 
 /// Assembles the tool calls of one streamed response, chunk by chunk.
 ///
@@ -360,8 +361,8 @@ impl<'a> PartialCall<'a> {
     /// the stream quadratic; call it when the display needs it (on a timer, say).
     pub fn preview(&self) -> Map<String, Value> {
         match &self.slot.buf {
-            Buf::Json(Value::Object(map)) => map.clone(),
-            Buf::Start(text, Value::Object(map)) if text.is_empty() => map.clone(),
+            Buf::Json(Value::Object(map)) => json::clone_map(map),
+            Buf::Start(text, Value::Object(map)) if text.is_empty() => json::clone_map(map),
             Buf::Text(text) | Buf::Start(text, _) if !text.is_empty() => {
                 match parse_lenient(text, &JsonLimits::default()) {
                     Ok(repaired) => match repaired.value {

@@ -141,6 +141,7 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         ctx: &C,
         session: &mut ParseSession,
     ) -> Result<Box<dyn Any + Send>, ArgumentError> {
+        args::admit(arguments, &session.policy.limits)?;
         Ok(Box::new(self.parse_args(arguments, ctx, session)?))
     }
 
@@ -171,7 +172,9 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         let call = info.call();
         let definition = Tool::definition(self);
         let mut session = ParseSession::new(*policy);
-        let args = match self.parse_args(arguments, ctx, &mut session) {
+        let parsed = args::admit(arguments, &policy.limits)
+            .and_then(|()| self.parse_args(arguments, ctx, &mut session));
+        let args = match parsed {
             Ok(args) => args,
             Err(error) => {
                 let mut result = ToolResult::invalid_arguments(call, definition, error);

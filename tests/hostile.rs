@@ -1,0 +1,311 @@
+//! Hostile and unusual input through the public API: every limit holds on every entry path
+//! (arguments as text and as values, provider bodies, streams, MCP, hook rewrites), nothing
+//! aborts the process, and what is echoed back to the model is bounded.
+
+use serde_json::{Map, Value, json};
+use toolwright::args::{ArgumentPolicy, JsonLimits};
+use toolwright::provider::Provider;
+use toolwright::{
+    ArgumentError, Arguments, Before, DynamicTool, Hook, ToolCall, ToolDefinition, ToolResult,
+    Toolbox, tool,
+};
+
+/// Echo a note.
+#[tool]
+fn note(
+    /// The note.
+    text: String,
+    /// Anything else.
+    extra: Option<Value>,
+) -> String {
+    let _ = extra;
+    text
+}
+
+/// A tool whose arguments are any JSON map.
+fn free() -> DynamicTool {
+    let def = ToolDefinition::new("free", "Take anything.", json!({"type": "object"})).unwrap();
+    DynamicTool::new(def, |args: Map<String, Value>, _: &()| json!(args.len()))
+}
+
+fn tools() -> Toolbox {
+    Toolbox::new().with(note {}).unwrap().with(free()).unwrap()
+}
+
+/// `levels` nested one-member objects around a string, built without recursion (`json!` would
+/// copy its members recursively).
+fn nested(levels: usize) -> Value {
+    let mut value = Value::from("deep");
+    for _ in 0..levels {
+        value = Value::Object(Map::from_iter([("text".to_owned(), value)]));
+    }
+    value
+}
+
+/// Runs `f` on a thread with a large stack (a deep value is built and dropped there, as an
+/// application would on its main thread), handing it a tokio runtime whose workers have a
+/// small one: anything toolwright does recursively on a worker overflows there.
+fn with_small_workers(f: impl FnOnce(&tokio::runtime::Runtime) + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_stack_size(512 << 10)
+                .enable_all()
+                .build()
+                .unwrap();
+            f(&runtime);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Executes each call on a worker, and checks its result is the depth error.
+fn assert_too_deep(runtime: &tokio::runtime::Runtime, calls: Vec<ToolCall>) {
+    let results: Vec<ToolResult> = runtime.block_on(async {
+        tokio::spawn(async move {
+            let tools = tools();
+            let mut results = Vec::new();
+            for call in &calls {
+                results.push(tools.execute(call, &()).await);
+            }
+            // Dropped here, on the worker: as a server drops a turn it answered.
+            let _ = calls.into_iter().map(|call| std::mem::forget(call)).count();
+            results
+        })
+        .await
+        .unwrap()
+    });
+    for result in results {
+        assert!(result.is_error, "{}", result.text());
+        assert!(
+            result.text().contains(
+                "the arguments nest deeper than the limit of 128 levels of objects and arrays"
+            ),
+            "{}",
+            result.text()
+        );
+        assert!(matches!(
+            result.argument_error(),
+            Some(ArgumentError::TooDeep { limit: 128 })
+        ));
+    }
+}
+
+#[test]
+fn deep_values_get_the_depth_error_on_a_small_stack() {
+    with_small_workers(|runtime| {
+        let deep = nested(20_000);
+        let calls = vec![
+            ToolCall::new("c1", "note", deep.clone()),
+            ToolCall::new("c2", "free", deep.clone()),
+            ToolCall::new("c3", "note", json!({"text": "x", "extra": [1]})),
+        ];
+        let mut calls = calls;
+        // One level past the limit, below the arguments object.
+        calls[2].arguments = Arguments::Json(Value::Object(Map::from_iter([
+            ("text".to_owned(), Value::from("x")),
+            ("extra".to_owned(), nested(128)),
+        ])));
+        assert_too_deep(runtime, calls);
+        drop(deep);
+    });
+}
+
+#[test]
+fn text_and_value_stop_at_the_same_depth_with_the_same_error() {
+    let tools = tools();
+    for levels in [128, 129] {
+        let value = nested(levels);
+        let text = value.to_string();
+        for call in [
+            ToolCall::new("c", "free", value.clone()),
+            ToolCall::new("c", "free", text),
+        ] {
+            let result = tools.execute_blocking(&call, &());
+            if levels == 128 {
+                assert_eq!(result.text(), "1", "{levels}");
+            } else {
+                assert_eq!(
+                    result.text(),
+                    "invalid arguments for tool `free`: the arguments nest deeper than the limit \
+                     of 128 levels of objects and arrays; send a flatter JSON object of named \
+                     arguments"
+                );
+            }
+        }
+    }
+    // The same without repair: the strict parser's own limit is reported the same way.
+    let strict = tools
+        .clone()
+        .with_argument_policy(ArgumentPolicy::new().repair(false));
+    let call = ToolCall::new("c", "free", nested(300).to_string());
+    assert!(matches!(
+        strict.execute_blocking(&call, &()).argument_error(),
+        Some(ArgumentError::TooDeep { limit: 128 })
+    ));
+}
+
+#[test]
+fn provider_bodies_and_mcp_keep_deep_calls_and_refuse_them() {
+    with_small_workers(|runtime| {
+        let deep = nested(20_000);
+        let bodies = [
+            (
+                Provider::Anthropic,
+                json!({"content": [{"type": "tool_use", "id": "toolu_1", "name": "note", "input": {}}]}),
+                "/content/0/input",
+            ),
+            (
+                Provider::Gemini,
+                json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": "g1", "name": "note", "args": {}}}]}}]}),
+                "/candidates/0/content/parts/0/functionCall/args",
+            ),
+            (
+                Provider::OpenAiChat,
+                json!({"choices": [{"message": {"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "note", "arguments": {}}}]}}]}),
+                "/choices/0/message/tool_calls/0/function/arguments",
+            ),
+            (
+                Provider::Mcp,
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "note", "arguments": {}}}),
+                "/params/arguments",
+            ),
+        ];
+        let mut calls = Vec::new();
+        for (provider, mut body, at) in bodies {
+            *body.pointer_mut(at).unwrap() = deep.clone();
+            // Read on a small stack: the reader copies the arguments without recursion.
+            let turn = runtime.block_on(async move {
+                tokio::spawn(async move {
+                    let turn = tools().read_response(provider, &body);
+                    std::mem::forget(body);
+                    turn
+                })
+                .await
+                .unwrap()
+            });
+            let turn = turn.unwrap_or_else(|e| panic!("{provider:?}: {e}"));
+            assert_eq!(turn.calls.len(), 1, "{provider:?}");
+            assert_eq!(turn.calls[0].name, "note");
+            calls.extend(turn.calls);
+        }
+        assert_too_deep(runtime, calls);
+        drop(deep);
+    });
+}
+
+#[test]
+fn streamed_deep_calls_are_kept_and_refused() {
+    with_small_workers(|runtime| {
+        let mut start = json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "note", "input": {}}});
+        start["content_block"]["input"] = nested(20_000);
+        let calls = runtime.block_on(async move {
+            tokio::spawn(async move {
+                let mut stream = tools().assembler(Provider::Anthropic);
+                stream.push(&start).unwrap();
+                stream
+                    .push(&json!({"type": "content_block_stop", "index": 0}))
+                    .unwrap();
+                std::mem::forget(start);
+                stream.finish()
+            })
+            .await
+            .unwrap()
+        });
+        assert_eq!(calls.len(), 1);
+        assert_too_deep(runtime, calls);
+    });
+    // Gemini builds arguments by path: a path deeper than the limit is refused as it comes.
+    let mut stream = tools().assembler(Provider::Gemini);
+    let path = format!("${}", ".a".repeat(10_000));
+    let error = stream
+        .push(
+            &json!({"candidates": [{"content": {"parts": [{"functionCall": {
+            "name": "free", "partialArgs": [{"jsonPath": path, "numberValue": 1}]}}]}}]}),
+        )
+        .unwrap_err();
+    assert!(error.to_string().contains("more than 128 steps"), "{error}");
+    assert_eq!(stream.finish().len(), 1, "the call is kept");
+}
+
+/// Rewrites every call's arguments to `self.0` levels of nesting.
+struct Rewrite(usize);
+
+impl<C: ?Sized> Hook<C> for Rewrite {
+    fn before(&self, _: &ToolDefinition, _: &ToolCall, _: &C) -> Before {
+        Before::Rewrite(Arguments::Json(nested(self.0)))
+    }
+}
+
+#[test]
+fn a_hook_rewriting_to_a_deep_value_gets_the_depth_error() {
+    with_small_workers(|runtime| {
+        // What toolwright does with the rewritten value (check it, drop it) must not recurse.
+        let tools = tools().with_hook(Rewrite(50_000));
+        let result = runtime.block_on(async move {
+            tokio::spawn(async move {
+                let call = ToolCall::new("c", "note", r#"{"text": "hi"}"#);
+                tools.execute(&call, &()).await
+            })
+            .await
+            .unwrap()
+        });
+        assert!(matches!(
+            result.argument_error(),
+            Some(ArgumentError::TooDeep { limit: 128 })
+        ));
+    });
+}
+
+#[test]
+fn one_size_limit_for_text_and_values_with_a_message_that_says_too_large() {
+    let tools = tools();
+    // Valid JSON over 8 MiB: too large, not "not valid".
+    let big = "x".repeat(9 << 20);
+    let text = json!({ "text": big }).to_string();
+    let result = tools.execute_blocking(&ToolCall::new("c", "note", text.clone()), &());
+    assert_eq!(
+        result.text(),
+        format!(
+            "invalid arguments for tool `note`: the arguments are too large: {} bytes, more than \
+             the limit of 8388608 bytes; send a smaller JSON object of named arguments",
+            text.len()
+        )
+    );
+    // The same as an object: the length of its JSON text.
+    let value = json!({ "text": big });
+    let result = tools.execute_blocking(&ToolCall::new("c", "note", value), &());
+    assert!(matches!(
+        result.argument_error(),
+        Some(ArgumentError::TooLarge { size, limit: 8_388_608 }) if *size == text.len()
+    ));
+    // Configurable on the toolbox, for both forms.
+    let small = tools.with_argument_policy(ArgumentPolicy::new().limits(JsonLimits {
+        max_len: 32,
+        ..JsonLimits::default()
+    }));
+    let short = json!({"text": "0123456789"});
+    let long = json!({"text": "0123456789012345678901234567890"});
+    for arguments in [Arguments::Json(short.clone()), short.to_string().into()] {
+        let result = small.execute_blocking(&ToolCall::new("c", "note", arguments), &());
+        assert_eq!(result.text(), "0123456789");
+    }
+    for arguments in [Arguments::Json(long.clone()), long.to_string().into()] {
+        let result = small.execute_blocking(&ToolCall::new("c", "note", arguments), &());
+        assert!(
+            matches!(
+                result.argument_error(),
+                Some(ArgumentError::TooLarge {
+                    size: 42,
+                    limit: 32
+                })
+            ),
+            "{}",
+            result.text()
+        );
+    }
+}

@@ -1,0 +1,308 @@
+//! JSON values of any depth and size, handled without recursion.
+//!
+//! `serde_json`'s own `clone`, `drop`, `Display` and deserialization recurse once per level of
+//! nesting: a value built in code (or read with the recursion limit off) a few thousand levels
+//! deep overflows a 2 MiB stack on `clone`, and some ten thousand on `drop`. Values from outside
+//! (call arguments, provider bodies, stream chunks, hook rewrites) are measured here first
+//! ([`measure`]), and copied or dropped with [`clone_value`] and [`dispose`] where they may
+//! be deeper than the limit. Plain data: this module imports nothing from the crate.
+
+use serde_json::{Map, Value};
+
+/// Which bound a value broke, found by [`measure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Exceeded {
+    /// It nests more containers than this limit.
+    Depth(usize),
+    /// Written as compact JSON it takes at least `size` bytes, more than `limit`.
+    Size { size: usize, limit: usize },
+}
+
+/// Checks that `value` nests at most `max_depth` arrays and objects (a scalar nests none, `{}`
+/// one) and takes at most `max_len` bytes written as compact JSON, without recursion. A value
+/// too deep is refused as soon as that is seen; one too large is measured to its end, so the
+/// size reported is the whole.
+///
+/// The size is the compact JSON text's, counting each string as its UTF-8 bytes plus quotes
+/// (escapes not counted) and each float as up to 24 bytes: the same bound as for arguments sent
+/// as text, to within escapes.
+pub(crate) fn measure(value: &Value, max_depth: usize, max_len: usize) -> Result<(), Exceeded> {
+    let mut size = 0usize;
+    // Containers being walked, as iterators over their remaining members (and whether one was
+    // seen, for the commas); the stack's length is the depth. Nothing is allocated for a flat object.
+    let mut stack: Vec<(Members<'_>, bool)> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        if let Some(value) = next.take() {
+            size = size.saturating_add(scalar_size(value));
+            match value {
+                Value::Array(items) => stack.push((Members::Array(items.iter()), false)),
+                Value::Object(map) => stack.push((Members::Object(map.iter()), false)),
+                _ => {}
+            }
+            if stack.len() > max_depth {
+                return Err(Exceeded::Depth(max_depth));
+            }
+        }
+        let Some(top) = stack.last_mut() else {
+            return if size > max_len {
+                Err(Exceeded::Size {
+                    size,
+                    limit: max_len,
+                })
+            } else {
+                Ok(())
+            };
+        };
+        let (members, started) = top;
+        let first = !std::mem::replace(started, true);
+        match members.next() {
+            // `"key":`, and a comma before every member but the first.
+            Some((key, member)) => {
+                let comma = usize::from(!first);
+                size = size.saturating_add(key.map_or(0, |key| key.len() + 3) + comma);
+                next = Some(member);
+            }
+            None => {
+                stack.pop();
+            }
+        }
+    }
+}
+
+/// Bytes a value takes as compact JSON, not counting what it contains: a container's brackets.
+fn scalar_size(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => n.as_u64().map_or_else(
+            || n.as_i64().map_or(24, |i| digits(i.unsigned_abs()) + 1),
+            digits,
+        ),
+        Value::String(s) => s.len() + 2,
+        Value::Array(_) | Value::Object(_) => 2,
+    }
+}
+
+fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
+enum Members<'a> {
+    Array(std::slice::Iter<'a, Value>),
+    Object(serde_json::map::Iter<'a>),
+}
+
+impl<'a> Members<'a> {
+    fn next(&mut self) -> Option<(Option<&'a str>, &'a Value)> {
+        match self {
+            Members::Array(items) => items.next().map(|item| (None, item)),
+            Members::Object(members) => members
+                .next()
+                .map(|(key, value)| (Some(key.as_str()), value)),
+        }
+    }
+}
+
+/// Depth up to which `serde_json`'s own recursive `clone` is used: safe on any thread's stack,
+/// and faster.
+const SHALLOW: usize = 128;
+
+/// A copy of `value`, made without recursion when it is deep.
+pub(crate) fn clone_value(value: &Value) -> Value {
+    if measure(value, SHALLOW, usize::MAX).is_ok() {
+        return value.clone();
+    }
+    // Containers being copied: the source's remaining members, the copy so far, and the key
+    // the member being copied goes under.
+    enum Copy<'a> {
+        Array(std::slice::Iter<'a, Value>, Vec<Value>),
+        Object(serde_json::map::Iter<'a>, Map<String, Value>, String),
+    }
+    let mut stack: Vec<Copy<'_>> = Vec::new();
+    let mut next = value;
+    loop {
+        let mut done = match next {
+            Value::Array(items) => {
+                stack.push(Copy::Array(items.iter(), Vec::with_capacity(items.len())));
+                None
+            }
+            Value::Object(map) => {
+                stack.push(Copy::Object(map.iter(), Map::new(), String::new()));
+                None
+            }
+            scalar => Some(scalar.clone()),
+        };
+        loop {
+            // The root is a container (a scalar is shallow), so the stack holds it until the end.
+            let Some(top) = stack.last_mut() else {
+                return done.unwrap_or(Value::Null);
+            };
+            match top {
+                Copy::Array(items, copy) => {
+                    copy.extend(done.take());
+                    if let Some(item) = items.next() {
+                        next = item;
+                        break;
+                    }
+                }
+                Copy::Object(members, copy, key) => {
+                    if let Some(member) = done.take() {
+                        copy.insert(std::mem::take(key), member);
+                    }
+                    if let Some((name, member)) = members.next() {
+                        key.clone_from(name);
+                        next = member;
+                        break;
+                    }
+                }
+            }
+            let finished = match stack.pop() {
+                Some(Copy::Array(_, copy)) => Value::Array(copy),
+                Some(Copy::Object(_, copy, _)) => Value::Object(copy),
+                None => Value::Null,
+            };
+            if stack.is_empty() {
+                return finished;
+            }
+            done = Some(finished);
+        }
+    }
+}
+
+/// A copy of an object, made without recursion where a member is deep.
+pub(crate) fn clone_map(map: &Map<String, Value>) -> Map<String, Value> {
+    map.iter()
+        .map(|(key, member)| (key.clone(), clone_value(member)))
+        .collect()
+}
+
+/// How much of a value messages quote, in bytes of its compact JSON.
+pub(crate) const QUOTE: usize = 512;
+
+/// An object (as a provider's chunk holds one) for a message: its compact JSON cut to about
+/// `max_len` bytes with the whole length stated, or a description when it is too deep to write
+/// out without recursion.
+pub(crate) fn quote_object(map: &Map<String, Value>, max_len: usize) -> String {
+    if map
+        .values()
+        .any(|member| matches!(measure(member, SHALLOW - 1, usize::MAX), Err(_)))
+    {
+        return format!(
+            "(an object of {} members nested deeper than {SHALLOW} levels)",
+            map.len()
+        );
+    }
+    let text = serde_json::to_string(map).unwrap_or_default();
+    crate::echo::cut(&text, max_len).into_owned()
+}
+
+/// Drops `value` without recursion: its containers are emptied onto a list first.
+pub(crate) fn dispose(value: Value) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.into_iter().map(|(_, member)| member)),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `levels` nested one-member objects (or arrays) around `1`.
+    pub(crate) fn nested(levels: usize, arrays: bool) -> Value {
+        let mut value = json!(1);
+        for _ in 0..levels {
+            // Not `json!`, which copies its members through serde, recursively.
+            value = if arrays {
+                Value::Array(vec![value])
+            } else {
+                Value::Object(Map::from_iter([("a".to_owned(), value)]))
+            };
+        }
+        value
+    }
+
+    /// Runs `f` on a thread with a 1 MiB stack, half a tokio worker's.
+    fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn depth_counts_containers() {
+        assert_eq!(measure(&json!(1), 0, 100), Ok(()));
+        assert_eq!(measure(&json!({}), 0, 100), Err(Exceeded::Depth(0)));
+        assert_eq!(measure(&json!({"a": [1]}), 2, 100), Ok(()));
+        assert_eq!(
+            measure(&json!({"a": [[]]}), 2, 100),
+            Err(Exceeded::Depth(2))
+        );
+        assert_eq!(measure(&nested(128, false), 128, usize::MAX), Ok(()));
+        assert_eq!(
+            measure(&nested(129, true), 128, usize::MAX),
+            Err(Exceeded::Depth(128))
+        );
+    }
+
+    #[test]
+    fn size_is_the_compact_text_length() {
+        for value in [
+            json!({"a": 2, "bc": [true, false, null, -15, 0, "x y"], "d": {}}),
+            json!([1, 22, 333, {"k": "v"}]),
+            json!({}),
+            json!(u64::MAX),
+        ] {
+            let text = value.to_string();
+            assert_eq!(measure(&value, 128, text.len()), Ok(()), "{text}");
+            assert!(
+                matches!(
+                    measure(&value, 128, text.len() - 1),
+                    Err(Exceeded::Size { .. })
+                ),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn deep_values_are_measured_cloned_and_dropped_on_a_small_stack() {
+        let deep = nested(200_000, false);
+        let arrays = nested(200_000, true);
+        on_small_stack(move || {
+            assert_eq!(measure(&deep, 128, usize::MAX), Err(Exceeded::Depth(128)));
+            let copy = clone_value(&deep);
+            let mut level = &copy;
+            let mut levels = 0;
+            while let Some(inner) = level.get("a") {
+                level = inner;
+                levels += 1;
+            }
+            assert_eq!((levels, level), (200_000, &json!(1)));
+            dispose(copy);
+            dispose(deep);
+            dispose(clone_value(&arrays));
+            dispose(arrays);
+        });
+    }
+
+    #[test]
+    fn shallow_copies_are_equal() {
+        let value = json!({"a": [1, {"b": null}, "c"], "d": {"e": [[], {}]}});
+        assert_eq!(clone_value(&value), value);
+        let deep = nested(300, false);
+        let copy = clone_value(&deep);
+        assert!(copy == deep);
+        dispose(copy);
+        dispose(deep);
+    }
+}
