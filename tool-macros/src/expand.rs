@@ -110,8 +110,11 @@ fn generate(tool: &ToolFn) -> TokenStream {
                     #default
                     pub #field: #ty
                 });
-                bindings.push(quote!(#field));
-                call_args.push(quote!(#field));
+                // Bound to a name of its own: a parameter named like the fn (`fn url(url: ..)`)
+                // would otherwise shadow the fn it is passed to.
+                let local = format_ident!("__tool_arg_{}", bindings.len());
+                bindings.push(quote!(#field: #local));
+                call_args.push(quote!(#local));
                 param_names.push(quote!((#rust, #wire)));
             }
         }
