@@ -309,3 +309,70 @@ fn one_size_limit_for_text_and_values_with_a_message_that_says_too_large() {
         );
     }
 }
+
+/// Counts the e-mails sent.
+static SENT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Send an e-mail.
+#[tool]
+fn send_email(
+    /// To whom.
+    to: String,
+) -> String {
+    SENT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    format!("sent to {to}")
+}
+
+/// Panics after every call, then (as a second hook) counts what it sees.
+struct PanicsAfter;
+
+impl<C: ?Sized> Hook<C> for PanicsAfter {
+    fn after(&self, _: &ToolDefinition, _: &ToolCall, _: &C, result: &mut ToolResult) {
+        result.set_display_text("audited");
+        panic!("audit log unreachable");
+    }
+}
+
+struct SeesAfter(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl<C: ?Sized> Hook<C> for SeesAfter {
+    fn after(&self, _: &ToolDefinition, _: &ToolCall, _: &C, _: &mut ToolResult) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn an_after_hook_that_panics_keeps_what_the_tool_did() {
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let tools = Toolbox::new()
+        .with(send_email {})
+        .unwrap()
+        .with_hook(PanicsAfter)
+        .with_hook(SeesAfter(seen.clone()));
+    let call = ToolCall::new("c1", "send_email", r#"{"to": "ann@example.com"}"#);
+    let before = SENT.load(std::sync::atomic::Ordering::SeqCst);
+    for result in [
+        tools.execute_blocking(&call, &()),
+        futures_executor::block_on(tools.execute_all(std::slice::from_ref(&call), &())).remove(0),
+    ] {
+        // The tool ran, and the model is told so: not "failed unexpectedly", which would
+        // invite it to send the e-mail again.
+        assert!(!result.is_error, "{}", result.text());
+        assert_eq!(result.text(), "sent to ann@example.com");
+        assert_eq!(
+            result.native::<String>().map(String::as_str),
+            Some("sent to ann@example.com")
+        );
+        assert_eq!(result.display_text(), Some("audited"));
+        let failures = result.hook_failures();
+        assert_eq!(failures.len(), 1);
+        assert_eq!(failures[0].hook, 0);
+        assert_eq!(
+            failures[0].message.as_deref(),
+            Some("audit log unreachable")
+        );
+    }
+    assert_eq!(SENT.load(std::sync::atomic::Ordering::SeqCst) - before, 2);
+    // The hooks after it still ran.
+    assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 2);
+}

@@ -48,7 +48,7 @@ pub use crate::exec::{
 pub use crate::names::close_matches;
 pub use crate::native::Native;
 pub use crate::output::{
-    Content, ContentPart, Interrupt, InterruptKind, IntoOutcome, Outcome, ToolOutput,
+    Content, ContentPart, HookFailure, Interrupt, InterruptKind, IntoOutcome, Outcome, ToolOutput,
 };
 pub use crate::result::{ResultDetail, ToolResult};
 pub use crate::schema::{

@@ -17,6 +17,20 @@ pub(crate) struct Extra {
     pub(crate) display_text: Option<String>,
     pub(crate) options: Map<String, Value>,
     pub(crate) fixes: Fixes,
+    pub(crate) hook_failures: Vec<HookFailure>,
+}
+
+/// A [`Hook`](crate::Hook) that panicked in `after`, recorded on the result it was given
+/// ([`ToolResult::hook_failures`](crate::ToolResult::hook_failures)). The call's outcome is
+/// kept as it was: the tool did run, and telling the model otherwise could make it repeat an
+/// action that took effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HookFailure {
+    /// The hook's position among the toolbox's hooks, in the order they were added.
+    pub hook: usize,
+    /// The panic message, when it was a string.
+    pub message: Option<String>,
 }
 
 /// An explicit tool result: content for the model, a processed native value for the application,

@@ -5,12 +5,12 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::args::{ArgumentError, Fixes};
 use crate::call::ToolCall;
 use crate::native::Native;
-use crate::output::{Content, Extra, Interrupt, Outcome};
+use crate::output::{Content, Extra, HookFailure, Interrupt, Outcome};
 use crate::tool::ToolDefinition;
 
 /// What the application gets beside the content the model sees.
@@ -155,8 +155,7 @@ impl ToolResult {
                 is_error: false,
                 extra: Some(Box::new(Extra {
                     display_text: Some(interrupt.message.clone()),
-                    options: Map::new(),
-                    fixes: Fixes::default(),
+                    ..Extra::default()
                 })),
                 detail: ResultDetail::Interrupt(interrupt),
             },
@@ -225,6 +224,21 @@ impl ToolResult {
         if !fixes.is_empty() || self.extra.is_some() {
             self.extra.get_or_insert_with(Box::default).fixes = fixes;
         }
+    }
+
+    /// The hooks that panicked in `after` while seeing this result (the result is kept as the
+    /// call left it; see [`HookFailure`]).
+    pub fn hook_failures(&self) -> &[HookFailure] {
+        self.extra
+            .as_ref()
+            .map_or(&[], |extra| extra.hook_failures.as_slice())
+    }
+
+    pub(crate) fn push_hook_failure(&mut self, failure: HookFailure) {
+        self.extra
+            .get_or_insert_with(Box::default)
+            .hook_failures
+            .push(failure);
     }
 
     /// A provider option (e.g. Anthropic's `cache_control`).

@@ -22,8 +22,9 @@ pub enum Before {
 ///
 /// `before` runs first, before any approval check; `after` sees every result of the tool,
 /// including argument errors, denials, interrupts and timeouts. Calls of unknown tools have no
-/// definition, so hooks do not see them. A hook that panics fails the call (an error result), not
-/// the batch.
+/// definition, so hooks do not see them. A `before` that panics fails the call (an error result,
+/// the tool not run), not the batch. An `after` that panics leaves the call's result as it was
+/// (the tool did run) and is recorded on it ([`ToolResult::hook_failures`]) and logged.
 ///
 /// ```
 /// use serde_json::json;

@@ -5,6 +5,7 @@
 use std::any::Any;
 use std::borrow::Cow;
 use std::future::{Future, poll_fn};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -19,8 +20,8 @@ use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, block_on, sleep
 use crate::args::{self, Fixes, ParseSession};
 use crate::call::{Arguments, CallScope, ToolCall};
 use crate::json;
-use crate::output::{Interrupt, InterruptKind};
-use crate::result::{ResultDetail, ToolResult};
+use crate::output::{HookFailure, Interrupt, InterruptKind};
+use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, Tool, ToolDefinition};
 use crate::toolbox::{ApprovalRule, RegisterError, Toolbox, record};
 
@@ -439,8 +440,22 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         ctx: &C,
         result: &mut ToolResult,
     ) {
-        for hook in &self.hooks {
-            hook.after(definition, call, ctx, result);
+        for (at, hook) in self.hooks.iter().enumerate() {
+            // A hook that fails after the call ran must not turn what ran into a failure: the
+            // outcome is kept, and the hook's panic recorded beside it.
+            let ran = catch_unwind(AssertUnwindSafe(|| {
+                hook.after(definition, call, ctx, result);
+            }));
+            if let Err(payload) = ran {
+                let message = panic_message(payload.as_ref()).map(str::to_owned);
+                tracing::error!(
+                    tool = %definition.name(),
+                    hook = at,
+                    message = message.as_deref().unwrap_or("(not a string)"),
+                    "an `after` hook panicked; the call's result is kept"
+                );
+                result.push_hook_failure(HookFailure { hook: at, message });
+            }
         }
     }
 }
