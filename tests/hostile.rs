@@ -3,7 +3,7 @@
 //! aborts the process, and what is echoed back to the model is bounded.
 
 use serde_json::{Map, Value, json};
-use toolwright::args::{ArgumentPolicy, JsonLimits};
+use toolwright::args::{ArgumentPolicy, CoercionKind, JsonLimits, RepairKind};
 use toolwright::provider::Provider;
 use toolwright::{
     ArgumentError, Arguments, Before, DynamicTool, Hook, ToolCall, ToolDefinition, ToolResult,
@@ -375,4 +375,164 @@ fn an_after_hook_that_panics_keeps_what_the_tool_did() {
     assert_eq!(SENT.load(std::sync::atomic::Ordering::SeqCst) - before, 2);
     // The hooks after it still ran.
     assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 2);
+}
+
+/// Take numbers of every width.
+#[tool]
+fn widths(
+    /// A signed 64-bit integer.
+    big: Option<i64>,
+    /// A signed 32-bit integer.
+    mid: Option<i32>,
+    /// An unsigned 8-bit integer.
+    small: Option<u8>,
+    /// An unsigned 32-bit integer.
+    count: Option<u32>,
+    /// A float.
+    ratio: Option<f64>,
+) -> String {
+    format!("{big:?} {mid:?} {small:?} {count:?} {ratio:?}")
+}
+
+fn widths_text(arguments: &str) -> String {
+    let tools = Toolbox::new().with(widths {}).unwrap();
+    tools
+        .execute_blocking(&ToolCall::new("c", "widths", arguments), &())
+        .text()
+}
+
+/// The first line of the message for the model (the problem summary).
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+#[test]
+fn out_of_range_integers_are_refused_on_both_edges_with_their_range() {
+    // A 64-bit integer's range is the machine's, and not spelled out.
+    let i64_range = "an integer, or null";
+    for (arguments, found) in [
+        (r#"{"big": -9223372036854775809}"#, "-9.223372036854776e+18"),
+        (r#"{"big": -9223372036854776000}"#, "-9.223372036854776e+18"),
+        (r#"{"big": 9223372036854775808}"#, "9223372036854775808"),
+    ] {
+        assert_eq!(
+            first_line(&widths_text(arguments)),
+            format!(
+                "invalid arguments for tool `widths`: `big`: expected {i64_range}, found {found}."
+            ),
+            "{arguments}"
+        );
+    }
+    // The edges themselves are taken.
+    assert_eq!(
+        widths_text(r#"{"big": -9223372036854775808}"#),
+        "Some(-9223372036854775808) None None None None"
+    );
+    assert_eq!(
+        widths_text(r#"{"big": 9223372036854775807}"#),
+        "Some(9223372036854775807) None None None None"
+    );
+    // The range is said, and each problem once.
+    for (arguments, message) in [
+        (
+            r#"{"mid": 3000000000}"#,
+            "`mid`: expected an integer from -2147483648 to 2147483647, or null, found 3000000000.",
+        ),
+        (
+            r#"{"small": 256}"#,
+            "`small`: expected an integer from 0 to 255, or null, found 256.",
+        ),
+        (
+            r#"{"count": -1}"#,
+            "`count`: expected an integer at least 0, or null, found -1.",
+        ),
+    ] {
+        assert_eq!(
+            first_line(&widths_text(arguments)),
+            format!("invalid arguments for tool `widths`: {message}")
+        );
+    }
+}
+
+#[test]
+fn numbers_json_cannot_hold_are_shown_as_sent() {
+    for token in ["1e400", "-1e400", "NaN", "Infinity", "-Infinity"] {
+        let text = widths_text(&format!(r#"{{"ratio": {token}}}"#));
+        assert_eq!(
+            text,
+            format!(
+                "invalid arguments for tool `widths`: the arguments are not valid JSON (`{token}` \
+                 is not a number JSON can hold at line 1, column 11); send one JSON object of \
+                 named arguments"
+            )
+        );
+    }
+}
+
+#[test]
+fn a_key_sent_twice_is_recorded_and_the_later_value_wins() {
+    let tools = Toolbox::new().with(widths {}).unwrap();
+    for arguments in [
+        r#"{"small": 500, "small": 5}"#,
+        r#"{'small': 500, small: 5}"#,
+    ] {
+        let result = tools.execute_blocking(&ToolCall::new("c", "widths", arguments), &());
+        assert_eq!(result.text(), "None None Some(5) None None", "{arguments}");
+        let repairs = &result.fixes().unwrap().repairs;
+        let duplicate = repairs
+            .iter()
+            .find(|repair| repair.kind == RepairKind::DuplicateKey)
+            .unwrap_or_else(|| panic!("{arguments}: {repairs:?}"));
+        assert_eq!(
+            &arguments[duplicate.offset..][..7],
+            if arguments.starts_with("{'") {
+                "small: "
+            } else {
+                "\"small\""
+            }
+        );
+    }
+    // Whichever order they come in: the later one decides, and it is recorded either way.
+    let result = tools.execute_blocking(
+        &ToolCall::new("c", "widths", r#"{"small": 5, "small": 500}"#),
+        &(),
+    );
+    assert!(result.is_error);
+    assert!(result.fixes().is_some_and(|fixes| {
+        fixes
+            .repairs
+            .iter()
+            .any(|r| r.kind == RepairKind::DuplicateKey)
+    }));
+    // Strict reading refuses to guess.
+    let strict = Toolbox::new()
+        .with(widths {})
+        .unwrap()
+        .with_argument_policy(ArgumentPolicy::new().repair(false));
+    let result = strict.execute_blocking(
+        &ToolCall::new("c", "widths", r#"{"small": 500, "small": 5}"#),
+        &(),
+    );
+    assert_eq!(
+        result.text(),
+        "invalid arguments for tool `widths`: the arguments are not valid JSON (a key appears \
+         twice in one object, so which value is meant is unclear at line 1, column 16); send one \
+         JSON object of named arguments"
+    );
+}
+
+#[test]
+fn arguments_sent_as_one_json_string_are_decoded_and_recorded() {
+    let tools = Toolbox::new().with(widths {}).unwrap();
+    for arguments in [
+        Arguments::Text(r#""{\"small\": 2}""#.to_owned()),
+        Arguments::Json(json!("{\"small\": 2}")),
+    ] {
+        let result = tools.execute_blocking(&ToolCall::new("c", "widths", arguments), &());
+        assert_eq!(result.text(), "None None Some(2) None None");
+        let coercions = &result.fixes().unwrap().coercions;
+        assert_eq!(coercions.len(), 1);
+        assert_eq!(coercions[0].kind, CoercionKind::StringToJson);
+        assert!(coercions[0].path.is_root());
+    }
 }

@@ -421,7 +421,9 @@ fn integral(f: f64) -> Option<Number> {
     if f.fract() != 0.0 || !f.is_finite() {
         return None;
     }
-    if f >= i64::MIN as f64 && f < i64::MAX as f64 {
+    // Beyond 2^63 in magnitude a float cannot tell an integer in range from one out of it
+    // (`-9223372036854775809` reads as -2^63): only integers sent as such reach the edges.
+    if f > i64::MIN as f64 && f < i64::MAX as f64 {
         Some(Number::from(f as i64))
     } else if f >= 0.0 && f < u64::MAX as f64 {
         Some(Number::from(f as u64))

@@ -92,17 +92,16 @@ impl Format {
                     .or_else(|| n.as_u64().map(i128::from))
                 {
                     Some(n) => (*min..=*max).contains(&n),
-                    // An integral float (`-8.4e21`): within the bounds as a float. `i64::MAX`
-                    // and `u64::MAX` round up to a power of two, which is itself out of range.
-                    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                    // An integral float (`-8.4e21`): within the bounds as a float. Beyond 2^53
+                    // floats are spaced wider than 1, so a float at a bound there may stand for
+                    // an integer just past it (`-9223372036854775809` reads as -2^63, and
+                    // `i64::MAX` rounds up to 2^63): only floats strictly inside count.
+                    #[allow(clippy::cast_precision_loss)]
                     None => n.as_f64().is_some_and(|f| {
                         let (low, high) = (*min as f64, *max as f64);
-                        let below_high = if high as i128 > *max {
-                            f < high
-                        } else {
-                            f <= high
-                        };
-                        f >= low && below_high
+                        let exact = |bound: f64| bound.abs() <= 9_007_199_254_740_992.0;
+                        (if exact(low) { f >= low } else { f > low })
+                            && (if exact(high) { f <= high } else { f < high })
                     }),
                 }
             }
@@ -259,7 +258,12 @@ mod tests {
         assert!(byte.check(&json!(255.0)));
         assert!(!byte.check(&json!(256.0)));
         assert!(!Format::named("int64").check(&json!(9.223_372_036_854_776e18)));
-        assert!(Format::named("int64").check(&json!(-9.223_372_036_854_776e18)));
+        // -2^63 as a float is also what `-9223372036854775809` reads as: it cannot be told
+        // from an integer out of range, so only floats strictly inside a bound past 2^53 count
+        // (issue 13; `-9223372036854775808` sent as an integer is taken).
+        assert!(!Format::named("int64").check(&json!(-9.223_372_036_854_776e18)));
+        assert!(Format::named("int64").check(&json!(i64::MIN)));
+        assert!(Format::named("int64").check(&json!(-9.223_372_036_854_775e18)));
         assert!(!Format::named("int64").check(&json!(-8.4e21)));
         assert!(!Format::named("double").is_checked());
     }

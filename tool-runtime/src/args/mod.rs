@@ -186,17 +186,14 @@ pub fn decode_arguments<'a>(
 ) -> Result<Cow<'a, Map<String, Value>>, ArgumentError> {
     admit(arguments, &policy.limits)?;
     let value = match arguments {
-        Arguments::Text(text) => Cow::Owned(decode_text(text, policy, fixes)?),
-        Arguments::Json(Value::String(text)) if policy.repair => {
-            // The arguments object stringified once more than it should be.
-            let value = decode_text(text, policy, fixes)?;
-            if value.is_object() {
-                fixes.coercions.push(Coercion {
-                    path: ArgPath::root(),
-                    kind: CoercionKind::StringToJson,
-                });
+        Arguments::Text(text) => match decode_text(text, policy, fixes)? {
+            Value::String(inner) if policy.repair => {
+                Cow::Owned(unwrap_string(&inner, policy, fixes)?)
             }
-            Cow::Owned(value)
+            value => Cow::Owned(value),
+        },
+        Arguments::Json(Value::String(text)) if policy.repair => {
+            Cow::Owned(unwrap_string(text, policy, fixes)?)
         }
         Arguments::Json(value) => Cow::Borrowed(value),
     };
@@ -208,6 +205,23 @@ pub fn decode_arguments<'a>(
             found: kind_of(&other),
         }),
     }
+}
+
+/// The arguments object stringified once more than it should be (`"{\"a\": 2}"`, as some
+/// OpenAI-compatible servers send it): decoded, and recorded as a coercion of the whole.
+fn unwrap_string(
+    text: &str,
+    policy: &ArgumentPolicy,
+    fixes: &mut Fixes,
+) -> Result<Value, ArgumentError> {
+    let value = decode_text(text, policy, fixes)?;
+    if value.is_object() {
+        fixes.coercions.push(Coercion {
+            path: ArgPath::root(),
+            kind: CoercionKind::StringToJson,
+        });
+    }
+    Ok(value)
 }
 
 fn decode_text(
@@ -228,20 +242,30 @@ fn decode_text(
     let parsed = if policy.repair {
         parse_json(text, limits)
     } else {
-        serde_json::from_str(text)
-            .map(|value| Repaired {
+        match lenient::strict(text) {
+            Ok((value, false)) => Ok(Repaired {
                 value,
                 repairs: Vec::new(),
-            })
-            .map_err(|e| JsonError {
+            }),
+            // Which value was meant is a guess strict reading does not make.
+            Ok((_, true)) => Err(lenient::duplicate_key(text, limits)),
+            Err(e) => Err(JsonError {
                 reason: strip_position(&e),
                 offset: 0,
                 line: e.line(),
                 column: e.column(),
-            })
+            }),
+        }
     };
     match parsed {
         Ok(repaired) => {
+            if let Some(error) = lenient::lost_value(text, &repaired.repairs) {
+                return Err(ArgumentError::InvalidJson {
+                    message: error.reason,
+                    line: error.line,
+                    column: error.column,
+                });
+            }
             fixes.repairs.extend(repaired.repairs);
             Ok(repaired.value)
         }

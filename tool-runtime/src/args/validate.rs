@@ -216,6 +216,7 @@ impl Checker<'_> {
                 show(value),
             ));
         }
+        let before = out.len();
         match value {
             Value::Number(n) => Self::number(
                 id,
@@ -231,7 +232,13 @@ impl Checker<'_> {
             Value::Object(map) => self.object(node, map, path, out),
             Value::Null | Value::Bool(_) => {}
         }
+        // One problem per value and rule family: a number out of `minimum`/`maximum` is not
+        // reported again for its integer format's bounds.
+        let range_reported = out[before..]
+            .iter()
+            .any(|problem| problem.kind == ProblemKind::Range);
         if let Some(format) = &node.format
+            && !range_reported
             && !format.check(value)
         {
             let kind = if matches!(value, Value::Number(_)) {

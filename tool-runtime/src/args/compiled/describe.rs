@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::{CompiledSchema, NodeId, Types};
+use crate::args::format::Format;
 
 impl CompiledSchema {
     /// A short description of what a node accepts, for messages: `an integer from 1 to 50`,
@@ -95,10 +96,21 @@ impl CompiledSchema {
             text = format!("an array of {}", plural(&inner));
         }
         let mut bounds = Vec::new();
-        match (node.minimum, node.maximum) {
-            (Some(min), Some(max)) => bounds.push(format!("from {} to {}", num(min), num(max))),
-            (Some(min), None) => bounds.push(format!("at least {}", num(min))),
-            (None, Some(max)) => bounds.push(format!("at most {}", num(max))),
+        // A narrow integer format (`int32`, ...) with no `minimum` or `maximum` beside it bounds
+        // the value by itself: its range is said. (64-bit formats are left as "an integer":
+        // their range is the machine's, not the tool's, and reads as noise.)
+        let (mut low, mut high) = (node.minimum.map(num), node.maximum.map(num));
+        if let Some(Format::Integer { min, max }) = &node.format
+            && low.is_none()
+            && high.is_none()
+            && *max <= i128::from(u32::MAX)
+        {
+            (low, high) = (Some(min.to_string()), Some(max.to_string()));
+        }
+        match (low, high) {
+            (Some(min), Some(max)) => bounds.push(format!("from {min} to {max}")),
+            (Some(min), None) => bounds.push(format!("at least {min}")),
+            (None, Some(max)) => bounds.push(format!("at most {max}")),
             (None, None) => {}
         }
         if let Some(min) = node.exclusive_minimum {

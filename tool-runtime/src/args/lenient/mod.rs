@@ -29,8 +29,12 @@
 //! and typia's `LlmJson` (which also differ from each other), `tests/data/lenient/differences.json`
 //! lists the cases with the reason.
 
+use std::cell::Cell;
+use std::fmt;
+
 use serde::Serialize;
-use serde_json::Value;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
 
 /// Bounds on the input the lenient parser accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +112,9 @@ pub enum RepairKind {
     NumberFormat,
     /// An unrecognised invisible or non-breaking space was skipped.
     Whitespace,
+    /// A key appeared twice in one object (`{"limit": 500, "limit": 5}`). The later value is
+    /// taken, as by `serde_json` and JavaScript's `JSON.parse`; the offset is the later key's.
+    DuplicateKey,
 }
 
 /// One fix the lenient parser made: its kind and the byte offset in the input where it applies.
@@ -164,6 +171,44 @@ impl JsonError {
     }
 }
 
+/// A repair that dropped what was sent, so that the arguments pipeline refuses it rather than
+/// pass on a stand-in: `NaN`, `Infinity` and numbers beyond a double's range read as `null`,
+/// which for an optional argument would mean "not given". The error shows the token as sent,
+/// cut to a bound.
+pub(crate) fn lost_value(text: &str, repairs: &[Repair]) -> Option<JsonError> {
+    let repair = repairs
+        .iter()
+        .find(|repair| repair.kind == RepairKind::NonFiniteNumber)?;
+    let rest = text.get(repair.offset..).unwrap_or_default();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+        .unwrap_or(rest.len());
+    let token = crate::echo::bare(&rest[..end]);
+    Some(JsonError::at(
+        text,
+        repair.offset,
+        format!("`{token}` is not a number JSON can hold"),
+    ))
+}
+
+/// The error for strict reading of text with a key twice in one object, at the later key.
+pub(crate) fn duplicate_key(text: &str, limits: &JsonLimits) -> JsonError {
+    let offset = parse_lenient(text, limits)
+        .ok()
+        .and_then(|read| {
+            read.repairs
+                .iter()
+                .find(|repair| repair.kind == RepairKind::DuplicateKey)
+                .map(|repair| repair.offset)
+        })
+        .unwrap_or(0);
+    JsonError::at(
+        text,
+        offset,
+        "a key appears twice in one object, so which value is meant is unclear",
+    )
+}
+
 /// Parses JSON, strictly when it is valid and leniently when it is not.
 ///
 /// # Errors
@@ -181,8 +226,9 @@ pub fn parse_json(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError
     if text.len() > limits.max_len {
         return Err(too_long(text, limits));
     }
-    // serde_json stops at depth 128 itself; a lower limit is checked on what it read.
-    if let Ok(value) = serde_json::from_str::<Value>(text)
+    // serde_json stops at depth 128 itself; a lower limit is checked on what it read. A key
+    // sent twice is found by the lenient parser, which records where.
+    if let Ok((value, false)) = strict(text)
         && (limits.max_depth >= SERDE_DEPTH || depth(&value) <= limits.max_depth)
     {
         return Ok(Repaired {
@@ -194,6 +240,83 @@ pub fn parse_json(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError
 }
 
 const SERDE_DEPTH: usize = 128;
+
+/// Strict JSON, as `serde_json` reads it into a `Value`, and whether some object had a key
+/// twice (which `serde_json` resolves silently, the later value winning).
+pub(crate) fn strict(text: &str) -> Result<(Value, bool), serde_json::Error> {
+    let duplicate = Cell::new(false);
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value = Strict(&duplicate).deserialize(&mut reader)?;
+    reader.end()?;
+    Ok((value, duplicate.get()))
+}
+
+/// Builds a `Value` as `serde_json` does, noting a key sent twice.
+#[derive(Clone, Copy)]
+struct Strict<'a>(&'a Cell<bool>);
+
+impl<'de> DeserializeSeed<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let value = access.next_value_seed(self)?;
+            if map.insert(key, value).is_some() {
+                self.0.set(true);
+            }
+        }
+        Ok(Value::Object(map))
+    }
+}
 
 /// Nesting depth of a value, without recursion.
 fn depth(value: &Value) -> usize {

@@ -359,7 +359,9 @@ impl Parser<'_> {
                 _ => {}
             }
             let value = self.value(Place::InObject)?;
-            map.insert(key, value);
+            if map.insert(key, value).is_some() {
+                self.repair(RepairKind::DuplicateKey, key_at);
+            }
             after_member = true;
         }
     }
