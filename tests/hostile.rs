@@ -536,3 +536,71 @@ fn arguments_sent_as_one_json_string_are_decoded_and_recorded() {
         assert!(coercions[0].path.is_root());
     }
 }
+
+/// Count distinct tags.
+#[tool]
+fn distinct(
+    /// Tags, each once.
+    tags: std::collections::BTreeSet<String>,
+) -> usize {
+    tags.len()
+}
+
+/// Sum numbers.
+#[tool]
+fn sum(
+    /// The numbers.
+    values: Vec<i64>,
+) -> i64 {
+    values.iter().sum()
+}
+
+#[test]
+fn large_valid_arrays_within_the_size_limit_are_checked_to_the_end() {
+    // 250,000 distinct items with `uniqueItems`: checked in linear time, and taken.
+    let tags: Vec<String> = (0..250_000).map(|i| format!("t{i}")).collect();
+    let tools = Toolbox::new()
+        .with(distinct {})
+        .unwrap()
+        .with(sum {})
+        .unwrap();
+    // Through the slow path (a stringified number elsewhere is not needed: the dynamic check
+    // is the one that counted work).
+    let free = ToolDefinition::new(
+        "unique",
+        "Distinct tags.",
+        json!({"type": "object", "properties": {"tags": {"type": "array", "uniqueItems": true, "items": {"type": "string"}}}}),
+    )
+    .unwrap();
+    let tools = tools
+        .with(DynamicTool::new(
+            free,
+            |args: Map<String, Value>, _: &()| json!(args["tags"].as_array().map_or(0, Vec::len)),
+        ))
+        .unwrap();
+    let arguments = json!({ "tags": tags });
+    for name in ["distinct", "unique"] {
+        let result = tools.execute_blocking(&ToolCall::new("c", name, arguments.clone()), &());
+        assert_eq!(result.text(), "250000", "{name}");
+    }
+    // One repeated item among them is found, and named.
+    let mut repeated = tags.clone();
+    repeated.push("t7".to_owned());
+    let result = tools.execute_blocking(
+        &ToolCall::new("c", "unique", json!({ "tags": repeated })),
+        &(),
+    );
+    assert!(
+        first_line(&result.text()).contains("found a repeated item at [250000]: \"t7\""),
+        "{}",
+        first_line(&result.text())
+    );
+    // 200,000 values each coerced ("7" for 7): all of them, with no budget message.
+    let strings: Vec<String> = (0..200_000).map(|i| (i % 10).to_string()).collect();
+    let result = tools.execute_blocking(
+        &ToolCall::new("c", "sum", json!({ "values": strings })),
+        &(),
+    );
+    assert_eq!(result.text(), "900000");
+    assert_eq!(result.fixes().unwrap().coercions.len(), 200_000);
+}

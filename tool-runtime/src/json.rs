@@ -104,6 +104,29 @@ impl<'a> Members<'a> {
     }
 }
 
+/// How many values `value` holds, itself included, counted without recursion: the measure of
+/// work that checking it against a schema may take.
+pub(crate) fn count(value: &Value) -> usize {
+    let mut total = 0;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        total += 1;
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.values()),
+            _ => {}
+        }
+    }
+    total
+}
+
+/// Work a check of `value` against a schema may take: `per_value` schema visits for each value
+/// it holds, and at least `floor`. Linear in the value, so valid input within the size limit is
+/// always checked to its end; a schema whose unions multiply the work past it is cut off.
+pub(crate) fn work_budget(value: &Value, floor: usize, per_value: usize) -> usize {
+    floor.max(count(value).saturating_mul(per_value))
+}
+
 /// Depth up to which `serde_json`'s own recursive `clone` is used: safe on any thread's stack,
 /// and faster.
 const SHALLOW: usize = 128;

@@ -6,6 +6,7 @@ use serde_json::{Number, Value};
 
 use super::compiled::{CompiledSchema, Node, NodeId, ROOT, Types};
 use super::problem::ArgPath;
+use crate::json;
 
 /// How coercion changed a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -52,12 +53,23 @@ const MAX_DEPTH: usize = 128;
 /// work a recursive union could otherwise multiply. Past it, values are left as they are.
 const STEPS: usize = 100_000;
 
+/// Schema nodes visited per value of the arguments at most, above [`STEPS`].
+const STEPS_PER_VALUE: usize = 16;
+
 /// One coercion run: what it changed, and how many steps it has left.
 struct Walk {
     out: Vec<Coercion>,
     steps: usize,
 }
 impl Walk {
+    /// A run over `value`, with steps in proportion to its size.
+    fn over(value: &Value) -> Self {
+        Walk {
+            out: Vec::new(),
+            steps: json::work_budget(value, STEPS, STEPS_PER_VALUE),
+        }
+    }
+
     /// Takes one step at `depth`, if the depth and the step budget allow it.
     fn step(&mut self, depth: usize) -> bool {
         if depth > MAX_DEPTH || self.steps == 0 {
@@ -93,12 +105,15 @@ impl CompiledSchema {
     /// assert_eq!(coercions[0].kind, CoercionKind::StringToNumber);
     /// ```
     pub fn coerce(&self, value: &mut Value) -> Vec<Coercion> {
-        let mut walk = Walk {
-            out: Vec::new(),
-            steps: STEPS,
-        };
+        self.coerce_all(value).0
+    }
+
+    /// [`coerce`](Self::coerce), and whether it went through the whole value (a union that
+    /// multiplies the work past the step budget leaves the rest as it was).
+    pub(crate) fn coerce_all(&self, value: &mut Value) -> (Vec<Coercion>, bool) {
+        let mut walk = Walk::over(value);
         self.coerce_at(ROOT, value, &ArgPath::root(), &mut walk, 0);
-        walk.out
+        (walk.out, walk.steps > 0)
     }
 
     /// Removes optional members whose value is `null` where the member's schema does not take
@@ -126,10 +141,7 @@ impl CompiledSchema {
     /// assert_eq!(removed[0].kind, CoercionKind::NullToAbsent);
     /// ```
     pub fn absent_nulls(&self, value: &mut Value) -> Vec<Coercion> {
-        let mut walk = Walk {
-            out: Vec::new(),
-            steps: STEPS,
-        };
+        let mut walk = Walk::over(value);
         self.absent_at(ROOT, value, &ArgPath::root(), &mut walk, 0);
         walk.out
     }

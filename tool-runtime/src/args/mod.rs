@@ -422,7 +422,12 @@ pub(crate) fn checked_value(
             .extend(schema.absent_nulls(&mut value));
     }
     if policy.coerce {
-        session.fixes.coercions.extend(schema.coerce(&mut value));
+        let (coercions, complete) = schema.coerce_all(&mut value);
+        session.fixes.coercions.extend(coercions);
+        if !complete {
+            // Uncoerced values would each be a problem of their own: one message says why.
+            return Err(invalid(definition, vec![Problem::too_complex()], value));
+        }
     }
     if policy.ignore_unknown || definition.unknown_args() == UnknownArgs::Ignore {
         drop_unknown(definition, &mut value, &mut session.fixes);

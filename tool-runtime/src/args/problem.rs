@@ -141,6 +141,20 @@ pub struct Problem {
     pub suggestions: Vec<String>,
 }
 
+impl Problem {
+    /// The one problem for arguments whose check ran out of work or depth before its end
+    /// (a schema whose unions multiply the work, or references nested past the limit).
+    pub(crate) fn too_complex() -> Self {
+        Problem {
+            path: ArgPath::root(),
+            kind: ProblemKind::Never,
+            expected: "arguments small enough to check".into(),
+            found: "arguments too large or too deeply nested for the schema".into(),
+            suggestions: Vec::new(),
+        }
+    }
+}
+
 impl fmt::Display for Problem {
     /// One line: `` `limit`: expected an integer from 1 to 50, found 0 ``.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

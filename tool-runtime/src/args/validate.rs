@@ -6,11 +6,15 @@ use serde_json::{Map, Value};
 
 use super::compiled::{Additional, CompiledSchema, Node, NodeId, ROOT, Types, num, one_of_values};
 use super::problem::{ArgPath, PathSegment, Problem, ProblemKind, show};
+use crate::json;
 use crate::names::close_matches;
 
 /// Schema nodes checked per validation at most: bounds the work `anyOf` over recursive schemas
 /// could otherwise multiply.
 const BUDGET: usize = 200_000;
+/// Schema nodes checked per value of the arguments at most, above [`BUDGET`]: the work stays
+/// linear in the arguments, and valid arguments within the size limit are checked to the end.
+const BUDGET_PER_VALUE: usize = 16;
 
 impl CompiledSchema {
     /// Checks a value against the schema and returns every violation, in document order
@@ -40,13 +44,7 @@ impl CompiledSchema {
     pub fn validate(&self, value: &Value) -> Vec<Problem> {
         let (mut problems, complete) = self.check_at(ROOT, value);
         if !complete {
-            problems.push(Problem {
-                path: ArgPath::root(),
-                kind: ProblemKind::Never,
-                expected: "arguments small enough to check".into(),
-                found: "arguments too large or too deeply nested for the schema".into(),
-                suggestions: Vec::new(),
-            });
+            problems.push(Problem::too_complex());
         }
         problems
     }
@@ -64,7 +62,7 @@ impl CompiledSchema {
     fn check_at(&self, id: NodeId, value: &Value) -> (Vec<Problem>, bool) {
         let mut checker = Checker {
             schema: self,
-            budget: BUDGET,
+            budget: json::work_budget(value, BUDGET, BUDGET_PER_VALUE),
             depth: 0,
         };
         let mut problems = Vec::new();
@@ -341,7 +339,11 @@ impl Checker<'_> {
         let count_off = node.min_items.is_some_and(|min| len < min)
             || node.max_items.is_some_and(|max| len > max);
         if count_off {
-            let found = show(&Value::Array(items.to_vec()));
+            let found = match len {
+                0 => "an empty array".to_owned(),
+                1 => "an array of 1 item".to_owned(),
+                n => format!("an array of {n} items"),
+            };
             out.push(problem(
                 path,
                 ProblemKind::Items,
