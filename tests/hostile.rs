@@ -604,3 +604,266 @@ fn large_valid_arrays_within_the_size_limit_are_checked_to_the_end() {
     assert_eq!(result.text(), "900000");
     assert_eq!(result.fixes().unwrap().coercions.len(), 200_000);
 }
+
+/// Pushes each chunk, collecting the errors, and finishes.
+fn assemble(provider: Provider, chunks: &[Value]) -> (Vec<ToolCall>, Vec<String>) {
+    let mut stream = toolwright::provider::Assembler::new(provider);
+    let errors = chunks
+        .iter()
+        .filter_map(|chunk| stream.push(chunk).err().map(|e| e.to_string()))
+        .collect();
+    (stream.finish(), errors)
+}
+
+#[test]
+fn an_openai_call_started_with_a_bad_name_is_kept_and_reported() {
+    let (calls, errors) = assemble(
+        Provider::OpenAiChat,
+        &[
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": 5, "arguments": "{\"a\""}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": ": 1}"}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+        ],
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("chunk 1"), "{errors:?}");
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].call_id, "call_1");
+    assert_eq!(
+        calls[0].arguments,
+        Arguments::Text(r#"{"a": 1}"#.to_owned())
+    );
+}
+
+fn block_start(index: usize, id: &str, name: &str, input: Value) -> Value {
+    json!({"type": "content_block_start", "index": index,
+        "content_block": {"type": "tool_use", "id": id, "name": name, "input": input}})
+}
+
+fn input_delta(index: usize, partial: &str) -> Value {
+    json!({"type": "content_block_delta", "index": index,
+        "delta": {"type": "input_json_delta", "partial_json": partial}})
+}
+
+fn block_stop(index: usize) -> Value {
+    json!({"type": "content_block_stop", "index": index})
+}
+
+#[test]
+fn anthropic_blocks_started_twice_at_one_index_stay_apart() {
+    let (calls, errors) = assemble(
+        Provider::Anthropic,
+        &[
+            json!({"type": "message_start", "message": {"content": []}}),
+            block_start(0, "toolu_1", "note", json!({})),
+            input_delta(0, r#"{"text": "one"}"#),
+            block_start(0, "toolu_2", "note", json!({})),
+            input_delta(0, r#"{"text": "two"}"#),
+            block_stop(0),
+        ],
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("chunk 4") && errors[0].contains("started again"),
+        "{errors:?}"
+    );
+    let got: Vec<(&str, &Arguments)> = calls
+        .iter()
+        .map(|c| (c.call_id.as_str(), &c.arguments))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("toolu_1", &Arguments::Text(r#"{"text": "one"}"#.to_owned())),
+            ("toolu_2", &Arguments::Text(r#"{"text": "two"}"#.to_owned())),
+        ]
+    );
+    // The first never got its stop.
+    assert_eq!(calls[0].status, toolwright::CallStatus::Incomplete);
+    assert_eq!(calls[1].status, toolwright::CallStatus::Complete);
+}
+
+#[test]
+fn an_anthropic_start_with_input_then_deltas_keeps_both() {
+    let (calls, errors) = assemble(
+        Provider::Anthropic,
+        &[
+            block_start(0, "toolu_1", "note", json!({"text": "from the start"})),
+            input_delta(0, r#"{"text": "streamed"}"#),
+            block_stop(0),
+        ],
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("start_input"), "{errors:?}");
+    assert_eq!(
+        calls[0].arguments,
+        Arguments::Text(r#"{"text": "streamed"}"#.to_owned())
+    );
+    assert_eq!(
+        calls[0].metadata["start_input"],
+        json!({"text": "from the start"})
+    );
+    // An empty start, as Anthropic sends it, is no news.
+    let (_, errors) = assemble(
+        Provider::Anthropic,
+        &[
+            block_start(0, "toolu_1", "note", json!({})),
+            input_delta(0, "{}"),
+            block_stop(0),
+        ],
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn anthropic_calls_whole_in_message_start_are_read() {
+    // Programmatic tool calling: the follow-up response's stream starts with the blocks so far.
+    let (calls, errors) = assemble(
+        Provider::Anthropic,
+        &[
+            json!({"type": "message_start", "message": {"id": "msg_2", "role": "assistant", "content": [
+                {"type": "text", "text": "Running it."},
+                {"type": "tool_use", "id": "toolu_9", "name": "note", "input": {"text": "whole"}},
+            ]}}),
+            block_start(2, "toolu_10", "note", json!({})),
+            input_delta(2, r#"{"text": "streamed"}"#),
+            block_stop(2),
+            json!({"type": "message_stop"}),
+        ],
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    let got: Vec<(&str, toolwright::CallStatus)> = calls
+        .iter()
+        .map(|c| (c.call_id.as_str(), c.status))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("toolu_9", toolwright::CallStatus::Complete),
+            ("toolu_10", toolwright::CallStatus::Complete)
+        ]
+    );
+    assert_eq!(
+        calls[0].arguments,
+        Arguments::Json(json!({"text": "whole"}))
+    );
+}
+
+#[test]
+fn made_up_ids_are_reported_marked_and_never_sent_as_the_providers() {
+    // A Responses call added without `call_id`, and never given one.
+    let (calls, errors) = assemble(
+        Provider::OpenAiResponses,
+        &[
+            json!({"type": "response.output_item.added", "output_index": 0,
+                "item": {"type": "function_call", "id": "fc_1", "name": "note", "arguments": ""}}),
+            json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0, "delta": "{\"text\": \"x\"}"}),
+            json!({"type": "response.output_item.done", "output_index": 0,
+                "item": {"type": "function_call", "id": "fc_1", "name": "note", "arguments": "{\"text\": \"x\"}"}}),
+        ],
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("chunk 3") && errors[0].contains("without a `call_id`"),
+        "{errors:?}"
+    );
+    assert!(calls[0].id_generated);
+    // An OpenAI Chat body without an id.
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"type": "function", "function": {"name": "note", "arguments": "{\"text\": \"x\"}"}}]}}]});
+    let turn = Provider::OpenAiChat.read_response(&body).unwrap();
+    assert!(turn.calls[0].id_generated);
+    let tools = tools();
+    for (provider, call) in [
+        (Provider::OpenAiResponses, &calls[0]),
+        (Provider::OpenAiChat, &turn.calls[0]),
+    ] {
+        let result = tools.execute_blocking(call, &());
+        let error = tools.encode_result(provider, call, &result).unwrap_err();
+        assert!(
+            error.to_string().contains("was made up for it on intake"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn two_calls_under_one_id_are_refused_not_swapped() {
+    let tools = tools();
+    let calls = [
+        ToolCall::new("same", "note", r#"{"text": "first"}"#),
+        ToolCall::new("same", "note", r#"{"text": "second"}"#).with_index(1),
+    ];
+    let mut results: Vec<ToolResult> = calls
+        .iter()
+        .map(|c| tools.execute_blocking(c, &()))
+        .collect();
+    results.reverse();
+    for provider in [Provider::OpenAiChat, Provider::Anthropic, Provider::Gemini] {
+        let error = tools
+            .encode_results(provider, &calls, &results)
+            .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("calls 0 and 1 share the id `same`"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn gemini_paths_take_rfc_9535_quoted_names() {
+    let (calls, errors) = assemble(
+        Provider::Gemini,
+        &[
+            json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "free", "partialArgs": [
+                {"jsonPath": r"$['it\'s']", "stringValue": "quote"},
+                {"jsonPath": r"$['back\\slash']", "numberValue": 1},
+                {"jsonPath": r#"$["dq\"key"].inner[0]"#, "boolValue": true},
+            ]}}]}}]}),
+        ],
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        calls[0].arguments,
+        Arguments::Json(json!({"it's": "quote", "back\\slash": 1, "dq\"key": {"inner": [true]}}))
+    );
+}
+
+#[test]
+fn echoed_names_keys_and_ids_are_bounded_and_escaped() {
+    let tools = tools();
+    // A 5 MB tool name: the result text stays small, and says how long the name was.
+    let name = "x".repeat(5_000_000);
+    let result = tools.execute_blocking(&ToolCall::new("c", name.as_str(), "{}"), &());
+    assert!(result.text().len() < 500, "{}", result.text().len());
+    assert!(
+        result.text().contains("(5000000 characters)"),
+        "{}",
+        result.text()
+    );
+    // A 5 MB unknown key (within the size limit), echoed in the summary and the annotated
+    // arguments: bounded.
+    let key = "k".repeat(5_000_000);
+    let arguments = json!({ "text": "hi", key.as_str(): 1 });
+    let result = tools.execute_blocking(&ToolCall::new("c", "note", arguments), &());
+    assert!(result.is_error);
+    assert!(result.text().len() < 2_000, "{}", result.text().len());
+    assert!(
+        result.text().contains("(5000000 characters)"),
+        "{}",
+        result.text()
+    );
+    // Control characters in a name are shown escaped, not raw.
+    let result = tools.execute_blocking(&ToolCall::new("c", "no\u{0}te\u{1b}[2J\r\n", "{}"), &());
+    let text = result.text();
+    assert!(
+        text.starts_with(r"unknown tool `no\u0000te\u001b[2J\r\n`"),
+        "{text}"
+    );
+    assert!(
+        !text.contains('\u{0}') && !text.contains('\u{1b}') && !text.contains('\r'),
+        "{text}"
+    );
+}

@@ -133,6 +133,11 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                 state.segment += 1;
             }
             state.started = true;
+            // A follow-up (programmatic tool calling) may bring whole blocks in the message
+            // itself: its calls are complete as they stand.
+            if let Some(message) = opt_object(root, "message", &ROOT)? {
+                start_blocks(state, message)?;
+            }
         }
         "content_block_start" => {
             let index = required_index(root)?;
@@ -143,17 +148,10 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                 ));
             };
             let key = (state.segment, 0, index);
-            if state.by_key.contains_key(&key)
-                || state.other_blocks.contains_key(&(state.segment, index))
-            {
-                return Err(WireError::new(
-                    "/index",
-                    format!(
-                        "block {index} was already started; this start is not taken: {}",
-                        json::quote_object(block, json::QUOTE)
-                    ),
-                ));
-            }
+            // A second start at an index already taken begins a block of its own: later
+            // deltas and the stop go to it, and the first keeps what it had.
+            let restarted = state.by_key.contains_key(&key)
+                || state.other_blocks.contains_key(&(state.segment, index));
             let block_type = req_str(block, "type", &ROOT.key("content_block"))?;
             if let Some(call_kind) = call_kind(block_type) {
                 let (mut call, input) =
@@ -166,7 +164,11 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                 } else {
                     None
                 };
+                state.other_blocks.remove(&(state.segment, index));
                 state.add(call, key, Buf::Start(String::new(), input));
+                if restarted {
+                    return Err(restart(index));
+                }
                 if let Some(missing) = missing {
                     return Err(WireError::new(
                         ROOT.key("content_block").key(missing),
@@ -175,6 +177,11 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                         ),
                     ));
                 }
+            } else if restarted && state.by_key.contains_key(&key) {
+                // A call's block, then another kind at its index: the call keeps what it had.
+                state.by_key.remove(&key);
+                state.other_blocks.insert((state.segment, index), false);
+                return Err(restart(index));
             } else {
                 state.other_blocks.insert((state.segment, index), false);
                 if block_type == "text"
@@ -212,6 +219,43 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
     Ok(false)
 }
 
+/// The report of a block started twice at one index.
+fn restart(index: usize) -> WireError {
+    WireError::new(
+        "/index",
+        format!(
+            "block {index} was started again; the new start is a block of its own, and the earlier one keeps what it had"
+        ),
+    )
+}
+
+/// The blocks a `message_start` carries whole in `message.content`: calls, complete, and text.
+fn start_blocks(state: &mut State, message: &Object) -> Result<(), WireError> {
+    let message_at = ROOT.key("message");
+    let content_at = message_at.key("content");
+    for (index, block) in opt_array(message, "content", &message_at)?
+        .iter()
+        .enumerate()
+    {
+        let path = content_at.index(index);
+        let block = object(block, &path)?;
+        let block_type = req_str(block, "type", &path)?;
+        if let Some(kind) = call_kind(block_type) {
+            let (call, input) = call_from_block(block, kind, index, &path, true)?;
+            let at = state.add(call, (state.segment, 0, index), Buf::Json(input));
+            state.slots[at].done = true;
+        } else {
+            state.other_blocks.insert((state.segment, index), true);
+            if block_type == "text"
+                && let Some(text) = opt_str(block, "text", &path)?
+            {
+                state.text.push_str(text);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `content_block_delta`: input for a call, text for a text block.
 fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
     let index = required_index(root)?;
@@ -223,7 +267,19 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
         if delta_type == "input_json_delta" {
             let partial = req_str(delta, "partial_json", &ROOT.key("delta"))?;
             let slot = &mut state.slots[at];
+            // A start that held input of its own, then deltas: the streamed input is the
+            // call's, and the start's is kept beside it (`metadata["start_input"]`).
+            let replaces_start = matches!(&slot.buf, Buf::Start(text, Value::Object(input))
+                if text.is_empty() && !input.is_empty() && !partial.is_empty());
             slot.append(partial);
+            if replaces_start {
+                return Err(WireError::new(
+                    "/delta/partial_json",
+                    format!(
+                        "block {index} started with input of its own and now streams more; the streamed input is taken, and the start's is kept in the call's metadata as `start_input`"
+                    ),
+                ));
+            }
             if slot.done {
                 return Err(WireError::new(
                     "/index",

@@ -168,6 +168,15 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
     problem.map_or(Ok(false), Err)
 }
 
+/// What a read found, or nothing when it failed, its error kept as the chunk's problem (the
+/// first one stands).
+fn reported<T>(read: Result<Option<T>, WireError>, problem: &mut Option<WireError>) -> Option<T> {
+    read.unwrap_or_else(|error| {
+        problem.get_or_insert(error);
+        None
+    })
+}
+
 /// One entry of `delta.tool_calls`: found by id, then by index, then as the latest call.
 fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Result<(), WireError> {
     let entry = object(entry, path)?;
@@ -176,13 +185,13 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
         Ok(index) => (index, None),
         Err(error) => (None, Some(error)),
     };
-    let id = opt_str(entry, "id", path)?.filter(|id| !id.is_empty());
+    // A field of the wrong type is reported, and the call kept with what else the entry holds.
+    let id = reported(opt_str(entry, "id", path), &mut problem).filter(|id| !id.is_empty());
     let function_path = path.key("function");
-    let function = opt_object(entry, "function", path)?;
-    let name = match function {
-        Some(function) => opt_str(function, "name", &function_path)?.filter(|n| !n.is_empty()),
-        None => None,
-    };
+    let function = reported(opt_object(entry, "function", path), &mut problem);
+    let name = function
+        .and_then(|function| reported(opt_str(function, "name", &function_path), &mut problem))
+        .filter(|n| !n.is_empty());
     let arguments = function
         .and_then(|function| function.get("arguments"))
         .filter(|arguments| !arguments.is_null());

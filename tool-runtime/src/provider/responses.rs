@@ -228,10 +228,21 @@ fn item_done(state: &mut State, root: &Object) -> Result<(), WireError> {
         name.clone_into(&mut slot.call.name);
     }
     slot.done = opt_str(item, "status", &ROOT.key("item"))? != Some("incomplete");
+    // Done, and still no id: one is made up and marked (`ToolCall::id_generated`), and no
+    // result can be sent for it as the provider's.
+    let no_id = slot.call.call_id.is_empty().then_some(slot.call.index);
     if let Some(text) = opt_str(item, key, &ROOT.key("item"))? {
         settle(state, at, text, &ROOT.key("item").key(key))?;
     }
-    Ok(())
+    match no_id {
+        Some(index) => Err(WireError::new(
+            "/item/call_id",
+            format!(
+                "call {index} is done without a `call_id`; one is made up for it, marked as such"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn required_item(root: &Object) -> Result<&Object, WireError> {

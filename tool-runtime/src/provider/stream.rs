@@ -156,6 +156,11 @@ impl Slot {
         } = self;
         call.arguments = match buf {
             Buf::Start(text, input) if text.is_empty() => Arguments::Json(input),
+            Buf::Start(text, Value::Object(input)) if !input.is_empty() => {
+                call.metadata
+                    .insert("start_input".into(), Value::Object(input));
+                Arguments::Text(text)
+            }
             Buf::Text(text) | Buf::Start(text, _) => Arguments::Text(text),
             Buf::Json(value) => Arguments::Json(value),
         };
