@@ -56,9 +56,9 @@
 //!
 //! # Features
 //! - `tokio`: inside a tokio runtime, timeouts and [`sleep`] use tokio's timer (and its clock,
-//!   `tokio::time::pause` included), and `#[tool(blocking)]` bodies run on tokio's blocking pool.
-//!   Without it everything works on any executor: a shared timer thread, a thread per blocking
-//!   call.
+//!   `tokio::time::pause` included). Without it everything works on any executor: a shared
+//!   timer thread. `#[tool(blocking)]` bodies run on toolwright's own threads either way (not
+//!   tokio's blocking pool, which a runtime waits for when it shuts down).
 //! - `inventory`: `Toolbox::collect` gathers every `#[tool]` in the binary.
 
 #![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]

@@ -867,3 +867,82 @@ fn echoed_names_keys_and_ids_are_bounded_and_escaped() {
         "{text}"
     );
 }
+
+/// Released at the end of the test that holds its bodies forever.
+static RELEASE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Wait for a lock that is never released.
+#[tool(blocking, concurrent, timeout = "50ms")]
+fn stuck() -> String {
+    while !RELEASE.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    "released".to_owned()
+}
+
+#[test]
+fn a_blocking_body_that_never_returns_times_out_and_never_holds_up_shutdown() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let results = runtime.block_on(async {
+            let tools = Toolbox::new()
+                .with(stuck {})
+                .unwrap()
+                .with(note {})
+                .unwrap();
+            let calls = [
+                ToolCall::new("c1", "stuck", "{}"),
+                ToolCall::new("c2", "note", r#"{"text": "after"}"#).with_index(1),
+            ];
+            tools.execute_all(&calls, &()).await
+        });
+        // As `#[tokio::main]` does when main returns: the runtime is dropped.
+        drop(runtime);
+        done.send(results).unwrap();
+    });
+    let results = finished
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the runtime's shutdown waited for a body that never returns");
+    assert!(matches!(
+        results[0].detail,
+        toolwright::ResultDetail::TimedOut { .. }
+    ));
+    assert_eq!(results[1].text(), "after");
+    RELEASE.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+#[test]
+fn a_toolbox_timeout_over_a_sync_body_decides_when_it_returns_late() {
+    let def = ToolDefinition::new("slow", "Take a while.", json!({"type": "object"})).unwrap();
+    let slow = DynamicTool::new(def, |_: Map<String, Value>, _: &()| {
+        std::thread::sleep(std::time::Duration::from_millis(120));
+        "done".to_owned()
+    });
+    let tools = Toolbox::new()
+        .with(slow)
+        .unwrap()
+        .with(note {})
+        .unwrap()
+        .with_timeout(std::time::Duration::from_millis(30));
+    let calls = [
+        ToolCall::new("c1", "slow", "{}"),
+        ToolCall::new("c2", "note", r#"{"text": "next"}"#).with_index(1),
+    ];
+    let results = futures_executor::block_on(tools.execute_all(&calls, &()));
+    assert!(
+        matches!(results[0].detail, toolwright::ResultDetail::TimedOut { after } if after.as_millis() == 30),
+        "{:?}",
+        results[0].detail
+    );
+    assert!(
+        results[0].text().contains("did not finish within 30ms"),
+        "{}",
+        results[0].text()
+    );
+    assert_eq!(results[1].text(), "next");
+}

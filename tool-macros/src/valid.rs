@@ -47,6 +47,18 @@ fn check_execution(tool: &ToolFn, cx: &mut Ctxt) {
             "#[tool(blocking)] is for sync fns that block; an async fn must not block: drop `blocking`, or make the fn sync",
         );
     }
+    // A sync body runs on the thread that calls it, where no timer can stop it: a timeout
+    // holds only for a body run off that thread.
+    let blocking = tool.args.blocking.as_ref().is_some_and(|b| b.value);
+    if let Some((timeout, _)) = &tool.args.timeout
+        && !tool.is_async
+        && !blocking
+    {
+        cx.spanned(
+            timeout,
+            "#[tool(timeout)] on a sync fn needs `blocking`: a sync body runs on the caller's thread, where no timer can stop it; write #[tool(blocking, timeout = \"..\")], or make the fn async",
+        );
+    }
 }
 
 fn check_name(tool: &ToolFn, cx: &mut Ctxt) {

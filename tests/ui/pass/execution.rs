@@ -17,7 +17,7 @@ fn count(#[tool(context)] app: &App, #[tool(call_info)] info: &CallInfo) -> Stri
 }
 
 /// Drop the table.
-#[tool(needs_approval, destructive, timeout = "2m")]
+#[tool(needs_approval, destructive, blocking, timeout = "2m")]
 fn drop_table(name: String) -> String {
     name
 }

@@ -46,6 +46,12 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// Stops calls that run longer than `timeout`, unless their tool sets its own
     /// ([`ToolDefinition::with_timeout`], `#[tool(timeout = "5s")]`). A stopped call's result is an
     /// error saying so; anything it does later is discarded.
+    ///
+    /// A call is stopped at the deadline while it awaits (an async body) or runs off the
+    /// caller's thread (`#[tool(blocking)]`). A body that holds its thread (a sync tool not
+    /// marked `blocking`, an async body that blocks without awaiting) cannot be preempted: when
+    /// it returns past the deadline its result is still the timeout error, its value discarded,
+    /// and a warning is logged.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
@@ -353,10 +359,19 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     .with_cancellation(own.clone())
                     .with_approved(approved);
                 let body = self.body(index, tool, info, ctx);
-                if let Ok(result) = first(body, sleep(limit)).await {
-                    result
-                } else {
-                    timed_out(call, definition, limit)
+                let started = Instant::now();
+                match first(body, sleep(limit)).await {
+                    // A body that held the thread past its deadline (no timer could stop it):
+                    // the deadline still decides.
+                    Ok(_) if started.elapsed() > limit => {
+                        tracing::warn!(
+                            tool = %definition.name(),
+                            "the call ran past its timeout on the thread that called it; mark the tool `blocking`, or let it await"
+                        );
+                        timed_out(call, definition, limit)
+                    }
+                    Ok(result) => result,
+                    Err(()) => timed_out(call, definition, limit),
                 }
             } else {
                 let info = CallScope::new(call)
