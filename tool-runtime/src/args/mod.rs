@@ -156,20 +156,31 @@ impl ParseSession {
 ///
 /// # Errors
 /// [`ArgumentError::TooLarge`] or [`ArgumentError::TooDeep`].
+#[inline]
 pub fn admit(arguments: &Arguments, limits: &JsonLimits) -> Result<(), ArgumentError> {
     match arguments {
-        Arguments::Text(text) if text.len() > limits.max_len => Err(ArgumentError::TooLarge {
-            size: text.len(),
-            limit: limits.max_len,
-        }),
+        // On every call's path: a length compared, the error built out of line.
+        Arguments::Text(text) if text.len() > limits.max_len => Err(too_large(text.len(), limits)),
         Arguments::Text(_) => Ok(()),
-        Arguments::Json(value) => json::measure(value, limits.max_depth, limits.max_len).map_err(
-            |exceeded| match exceeded {
-                json::Exceeded::Depth(limit) => ArgumentError::TooDeep { limit },
-                json::Exceeded::Size { size, limit } => ArgumentError::TooLarge { size, limit },
-            },
-        ),
+        Arguments::Json(value) => admit_value(value, limits),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn too_large(size: usize, limits: &JsonLimits) -> ArgumentError {
+    ArgumentError::TooLarge {
+        size,
+        limit: limits.max_len,
+    }
+}
+
+#[inline(never)]
+fn admit_value(value: &Value, limits: &JsonLimits) -> Result<(), ArgumentError> {
+    json::measure(value, limits.max_depth, limits.max_len).map_err(|exceeded| match exceeded {
+        json::Exceeded::Depth(limit) => ArgumentError::TooDeep { limit },
+        json::Exceeded::Size { size, limit } => ArgumentError::TooLarge { size, limit },
+    })
 }
 
 /// Decodes a call's arguments to a JSON object: `""`, whitespace and `null` become `{}`; broken

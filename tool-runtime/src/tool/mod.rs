@@ -172,9 +172,10 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         let call = info.call();
         let definition = Tool::definition(self);
         let mut session = ParseSession::new(*policy);
-        let parsed = args::admit(arguments, &policy.limits)
-            .and_then(|()| self.parse_args(arguments, ctx, &mut session));
-        let args = match parsed {
+        if let Err(error) = args::admit(arguments, &policy.limits) {
+            return MaybeReady::Ready(ToolResult::invalid_arguments(call, definition, error));
+        }
+        let args = match self.parse_args(arguments, ctx, &mut session) {
             Ok(args) => args,
             Err(error) => {
                 let mut result = ToolResult::invalid_arguments(call, definition, error);
