@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 #[path = "../examples/demo/mod.rs"]
 #[allow(dead_code)]
 mod demo;
+mod support;
 
 fn example(name: &str) -> PathBuf {
     let status = Command::new(env!("CARGO"))
@@ -389,18 +390,7 @@ fn assemble_prints_each_call_of_a_recorded_stream() {
         } else {
             // Calls an Anthropic `message_start` carries whole come after the manifest's (which
             // leaves them out; see tests/wire.rs).
-            let whole = String::from_utf8_lossy(&input)
-                .lines()
-                .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-                .filter(|event| event["type"] == "message_start")
-                .flat_map(|event| {
-                    event["message"]["content"]
-                        .as_array()
-                        .cloned()
-                        .unwrap_or_default()
-                })
-                .filter(|block| block["type"] == "tool_use")
-                .count();
+            let whole = support::whole_in_message_start(&String::from_utf8_lossy(&input)).len();
             assert_eq!(calls.len(), expected.len() + whole, "{sample}");
             for (call, expected) in calls.iter().zip(expected) {
                 let keys: Vec<&str> = call
@@ -561,4 +551,34 @@ fn agent_loop_runs_a_scripted_conversation_to_its_end() {
     ] {
         assert!(out.contains(expected), "{expected:?} not in:\n{out}");
     }
+}
+
+#[test]
+fn dispatch_bounds_and_escapes_what_it_echoes() {
+    let long = "n".repeat(100_000);
+    let input = format!(
+        "{}\n{}\n{}\n",
+        json!({"id": "c1", "name": long, "arguments": "{}"}),
+        json!({"id": "c2", "name": "ad\u{1b}[2Jd\r\n", "arguments": "{}"}),
+        json!({"id": "c3", "name": "add", "arguments": "{\"a\": NaN, \"b\": 1}"}),
+    );
+    let lines = dispatch(&input);
+    assert_eq!(lines.len(), 3);
+    let text = |at: usize| lines[at]["content"].as_str().unwrap().to_owned();
+    assert!(text(0).len() < 600, "{}", text(0).len());
+    assert!(text(0).starts_with(&format!(
+        "unknown tool `{}…` (100000 characters)",
+        "n".repeat(64)
+    )));
+    assert!(
+        text(1).starts_with(r"unknown tool `ad\u001b[2Jd\r\n`."),
+        "{}",
+        text(1)
+    );
+    assert!(!text(1).contains(['\u{1b}', '\r']));
+    assert_eq!(
+        text(2),
+        "invalid arguments for tool `add`: the arguments are not valid JSON (`NaN` is not a number \
+         JSON can hold at line 1, column 7); send one JSON object of named arguments"
+    );
 }

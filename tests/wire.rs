@@ -6,6 +6,8 @@
 #[allow(dead_code)]
 mod demo;
 
+mod support;
+
 use std::fs;
 use std::path::Path;
 
@@ -167,23 +169,13 @@ fn every_recorded_response_is_read() {
     );
 }
 
-/// The `tool_use` blocks that an Anthropic stream's `message_start` events carry whole.
+/// The `tool_use` blocks an Anthropic stream's `message_start` events carry whole.
 fn whole_in_message_start(sample: &Sample) -> Vec<Value> {
-    if sample.format != "anthropic_stream" {
-        return Vec::new();
+    if sample.format == "anthropic_stream" {
+        support::whole_in_message_start(&text(sample))
+    } else {
+        Vec::new()
     }
-    text(sample)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|event| event["type"] == "message_start")
-        .flat_map(|event| {
-            event["message"]["content"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-        })
-        .filter(|block| block["type"] == "tool_use")
-        .collect()
 }
 
 #[test]

@@ -131,16 +131,17 @@ pub(crate) fn work_budget(value: &Value, floor: usize, per_value: usize) -> usiz
 /// and faster.
 const SHALLOW: usize = 128;
 
+/// A container being copied: the source's remaining members, the copy so far, and (for an
+/// object) the key the member being copied goes under.
+enum Copy<'a> {
+    Array(std::slice::Iter<'a, Value>, Vec<Value>),
+    Object(serde_json::map::Iter<'a>, Map<String, Value>, String),
+}
+
 /// A copy of `value`, made without recursion when it is deep.
 pub(crate) fn clone_value(value: &Value) -> Value {
     if measure(value, SHALLOW, usize::MAX).is_ok() {
         return value.clone();
-    }
-    // Containers being copied: the source's remaining members, the copy so far, and the key
-    // the member being copied goes under.
-    enum Copy<'a> {
-        Array(std::slice::Iter<'a, Value>, Vec<Value>),
-        Object(serde_json::map::Iter<'a>, Map<String, Value>, String),
     }
     let mut stack: Vec<Copy<'_>> = Vec::new();
     let mut next = value;
@@ -209,7 +210,7 @@ pub(crate) const QUOTE: usize = 512;
 pub(crate) fn quote_object(map: &Map<String, Value>, max_len: usize) -> String {
     if map
         .values()
-        .any(|member| matches!(measure(member, SHALLOW - 1, usize::MAX), Err(_)))
+        .any(|member| measure(member, SHALLOW - 1, usize::MAX).is_err())
     {
         return format!(
             "(an object of {} members nested deeper than {SHALLOW} levels)",

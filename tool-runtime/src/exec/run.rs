@@ -19,11 +19,11 @@ use tracing::field::Empty;
 use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, block_on, sleep};
 use crate::args::{self, Fixes, ParseSession};
 use crate::call::{Arguments, CallScope, ToolCall};
-use crate::json;
 use crate::output::{HookFailure, Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, Tool, ToolDefinition};
 use crate::toolbox::{ApprovalRule, RegisterError, Toolbox, record};
+use crate::{echo, json};
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// How many calls of a batch may run at the same time (at least 1; default
@@ -217,7 +217,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Ok((_, tool)) => tool.definition().name_cow(),
             Err(_) => Cow::Owned(call.name.clone()),
         };
-        let mut message = format!("the user rejected this call of `{name}`");
+        let mut message = format!("the user rejected this call of {}", echo::Name(&name));
         if reason.is_empty() {
             message.push('.');
         } else {

@@ -363,27 +363,24 @@ fn parse_path(path: &str) -> Result<Vec<Step>, String> {
             rest = &after[end..];
         } else if let Some(after) = rest.strip_prefix('[') {
             let inner = after.trim_start_matches(BLANK);
-            let (step, after) = match inner.chars().next() {
-                Some(quote @ ('\'' | '"')) => {
-                    let (name, after) = quoted_name(&inner[1..], quote)
-                        .ok_or_else(|| format!("{shown} has a badly quoted name"))?;
-                    (Step::Key(name), after)
+            let (step, after) = if let Some(quote @ ('\'' | '"')) = inner.chars().next() {
+                let (name, after) = quoted_name(&inner[1..], quote)
+                    .ok_or_else(|| format!("{shown} has a badly quoted name"))?;
+                (Step::Key(name), after)
+            } else {
+                let end = inner
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(inner.len());
+                let digits = &inner[..end];
+                // RFC 9535: no leading zeros; a negative index counts from the end, which a
+                // path that builds arguments cannot mean.
+                if digits.is_empty() || digits.len() > 1 && digits.starts_with('0') {
+                    return Err(format!("{shown} has a bad index"));
                 }
-                _ => {
-                    let end = inner
-                        .find(|c: char| !c.is_ascii_digit())
-                        .unwrap_or(inner.len());
-                    let digits = &inner[..end];
-                    // RFC 9535: no leading zeros; a negative index counts from the end,
-                    // which a path that builds arguments cannot mean.
-                    if digits.is_empty() || digits.len() > 1 && digits.starts_with('0') {
-                        return Err(format!("{shown} has a bad index"));
-                    }
-                    let index = digits
-                        .parse()
-                        .map_err(|_| format!("{shown} has an index too large"))?;
-                    (Step::Index(index), &inner[end..])
-                }
+                let index = digits
+                    .parse()
+                    .map_err(|_| format!("{shown} has an index too large"))?;
+                (Step::Index(index), &inner[end..])
             };
             rest = after
                 .trim_start_matches(BLANK)
