@@ -67,6 +67,12 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         match opt_str(entry, "id", &path)? {
             Some(id) if !id.is_empty() => id.clone_into(&mut call.call_id),
             _ => {
+                // Reported (a whole body is still read), and marked: no result for it can be
+                // sent back as the provider's.
+                tracing::warn!(
+                    index = at,
+                    "an OpenAI Chat tool call came without an id; one is made up (`id_generated`)"
+                );
                 call.call_id = format!("call_{at}");
                 call.id_generated = true;
             }
