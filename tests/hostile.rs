@@ -99,17 +99,16 @@ fn assert_too_deep(runtime: &tokio::runtime::Runtime, calls: Vec<ToolCall>) {
 fn deep_values_get_the_depth_error_on_a_small_stack() {
     with_small_workers(|runtime| {
         let deep = nested(20_000);
+        // The last: one level past the limit, below the arguments object.
+        let just_past = Value::Object(Map::from_iter([
+            ("text".to_owned(), Value::from("x")),
+            ("extra".to_owned(), nested(128)),
+        ]));
         let calls = vec![
             ToolCall::new("c1", "note", deep.clone()),
             ToolCall::new("c2", "free", deep.clone()),
-            ToolCall::new("c3", "note", json!({"text": "x", "extra": [1]})),
+            ToolCall::new("c3", "note", just_past),
         ];
-        let mut calls = calls;
-        // One level past the limit, below the arguments object.
-        calls[2].arguments = Arguments::Json(Value::Object(Map::from_iter([
-            ("text".to_owned(), Value::from("x")),
-            ("extra".to_owned(), nested(128)),
-        ])));
         assert_too_deep(runtime, calls);
         drop(deep);
     });
@@ -946,4 +945,78 @@ fn a_toolbox_timeout_over_a_sync_body_decides_when_it_returns_late() {
         results[0].text()
     );
     assert_eq!(results[1].text(), "next");
+}
+
+#[test]
+fn the_size_limit_holds_on_readers_streams_and_hook_rewrites() {
+    let small = |tools: Toolbox| {
+        tools.with_argument_policy(ArgumentPolicy::new().limits(JsonLimits {
+            max_len: 32,
+            ..JsonLimits::default()
+        }))
+    };
+    let long = json!({"text": "0123456789012345678901234567890"});
+    let assert_too_large = |tools: &Toolbox, call: &ToolCall| {
+        let result = tools.execute_blocking(call, &());
+        assert!(
+            matches!(
+                result.argument_error(),
+                Some(ArgumentError::TooLarge {
+                    size: 42,
+                    limit: 32
+                })
+            ),
+            "{}: {}",
+            call.call_id,
+            result.text()
+        );
+    };
+    let tools = small(tools());
+    let mut calls = Vec::new();
+    for (provider, body) in [
+        (
+            Provider::Anthropic,
+            json!({"content": [{"type": "tool_use", "id": "anthropic", "name": "note", "input": long}]}),
+        ),
+        (
+            Provider::Mcp,
+            json!({"jsonrpc": "2.0", "id": "mcp", "method": "tools/call", "params": {"name": "note", "arguments": long}}),
+        ),
+        (
+            Provider::OpenAiChat,
+            json!({"choices": [{"message": {"tool_calls": [{"id": "openai", "type": "function",
+                "function": {"name": "note", "arguments": long.to_string()}}]}}]}),
+        ),
+    ] {
+        calls.extend(tools.read_response(provider, &body).unwrap().calls);
+    }
+    let (streamed, errors) = assemble(
+        Provider::Anthropic,
+        &[
+            block_start(0, "stream", "note", json!({})),
+            input_delta(0, &long.to_string()),
+            block_stop(0),
+        ],
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    calls.extend(streamed);
+    assert_eq!(calls.len(), 4);
+    for call in &calls {
+        assert_too_large(&tools, call);
+    }
+    // A hook's rewrite is held to the same limit.
+    let hooked = small(tools.clone()).with_hook(RewriteTo(long.clone()));
+    assert_too_large(
+        &hooked,
+        &ToolCall::new("hooked", "note", r#"{"text": "hi"}"#),
+    );
+}
+
+/// Rewrites every call's arguments to a copy of `self.0`.
+struct RewriteTo(Value);
+
+impl<C: ?Sized> Hook<C> for RewriteTo {
+    fn before(&self, _: &ToolDefinition, _: &ToolCall, _: &C) -> Before {
+        Before::Rewrite(Arguments::Json(self.0.clone()))
+    }
 }

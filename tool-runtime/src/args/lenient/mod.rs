@@ -229,7 +229,8 @@ pub fn parse_json(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError
     // serde_json stops at depth 128 itself; a lower limit is checked on what it read. A key
     // sent twice is found by the lenient parser, which records where.
     if let Ok((value, false)) = strict(text)
-        && (limits.max_depth >= SERDE_DEPTH || depth(&value) <= limits.max_depth)
+        && (limits.max_depth >= SERDE_DEPTH
+            || crate::json::measure(&value, limits.max_depth, usize::MAX).is_ok())
     {
         return Ok(Repaired {
             value,
@@ -316,22 +317,6 @@ impl<'de> Visitor<'de> for Strict<'_> {
         }
         Ok(Value::Object(map))
     }
-}
-
-/// Nesting depth of a value, without recursion.
-fn depth(value: &Value) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(value, 0)];
-    while let Some((value, level)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        deepest = deepest.max(level + 1);
-        stack.extend(children.map(|child| (child, level + 1)));
-    }
-    deepest
 }
 
 /// Parses JSON with the lenient parser only (no strict attempt first).
