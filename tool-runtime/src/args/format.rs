@@ -20,6 +20,9 @@ pub(crate) enum Format {
     Ipv4,
     Ipv6,
     Uri,
+    UriReference,
+    JsonPointer,
+    Duration,
     Uuid,
     /// Any other format (`float`, `double`, `regex`, ...): an annotation.
     Other,
@@ -45,16 +48,18 @@ impl Format {
             "ipv4" => Format::Ipv4,
             "ipv6" => Format::Ipv6,
             "uri" => Format::Uri,
+            "uri-reference" => Format::UriReference,
+            "json-pointer" => Format::JsonPointer,
+            "duration" => Format::Duration,
             "uuid" => Format::Uuid,
             _ => Format::Other,
         }
     }
 
     /// The bounds an integer format implies, as schemars writes them in `minimum`/`maximum`.
-    #[allow(clippy::cast_precision_loss)]
-    pub(crate) fn integer_bounds(&self) -> Option<(f64, f64)> {
+    pub(crate) fn integer_range(&self) -> Option<(i128, i128)> {
         match self {
-            Format::Integer { min, max } => Some((*min as f64, *max as f64)),
+            Format::Integer { min, max } => Some((*min, *max)),
             _ => None,
         }
     }
@@ -76,6 +81,9 @@ impl Format {
                 Format::Ipv4 => "that is an IPv4 address",
                 Format::Ipv6 => "that is an IPv6 address",
                 Format::Uri => "that is an absolute URI (scheme:...)",
+                Format::UriReference => "that is a URI reference",
+                Format::JsonPointer => "that is a JSON pointer (/a/b)",
+                Format::Duration => "that is an ISO 8601 duration (P1DT2H)",
                 Format::Uuid => "that is a UUID",
             }
             .to_owned(),
@@ -113,23 +121,18 @@ impl Format {
     pub(crate) fn check_str(&self, s: &str) -> bool {
         match self {
             Format::DateTime => s
-                .split_once(['T', 't', ' '])
+                .split_once(['T', 't'])
                 .is_some_and(|(date, time)| is_date(date) && is_time(time)),
             Format::Date => is_date(s),
             Format::Time => is_time(s),
-            Format::Email => s.rsplit_once('@').is_some_and(|(local, domain)| {
-                !local.is_empty() && !local.contains(char::is_whitespace) && is_hostname(domain)
-            }),
+            Format::Duration => is_duration(s),
+            Format::Email => is_email(s),
             Format::Hostname => is_hostname(s),
             Format::Ipv4 => s.parse::<Ipv4Addr>().is_ok(),
             Format::Ipv6 => s.parse::<Ipv6Addr>().is_ok(),
-            Format::Uri => s.split_once(':').is_some_and(|(scheme, rest)| {
-                scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                    && scheme
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-                    && !rest.contains(char::is_whitespace)
-            }),
+            Format::Uri => uri::is_uri(s, true),
+            Format::UriReference => uri::is_uri(s, false),
+            Format::JsonPointer => is_json_pointer(s),
             Format::Uuid => {
                 let groups: Vec<&str> = s.split('-').collect();
                 groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
@@ -169,17 +172,33 @@ fn is_date(s: &str) -> bool {
     (1..=days).contains(&day)
 }
 
-/// `HH:MM:SS[.frac]` followed by `Z` or `±HH:MM`.
+/// RFC 3339 `full-time`: `HH:MM:SS[.frac]` and `Z` or `±HH:MM`; a leap second (`:60`) only at
+/// 23:59 UTC.
 fn is_time(s: &str) -> bool {
     let (clock, offset) = match s.find(['Z', 'z', '+', '-']) {
         Some(at) => s.split_at(at),
         None => return false,
     };
-    let offset_ok = matches!(offset, "Z" | "z")
-        || (offset.len() == 6
-            && offset[1..].split_once(':').is_some_and(|(h, m)| {
-                digits(h, 2).is_some_and(|h| h < 24) && digits(m, 2).is_some_and(|m| m < 60)
-            }));
+    // Minutes east of UTC.
+    let offset_minutes = if matches!(offset, "Z" | "z") {
+        Some(0)
+    } else if offset.len() == 6 {
+        offset[1..].split_once(':').and_then(|(h, m)| {
+            let h = digits(h, 2).filter(|h| *h < 24)?;
+            let m = digits(m, 2).filter(|m| *m < 60)?;
+            let minutes = i64::from(h * 60 + m);
+            Some(if offset.starts_with('-') {
+                -minutes
+            } else {
+                minutes
+            })
+        })
+    } else {
+        None
+    };
+    let Some(offset_minutes) = offset_minutes else {
+        return false;
+    };
     let (clock, fraction) = clock.split_once('.').unwrap_or((clock, "0"));
     let mut parts = clock.split(':');
     let (Some(h), Some(m), Some(sec), None) =
@@ -187,27 +206,340 @@ fn is_time(s: &str) -> bool {
     else {
         return false;
     };
-    offset_ok
-        && !fraction.is_empty()
+    let (Some(h), Some(m), Some(sec)) = (
+        digits(h, 2).filter(|h| *h < 24),
+        digits(m, 2).filter(|m| *m < 60),
+        digits(sec, 2).filter(|s| *s <= 60),
+    ) else {
+        return false;
+    };
+    let utc = (i64::from(h * 60 + m) - offset_minutes).rem_euclid(24 * 60);
+    !fraction.is_empty()
         && fraction.bytes().all(|b| b.is_ascii_digit())
-        && digits(h, 2).is_some_and(|h| h < 24)
-        && digits(m, 2).is_some_and(|m| m < 60)
-        && digits(sec, 2).is_some_and(|s| s <= 60)
+        && (sec < 60 || utc == 23 * 60 + 59)
 }
 
+/// RFC 3339 appendix A: `P1Y2M3DT4H5M6S`, `P2W`; the units in order, without gaps.
+fn is_duration(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('P') else {
+        return false;
+    };
+    if let Some(weeks) = rest.strip_suffix('W') {
+        return !weeks.is_empty() && weeks.bytes().all(|b| b.is_ascii_digit());
+    }
+    let (date, time) = match rest.split_once('T') {
+        Some((date, time)) => (date, Some(time)),
+        None => (rest, None),
+    };
+    let units = |part: &str, order: &[u8]| -> Option<usize> {
+        // The units written, as positions in `order`: consecutive, each once, in order.
+        let mut last: Option<usize> = None;
+        let mut count = 0;
+        let mut number = false;
+        for b in part.bytes() {
+            if b.is_ascii_digit() {
+                number = true;
+                continue;
+            }
+            let at = order.iter().position(|u| *u == b)?;
+            if !number || last.is_some_and(|last| at != last + 1) {
+                return None;
+            }
+            last = Some(at);
+            number = false;
+            count += 1;
+        }
+        (!number).then_some(count)
+    };
+    let Some(date_units) = units(date, b"YMD") else {
+        return false;
+    };
+    match time {
+        None => date_units > 0,
+        Some(time) => units(time, b"HMS").is_some_and(|n| n > 0),
+    }
+}
+
+/// RFC 6901: empty, or `/`-separated tokens where `~` is always `~0` or `~1`.
+fn is_json_pointer(s: &str) -> bool {
+    (s.is_empty() || s.starts_with('/'))
+        && s.split('~')
+            .skip(1)
+            .all(|after| after.starts_with(['0', '1']))
+}
+
+/// RFC 5321 `Mailbox`: a dot-atom or quoted local part, `@`, a host name or an address
+/// literal (`[192.0.2.1]`, `[IPv6:2001:db8::1]`).
+fn is_email(s: &str) -> bool {
+    let (local, domain) = if s.starts_with('"') {
+        // A quoted local part may hold `@`: it ends at the closing quote.
+        let bytes = s.as_bytes();
+        let mut i = 1;
+        let mut end = None;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' if i + 1 < bytes.len() && (32..=126).contains(&bytes[i + 1]) => i += 2,
+                b'"' => {
+                    end = Some(i);
+                    break;
+                }
+                b if (32..=126).contains(&b) && b != b'\\' => i += 1,
+                _ => return false,
+            }
+        }
+        let Some(end) = end else {
+            return false;
+        };
+        match s[end + 1..].strip_prefix('@') {
+            Some(domain) => (&s[..=end], domain),
+            None => return false,
+        }
+    } else {
+        let Some((local, domain)) = s.rsplit_once('@') else {
+            return false;
+        };
+        let atext = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b);
+        if !local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.bytes().all(atext))
+        {
+            return false;
+        }
+        (local, domain)
+    };
+    if local.is_empty() {
+        return false;
+    }
+    match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
+        Some(literal) => match literal.strip_prefix("IPv6:") {
+            Some(v6) => v6.parse::<Ipv6Addr>().is_ok(),
+            None => literal.parse::<Ipv4Addr>().is_ok(),
+        },
+        None => is_hostname(domain),
+    }
+}
+
+/// RFC 1123 host names (no trailing dot), with A-labels (`xn--`) that must decode as Punycode
+/// to a label that is not plain ASCII and has no `--` in its 3rd and 4th places.
 fn is_hostname(s: &str) -> bool {
-    let s = s.strip_suffix('.').unwrap_or(s);
     !s.is_empty()
         && s.len() <= 253
         && s.split('.').all(|label| {
-            !label.is_empty()
+            let ldh = !label.is_empty()
                 && label.len() <= 63
                 && !label.starts_with('-')
                 && !label.ends_with('-')
                 && label
                     .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+            if !ldh {
+                return false;
+            }
+            let lower = label.to_ascii_lowercase();
+            match lower.strip_prefix("xn--") {
+                Some(encoded) => punycode::decode(encoded).is_some_and(|decoded| {
+                    let hyphens = decoded.get(2..4) == Some(&['-', '-'][..]);
+                    !decoded.is_empty()
+                        && !decoded.iter().all(char::is_ascii)
+                        && !hyphens
+                        && decoded.first() != Some(&'-')
+                        && decoded.last() != Some(&'-')
+                }),
+                // `--` in the 3rd and 4th places is reserved for such encodings.
+                None => lower.get(2..4) != Some("--"),
+            }
         })
+}
+
+/// Punycode (RFC 3492) decoding, for A-labels.
+mod punycode {
+    const BASE: u32 = 36;
+    const T_MIN: u32 = 1;
+    const T_MAX: u32 = 26;
+
+    fn adapt(mut delta: u32, points: u32, first: bool) -> u32 {
+        delta /= if first { 700 } else { 2 };
+        delta += delta / points;
+        let mut k = 0;
+        while delta > ((BASE - T_MIN) * T_MAX) / 2 {
+            delta /= BASE - T_MIN;
+            k += BASE;
+        }
+        k + (BASE - T_MIN + 1) * delta / (delta + 38)
+    }
+
+    fn digit(b: u8) -> Option<u32> {
+        match b {
+            b'a'..=b'z' => Some(u32::from(b - b'a')),
+            b'A'..=b'Z' => Some(u32::from(b - b'A')),
+            b'0'..=b'9' => Some(u32::from(b - b'0') + 26),
+            _ => None,
+        }
+    }
+
+    pub(super) fn decode(input: &str) -> Option<Vec<char>> {
+        let (basic, extended) = match input.rfind('-') {
+            Some(at) => (&input[..at], &input[at + 1..]),
+            None => ("", input),
+        };
+        let mut output: Vec<char> = basic.chars().collect();
+        if !basic.is_ascii() {
+            return None;
+        }
+        let (mut code, mut index, mut bias) = (128_u32, 0_u32, 72_u32);
+        let bytes = extended.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let old = index;
+            let mut weight = 1_u32;
+            let mut threshold = BASE;
+            loop {
+                let d = digit(*bytes.get(at)?)?;
+                at += 1;
+                index = index.checked_add(d.checked_mul(weight)?)?;
+                let t = if threshold <= bias {
+                    T_MIN
+                } else if threshold >= bias + T_MAX {
+                    T_MAX
+                } else {
+                    threshold - bias
+                };
+                if d < t {
+                    break;
+                }
+                weight = weight.checked_mul(BASE - t)?;
+                threshold += BASE;
+            }
+            let points = u32::try_from(output.len()).ok()? + 1;
+            bias = adapt(index - old, points, old == 0);
+            code = code.checked_add(index / points)?;
+            index %= points;
+            output.insert(usize::try_from(index).ok()?, char::from_u32(code)?);
+            index += 1;
+        }
+        Some(output)
+    }
+}
+
+/// RFC 3986 URIs and URI references, checked character by character.
+mod uri {
+    use std::net::{Ipv4Addr, Ipv6Addr};
+
+    fn unreserved(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || b"-._~".contains(&b)
+    }
+
+    fn sub_delim(b: u8) -> bool {
+        b"!$&'()*+,;=".contains(&b)
+    }
+
+    /// Whether every character is allowed (`extra` beside unreserved and sub-delims) and
+    /// every `%` starts an escape.
+    fn chars(s: &str, extra: &[u8]) -> bool {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'%' {
+                let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+                if !(hex(i + 1) && hex(i + 2)) {
+                    return false;
+                }
+                i += 3;
+                continue;
+            }
+            if !(unreserved(b) || sub_delim(b) || extra.contains(&b)) {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    fn authority(authority: &str) -> bool {
+        let (userinfo, host_port) = match authority.rsplit_once('@') {
+            Some((userinfo, rest)) => (Some(userinfo), rest),
+            None => (None, authority),
+        };
+        if userinfo.is_some_and(|u| !chars(u, b":")) {
+            return false;
+        }
+        let (host, port) = if let Some(literal) = host_port.strip_prefix('[') {
+            let Some((inside, rest)) = literal.split_once(']') else {
+                return false;
+            };
+            let ip = inside.parse::<Ipv6Addr>().is_ok()
+                || inside.strip_prefix(['v', 'V']).is_some_and(|future| {
+                    future.split_once('.').is_some_and(|(version, rest)| {
+                        !version.is_empty()
+                            && version.bytes().all(|b| b.is_ascii_hexdigit())
+                            && !rest.is_empty()
+                            && chars(rest, b":")
+                    })
+                });
+            if !ip {
+                return false;
+            }
+            match rest {
+                "" => ("", None),
+                _ => match rest.strip_prefix(':') {
+                    Some(port) => ("", Some(port)),
+                    None => return false,
+                },
+            }
+        } else {
+            match host_port.rsplit_once(':') {
+                Some((host, port)) => (host, Some(port)),
+                None => (host_port, None),
+            }
+        };
+        // A host that looks like an IPv4 address need not be one: it is a reg-name then.
+        let _ = host.parse::<Ipv4Addr>();
+        chars(host, b"") && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    }
+
+    /// A URI (`absolute`) or a URI reference.
+    pub(super) fn is_uri(s: &str, absolute: bool) -> bool {
+        let (rest, fragment) = match s.split_once('#') {
+            Some((rest, fragment)) => (rest, Some(fragment)),
+            None => (s, None),
+        };
+        let (rest, query) = match rest.split_once('?') {
+            Some((rest, query)) => (rest, Some(query)),
+            None => (rest, None),
+        };
+        if fragment.is_some_and(|f| !chars(f, b":@/?")) || query.is_some_and(|q| !chars(q, b":@/?"))
+        {
+            return false;
+        }
+        let scheme_end = rest.find(':').filter(|at| !rest[..*at].contains('/'));
+        let rest = match scheme_end {
+            Some(at) => {
+                let scheme = &rest[..at];
+                let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && scheme
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b));
+                if !valid {
+                    return false;
+                }
+                &rest[at + 1..]
+            }
+            None if absolute => return false,
+            None => rest,
+        };
+        let path = match rest.strip_prefix("//") {
+            Some(after) => {
+                let end = after.find('/').unwrap_or(after.len());
+                if !authority(&after[..end]) {
+                    return false;
+                }
+                &after[end..]
+            }
+            None => rest,
+        };
+        chars(path, b":@/")
+    }
 }
 
 #[cfg(test)]
@@ -253,7 +585,7 @@ mod tests {
         assert!(!byte.check(&json!(-1)));
         assert!(Format::named("uint64").check(&json!(u64::MAX)));
         assert!(!Format::named("int64").check(&json!(u64::MAX)));
-        assert_eq!(byte.integer_bounds(), Some((0.0, 255.0)));
+        assert_eq!(byte.integer_range(), Some((0, 255)));
         // Integral floats: within the bounds, and `2^63` is not an i64.
         assert!(byte.check(&json!(255.0)));
         assert!(!byte.check(&json!(256.0)));

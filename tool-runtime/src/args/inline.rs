@@ -69,21 +69,13 @@ impl Rules<'_> {
     }
 
     fn number(&self, value: &Value) -> bool {
-        let Some(n) = value.as_f64() else {
+        let Value::Number(n) = value else {
             return false;
         };
-        let node = self.node;
         self.allows(Types::of(value))
             && self.listed(value)
-            && node.minimum.is_none_or(|min| n >= min)
-            && node.maximum.is_none_or(|max| n <= max)
-            && node.exclusive_minimum.is_none_or(|min| n > min)
-            && node.exclusive_maximum.is_none_or(|max| n < max)
-            && node.multiple_of.is_none_or(|step| {
-                let q = n / step;
-                (q - q.round()).abs() <= 1e-9
-            })
-            && node.format.as_ref().is_none_or(|f| f.check(value))
+            && CompiledSchema::number_holds(self.node, n)
+            && self.node.format.as_ref().is_none_or(|f| f.check(value))
     }
 
     fn string(&self, s: &str) -> bool {

@@ -22,6 +22,8 @@ mod feedback;
 mod format;
 mod inline;
 mod lenient;
+mod number;
+mod pattern;
 mod problem;
 mod validate;
 

@@ -1,10 +1,14 @@
 //! Validation of a value against a compiled schema: every violation, each with its path.
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
-use super::compiled::{Additional, CompiledSchema, Node, NodeId, ROOT, Types, num, one_of_values};
+use super::compiled::{
+    Additional, CompiledSchema, Dynamic, Node, NodeId, ROOT, Types, one_of_values,
+};
+use super::number;
 use super::problem::{ArgPath, PathSegment, Problem, ProblemKind, show};
 use crate::json;
 use crate::names::close_matches;
@@ -51,23 +55,43 @@ impl CompiledSchema {
 }
 
 impl CompiledSchema {
-    /// Whether a value is valid against one node of the schema.
+    /// Whether a value is valid against one node of the schema (no message is built).
     pub(crate) fn valid_at(&self, id: NodeId, value: &Value) -> bool {
-        let (problems, complete) = self.check_at(id, value);
-        problems.is_empty() && complete
+        let mut checker = Checker::new(self, value, false);
+        checker.check(id, value, &Frame::Root, &mut Vec::new());
+        !checker.failed && checker.budget > 0
     }
 
     /// The problems of a value against one node, and whether the check ran to the end (within
     /// its budget and depth).
     fn check_at(&self, id: NodeId, value: &Value) -> (Vec<Problem>, bool) {
-        let mut checker = Checker {
-            schema: self,
-            budget: json::work_budget(value, BUDGET, BUDGET_PER_VALUE),
-            depth: 0,
-        };
+        let mut checker = Checker::new(self, value, true);
         let mut problems = Vec::new();
         checker.check(id, value, &Frame::Root, &mut problems);
         (problems, checker.budget > 0)
+    }
+
+    /// Whether one number keeps a node's numeric rules (bounds and step), exactly.
+    pub(crate) fn number_holds(node: &Node, n: &Number) -> bool {
+        node.minimum
+            .as_ref()
+            .is_none_or(|min| number::compare(n, min) != Ordering::Less)
+            && node
+                .maximum
+                .as_ref()
+                .is_none_or(|max| number::compare(n, max) != Ordering::Greater)
+            && node
+                .exclusive_minimum
+                .as_ref()
+                .is_none_or(|min| number::compare(n, min) == Ordering::Greater)
+            && node
+                .exclusive_maximum
+                .as_ref()
+                .is_none_or(|max| number::compare(n, max) == Ordering::Less)
+            && node
+                .multiple_of
+                .as_ref()
+                .is_none_or(|step| number::is_multiple(n, step))
     }
 }
 
@@ -109,16 +133,28 @@ impl Frame<'_> {
     }
 }
 
+/// Walks a value beside the schema. Collecting, it builds every problem; otherwise (a branch
+/// tried, a condition, `not`, `contains`) it stops at the first and builds no text.
 struct Checker<'s> {
     schema: &'s CompiledSchema,
     budget: usize,
-    /// Nesting of `check` calls: schema references can loop (`a` refers to `a`), values nest.
+    /// Nesting of `check` calls in all.
     depth: usize,
+    /// Nesting of `check` calls on the same value (`$ref`s, `allOf`, ...): a reference that
+    /// loops back without moving into the value stops here.
+    in_place: usize,
+    /// The schema resources entered, outermost first (only for `$dynamicRef` by scope).
+    scope: Vec<u32>,
+    collect: bool,
+    /// Whether a problem was found while not collecting.
+    failed: bool,
 }
 
-/// Deepest nesting of checks: beyond it the value or the schema's references are too deep to
-/// check, which is reported rather than overflowing the stack.
-const MAX_DEPTH: usize = 256;
+/// Deepest nesting of checks in all: a bound on the stack the check takes, far above what a
+/// value within the depth limit needs (a few checks per level).
+const MAX_DEPTH: usize = 1024;
+/// Deepest nesting of checks on one value.
+const MAX_IN_PLACE: usize = 48;
 
 fn problem(path: &Frame<'_>, kind: ProblemKind, expected: String, found: String) -> Problem {
     Problem {
@@ -133,13 +169,7 @@ fn problem(path: &Frame<'_>, kind: ProblemKind, expected: String, found: String)
 /// JSON equality with numbers compared by value (`1` equals `1.0`).
 pub(crate) fn same(left: &Value, right: &Value) -> bool {
     match (left, right) {
-        (Value::Number(x), Value::Number(y)) => {
-            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-                (Some(p), Some(q), _, _) => p == q,
-                (_, _, Some(p), Some(q)) => p == q,
-                _ => x.as_f64() == y.as_f64(),
-            }
-        }
+        (Value::Number(x), Value::Number(y)) => number::equal(x, y),
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
         }
@@ -150,91 +180,178 @@ pub(crate) fn same(left: &Value, right: &Value) -> bool {
     }
 }
 
-impl Checker<'_> {
+/// What the in-place subschemas of a node evaluated (for `unevaluated*`): member names, item
+/// indices.
+struct Evaluated<'v> {
+    keys: HashSet<&'v str>,
+    items: Vec<bool>,
+}
+
+impl<'s> Checker<'s> {
+    fn new(schema: &'s CompiledSchema, value: &Value, collect: bool) -> Self {
+        Checker {
+            schema,
+            budget: json::work_budget(value, BUDGET, BUDGET_PER_VALUE),
+            depth: 0,
+            in_place: 0,
+            scope: Vec::new(),
+            collect,
+            failed: false,
+        }
+    }
+
+    /// Notes a problem: built (by `make`) only when collecting.
+    fn report(&mut self, out: &mut Vec<Problem>, make: impl FnOnce() -> Problem) {
+        if self.collect {
+            out.push(make());
+        } else {
+            self.failed = true;
+        }
+    }
+
+    /// Whether a value is valid against a node, building nothing.
+    fn valid(&mut self, id: NodeId, value: &Value) -> bool {
+        let (collect, failed) = (self.collect, self.failed);
+        self.collect = false;
+        self.failed = false;
+        self.check(id, value, &Frame::Root, &mut Vec::new());
+        let valid = !self.failed && self.budget > 0;
+        self.collect = collect;
+        self.failed = failed;
+        valid
+    }
+
+    /// The problems of a value against a node (collecting, whatever the mode).
+    fn problems(&mut self, id: NodeId, value: &Value, path: &Frame<'_>) -> Vec<Problem> {
+        let (collect, failed) = (self.collect, self.failed);
+        self.collect = true;
+        let mut found = Vec::new();
+        self.check(id, value, path, &mut found);
+        self.collect = collect;
+        self.failed = failed;
+        found
+    }
+
+    /// Checks a member or an item: a step into the value.
+    fn check_child(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
+        let in_place = std::mem::replace(&mut self.in_place, 0);
+        self.check(id, value, path, out);
+        self.in_place = in_place;
+    }
+
     fn check(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
-        if self.budget == 0 {
+        if self.budget == 0 || (self.failed && !self.collect) {
             return;
         }
-        if self.depth >= MAX_DEPTH {
+        if self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
             // Spend the budget: the validation as a whole is reported as too deep to check.
             self.budget = 0;
             return;
         }
         self.budget -= 1;
         self.depth += 1;
+        self.in_place += 1;
+        let entered = self.schema.dynamic && self.enter(id);
         self.check_node(id, value, path, out);
+        if entered {
+            self.scope.pop();
+        }
+        self.in_place -= 1;
         self.depth -= 1;
+    }
+
+    /// Enters a node's schema resource into the dynamic scope, when it is not the current one.
+    fn enter(&mut self, id: NodeId) -> bool {
+        let resource = self.schema.node(id).resource;
+        if self.scope.last() == Some(&resource) {
+            return false;
+        }
+        self.scope.push(resource);
+        true
+    }
+
+    /// Where a `$dynamicRef` leads now: the outermost resource in scope with its anchor.
+    fn dynamic_target(&self, dynamic: &Dynamic) -> NodeId {
+        let Some(anchor) = &dynamic.anchor else {
+            return dynamic.fallback;
+        };
+        self.scope
+            .iter()
+            .find_map(|resource| {
+                self.schema.dynamic_anchors[*resource as usize]
+                    .iter()
+                    .find(|(name, _)| name == anchor)
+                    .map(|(_, id)| *id)
+            })
+            .unwrap_or(dynamic.fallback)
     }
 
     fn check_node(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
         let schema = self.schema;
         let node = schema.node(id);
         if node.never {
-            out.push(problem(
-                path,
-                ProblemKind::Never,
-                "nothing (no value is allowed here)".into(),
-                show(value),
-            ));
+            self.report(out, || {
+                problem(
+                    path,
+                    ProblemKind::Never,
+                    "nothing (no value is allowed here)".into(),
+                    show(value),
+                )
+            });
             return;
         }
         if let Some(target) = node.reference {
             self.check(target, value, path, out);
         }
+        if let Some(dynamic) = &node.dynamic_reference {
+            let target = self.dynamic_target(dynamic);
+            self.check(target, value, path, out);
+        }
         if let Some(types) = node.types
             && !types.accepts(Types::of(value))
         {
-            out.push(problem(
-                path,
-                ProblemKind::Type,
-                schema.describe(id),
-                show(value),
-            ));
+            self.report(out, || {
+                problem(path, ProblemKind::Type, schema.describe(id), show(value))
+            });
             return;
         }
         if let Some(constant) = &node.constant
             && !same(constant, value)
         {
-            let expected = format!("exactly {constant}");
-            out.push(problem(
-                path,
-                ProblemKind::NotAllowed,
-                expected,
-                show(value),
-            ));
+            self.report(out, || {
+                let expected = format!("exactly {constant}");
+                problem(path, ProblemKind::NotAllowed, expected, show(value))
+            });
         }
         if let Some(values) = &node.enumeration
             && !values.iter().any(|v| same(v, value))
         {
-            let expected = one_of_values(values);
-            out.push(problem(
-                path,
-                ProblemKind::NotAllowed,
-                expected,
-                show(value),
-            ));
+            self.report(out, || {
+                problem(
+                    path,
+                    ProblemKind::NotAllowed,
+                    one_of_values(values),
+                    show(value),
+                )
+            });
         }
-        let before = out.len();
+        // One problem per value and rule family: a number out of `minimum`/`maximum` is not
+        // reported again for its integer format's bounds.
+        let mut range_reported = false;
         match value {
-            Value::Number(n) => Self::number(
-                id,
-                node,
-                n.as_f64().unwrap_or(0.0),
-                value,
-                path,
-                schema,
-                out,
-            ),
-            Value::String(s) => Self::string(id, node, s, value, path, schema, out),
+            Value::Number(n) => {
+                if !CompiledSchema::number_holds(node, n) {
+                    range_reported = true;
+                    self.report(out, || {
+                        problem(path, ProblemKind::Range, schema.describe(id), show(value))
+                    });
+                }
+            }
+            Value::String(s) => self.string(id, node, s, value, path, out),
             Value::Array(items) => self.array(id, node, items, path, out),
             Value::Object(map) => self.object(node, map, path, out),
             Value::Null | Value::Bool(_) => {}
         }
-        // One problem per value and rule family: a number out of `minimum`/`maximum` is not
-        // reported again for its integer format's bounds.
-        let range_reported = out[before..]
-            .iter()
-            .any(|problem| problem.kind == ProblemKind::Range);
         if let Some(format) = &node.format
             && !range_reported
             && !format.check(value)
@@ -244,77 +361,48 @@ impl Checker<'_> {
             } else {
                 ProblemKind::Format
             };
-            out.push(problem(path, kind, schema.describe(id), show(value)));
+            self.report(out, || {
+                problem(path, kind, schema.describe(id), show(value))
+            });
         }
         self.combinators(id, node, value, path, out);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn number(
-        id: NodeId,
-        node: &Node,
-        n: f64,
-        value: &Value,
-        path: &Frame<'_>,
-        schema: &CompiledSchema,
-        out: &mut Vec<Problem>,
-    ) {
-        let below = node.minimum.is_some_and(|min| n < min)
-            || node.exclusive_minimum.is_some_and(|min| n <= min);
-        let above = node.maximum.is_some_and(|max| n > max)
-            || node.exclusive_maximum.is_some_and(|max| n >= max);
-        let off_step = node.multiple_of.is_some_and(|step| {
-            let q = n / step;
-            (q - q.round()).abs() > 1e-9
-        });
-        if below || above || off_step {
-            out.push(problem(
-                path,
-                ProblemKind::Range,
-                schema.describe(id),
-                show(value),
-            ));
+        if node.unevaluated_properties.is_some() || node.unevaluated_items.is_some() {
+            self.unevaluated(id, node, value, path, out);
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn string(
+        &mut self,
         id: NodeId,
         node: &Node,
         s: &str,
         value: &Value,
         path: &Frame<'_>,
-        schema: &CompiledSchema,
         out: &mut Vec<Problem>,
     ) {
+        let schema = self.schema;
         if node.min_length.is_some() || node.max_length.is_some() {
             let len = s.chars().count();
             if node.min_length.is_some_and(|min| len < min)
                 || node.max_length.is_some_and(|max| len > max)
             {
-                let shown = show(value);
-                let found = if shown.ends_with("characters)") {
-                    shown
-                } else {
-                    format!("{shown} ({len} characters)")
-                };
-                out.push(problem(
-                    path,
-                    ProblemKind::Length,
-                    schema.describe(id),
-                    found,
-                ));
+                self.report(out, || {
+                    let shown = show(value);
+                    let found = if shown.ends_with("characters)") {
+                        shown
+                    } else {
+                        format!("{shown} ({len} characters)")
+                    };
+                    problem(path, ProblemKind::Length, schema.describe(id), found)
+                });
             }
         }
         if let Some((_, regex)) = &node.pattern
             && !regex.is_match(s)
         {
-            out.push(problem(
-                path,
-                ProblemKind::Pattern,
-                schema.describe(id),
-                show(value),
-            ));
+            self.report(out, || {
+                problem(path, ProblemKind::Pattern, schema.describe(id), show(value))
+            });
         }
     }
 
@@ -328,58 +416,62 @@ impl Checker<'_> {
     ) {
         let schema = self.schema;
         for (i, item) in items.iter().enumerate() {
-            let item_schema = node.prefix_items.get(i).copied().or(node.items);
-            if let Some(item_schema) = item_schema {
-                self.check(item_schema, item, &Frame::Index(path, i), out);
-            } else if !node.prefix_items.is_empty() && node.items.is_none() {
-                // A tuple takes no items past its own (unless the schema allows them).
+            if let Some(item_schema) = node.prefix_items.get(i).copied().or(node.items) {
+                self.check_child(item_schema, item, &Frame::Index(path, i), out);
             }
         }
         let len = items.len();
         let count_off = node.min_items.is_some_and(|min| len < min)
             || node.max_items.is_some_and(|max| len > max);
         if count_off {
-            let found = match len {
-                0 => "an empty array".to_owned(),
-                1 => "an array of 1 item".to_owned(),
-                n => format!("an array of {n} items"),
-            };
-            out.push(problem(
-                path,
-                ProblemKind::Items,
-                schema.describe(id),
-                found,
-            ));
+            self.report(out, || {
+                let found = match len {
+                    0 => "an empty array".to_owned(),
+                    1 => "an array of 1 item".to_owned(),
+                    n => format!("an array of {n} items"),
+                };
+                problem(path, ProblemKind::Items, schema.describe(id), found)
+            });
         }
         if node.unique_items {
             let mut seen = HashSet::new();
             if let Some(i) = items.iter().position(|item| !seen.insert(canonical(item))) {
-                let found = format!("a repeated item at [{i}]: {}", show(&items[i]));
-                out.push(problem(
-                    path,
-                    ProblemKind::Items,
-                    schema.describe(id),
-                    found,
-                ));
+                self.report(out, || {
+                    let found = format!("a repeated item at [{i}]: {}", show(&items[i]));
+                    problem(path, ProblemKind::Items, schema.describe(id), found)
+                });
             }
         }
         if let Some(contains) = node.contains {
+            let in_place = std::mem::replace(&mut self.in_place, 0);
             let matching = items
                 .iter()
-                .filter(|item| {
-                    let mut scratch = Vec::new();
-                    self.check(contains, item, path, &mut scratch);
-                    scratch.is_empty()
-                })
+                .filter(|item| self.valid(contains, item))
                 .count();
+            self.in_place = in_place;
             let min = node.min_contains.unwrap_or(1);
-            if matching < min || node.max_contains.is_some_and(|max| matching > max) {
-                let expected = format!(
-                    "an array with {min} or more items that are {}",
-                    schema.describe(contains)
-                );
-                let found = format!("{matching} such items");
-                out.push(problem(path, ProblemKind::Items, expected, found));
+            let max = node.max_contains;
+            if matching < min || max.is_some_and(|max| matching > max) {
+                self.report(out, || {
+                    let what = schema.describe(contains);
+                    let expected = match max {
+                        Some(max) if max == min => {
+                            format!(
+                                "an array with exactly {min} {} that {}",
+                                items_word(min),
+                                is_are(min, &what)
+                            )
+                        }
+                        Some(max) => format!("an array with {min} to {max} items that are {what}"),
+                        None => format!(
+                            "an array with at least {min} {} that {}",
+                            items_word(min),
+                            is_are(min, &what)
+                        ),
+                    };
+                    let found = format!("{matching} such {}", items_word(matching));
+                    problem(path, ProblemKind::Items, expected, found)
+                });
             }
         }
     }
@@ -396,72 +488,67 @@ impl Checker<'_> {
             let mut known = false;
             if let Some(member_schema) = node.property(key) {
                 known = true;
-                self.check(member_schema, member, &Frame::Key(path, key), out);
+                self.check_child(member_schema, member, &Frame::Key(path, key), out);
             }
             for (regex, member_schema) in &node.pattern_properties {
                 if regex.is_match(key) {
                     known = true;
-                    self.check(*member_schema, member, &Frame::Key(path, key), out);
+                    self.check_child(*member_schema, member, &Frame::Key(path, key), out);
                 }
             }
             if !known {
                 match node.additional {
                     Additional::Any => {}
                     Additional::Schema(member_schema) => {
-                        self.check(member_schema, member, &Frame::Key(path, key), out);
+                        self.check_child(member_schema, member, &Frame::Key(path, key), out);
                     }
-                    Additional::Deny => out.push(Problem {
-                        path: Frame::Key(path, key).path(),
-                        kind: ProblemKind::Unknown,
-                        expected: "no such argument".into(),
-                        found: show(member),
-                        suggestions: close_matches(
-                            key,
-                            node.properties
-                                .iter()
-                                .map(|(name, _)| name.as_str())
-                                .filter(|name| !map.contains_key(*name)),
-                        ),
-                    }),
+                    Additional::Deny => self.report(out, || unknown(node, map, key, member, path)),
                 }
             }
             if let Some(names) = node.property_names {
-                let mut scratch = Vec::new();
-                self.check(names, &Value::String(key.clone()), path, &mut scratch);
-                if !scratch.is_empty() {
-                    let expected = format!("member names that are {}", schema.describe(names));
-                    out.push(problem(
-                        &Frame::Key(path, key),
-                        ProblemKind::Members,
-                        expected,
-                        format!("{key:?}"),
-                    ));
+                let in_place = std::mem::replace(&mut self.in_place, 0);
+                let valid = self.valid(names, &Value::String(key.clone()));
+                self.in_place = in_place;
+                if !valid {
+                    self.report(out, || {
+                        let expected = format!("member names that are {}", schema.describe(names));
+                        problem(
+                            &Frame::Key(path, key),
+                            ProblemKind::Members,
+                            expected,
+                            format!("{key:?}"),
+                        )
+                    });
                 }
             }
         }
         for name in &node.required {
             if !map.contains_key(name) {
-                let expected = node
-                    .property(name)
-                    .map_or_else(|| "a value".to_owned(), |id| schema.describe(id));
-                out.push(problem(
-                    &Frame::Key(path, name),
-                    ProblemKind::Missing,
-                    expected,
-                    "nothing".into(),
-                ));
+                self.report(out, || {
+                    let expected = node
+                        .property(name)
+                        .map_or_else(|| "a value".to_owned(), |id| schema.describe(id));
+                    problem(
+                        &Frame::Key(path, name),
+                        ProblemKind::Missing,
+                        expected,
+                        "nothing".into(),
+                    )
+                });
             }
         }
         for (name, needed) in &node.dependent_required {
             if map.contains_key(name) {
                 for other in needed.iter().filter(|other| !map.contains_key(*other)) {
-                    let expected = format!("`{other}` as well, since `{name}` is given");
-                    out.push(problem(
-                        &Frame::Key(path, other),
-                        ProblemKind::Missing,
-                        expected,
-                        "nothing".into(),
-                    ));
+                    self.report(out, || {
+                        let expected = format!("`{other}` as well, since `{name}` is given");
+                        problem(
+                            &Frame::Key(path, other),
+                            ProblemKind::Missing,
+                            expected,
+                            "nothing".into(),
+                        )
+                    });
                 }
             }
         }
@@ -469,17 +556,25 @@ impl Checker<'_> {
         if node.min_properties.is_some_and(|min| len < min)
             || node.max_properties.is_some_and(|max| len > max)
         {
-            let expected = match (node.min_properties, node.max_properties) {
-                (Some(min), Some(max)) => format!("an object with {min} to {max} members"),
-                (Some(min), None) => format!("an object with at least {min} members"),
-                (_, max) => format!("an object with at most {} members", max.unwrap_or(0)),
-            };
-            out.push(problem(
-                path,
-                ProblemKind::Members,
-                expected,
-                format!("{len} members"),
-            ));
+            self.report(out, || {
+                let members = |n: usize| if n == 1 { "member" } else { "members" };
+                let expected = match (node.min_properties, node.max_properties) {
+                    (Some(min), Some(max)) => format!("an object with {min} to {max} members"),
+                    (Some(min), None) => {
+                        format!("an object with at least {min} {}", members(min))
+                    }
+                    (_, max) => {
+                        let max = max.unwrap_or(0);
+                        format!("an object with at most {max} {}", members(max))
+                    }
+                };
+                problem(
+                    path,
+                    ProblemKind::Members,
+                    expected,
+                    format!("{len} {}", members(len)),
+                )
+            });
         }
     }
 
@@ -495,23 +590,32 @@ impl Checker<'_> {
         for part in &node.all_of {
             self.check(*part, value, path, out);
         }
+        if let Value::Object(map) = value {
+            for (name, dependent) in &node.dependent_schemas {
+                if map.contains_key(name) {
+                    self.check(*dependent, value, path, out);
+                }
+            }
+        }
         for (branches, exactly_one) in [(&node.any_of, false), (&node.one_of, true)] {
             if branches.is_empty() {
                 continue;
             }
-            let mut results = Vec::with_capacity(branches.len());
+            let mut matched = 0;
             for branch in branches {
-                let mut found = Vec::new();
-                self.check(*branch, value, path, &mut found);
-                let matched = found.is_empty();
-                results.push((*branch, found));
-                if matched && !exactly_one {
-                    break;
+                if self.valid(*branch, value) {
+                    matched += 1;
+                    if !exactly_one || matched > 1 {
+                        break;
+                    }
                 }
             }
-            let matched = results.iter().filter(|(_, found)| found.is_empty()).count();
             if matched == 1 || (matched > 1 && !exactly_one) {
                 continue;
+            }
+            if !self.collect {
+                self.failed = true;
+                return;
             }
             if matched > 1 {
                 let expected = format!("exactly one of {}", schema.describe(id));
@@ -525,6 +629,10 @@ impl Checker<'_> {
             }
             // None matched: when the value's type (or its tag) picks one branch, report that
             // branch's own problems, which say more than "none of the alternatives".
+            let results: Vec<(NodeId, Vec<Problem>)> = branches
+                .iter()
+                .map(|branch| (*branch, self.problems(*branch, value, path)))
+                .collect();
             let value_type = Types::of(value);
             let typed: Vec<&(NodeId, Vec<Problem>)> = results
                 .iter()
@@ -534,46 +642,194 @@ impl Checker<'_> {
                 [one] => Some(*one),
                 _ => results
                     .iter()
+                    .filter(|(_, found)| !found.is_empty())
                     .min_by_key(|(_, found)| found.len())
                     .filter(|(_, found)| {
                         found.iter().all(|p| p.path.segments().len() > path.depth())
                     }),
             };
-            if let Some((_, found)) = chosen {
-                out.extend(found.iter().cloned());
-            } else {
-                let expected = node
-                    .types
-                    .map_or_else(|| schema.describe(id), |_| alternatives(schema, branches));
-                out.push(problem(
-                    path,
-                    ProblemKind::Alternatives,
-                    expected,
-                    show(value),
-                ));
+            match chosen {
+                Some((_, found)) if !found.is_empty() => out.extend(found.iter().cloned()),
+                _ => {
+                    let expected = node
+                        .types
+                        .map_or_else(|| schema.describe(id), |_| alternatives(schema, branches));
+                    out.push(problem(
+                        path,
+                        ProblemKind::Alternatives,
+                        expected,
+                        show(value),
+                    ));
+                }
             }
         }
-        if let Some(not) = node.not {
-            let mut found = Vec::new();
-            self.check(not, value, path, &mut found);
-            if found.is_empty() {
+        if let Some(not) = node.not
+            && self.valid(not, value)
+        {
+            self.report(out, || {
                 let expected = format!("anything but {}", schema.describe(not));
-                out.push(problem(
-                    path,
-                    ProblemKind::Alternatives,
-                    expected,
-                    show(value),
-                ));
-            }
+                problem(path, ProblemKind::Alternatives, expected, show(value))
+            });
         }
         if let Some((condition, then, otherwise)) = node.if_then_else {
-            let mut found = Vec::new();
-            self.check(condition, value, path, &mut found);
-            let next = if found.is_empty() { then } else { otherwise };
+            let next = if self.valid(condition, value) {
+                then
+            } else {
+                otherwise
+            };
             if let Some(next) = next {
                 self.check(next, value, path, out);
             }
         }
+    }
+
+    /// `unevaluatedProperties` and `unevaluatedItems`: what no other keyword of the node (or
+    /// of the subschemas that apply in place and hold) evaluated.
+    fn unevaluated(
+        &mut self,
+        id: NodeId,
+        node: &Node,
+        value: &Value,
+        path: &Frame<'_>,
+        out: &mut Vec<Problem>,
+    ) {
+        let mut evaluated = Evaluated {
+            keys: HashSet::new(),
+            items: vec![false; value.as_array().map_or(0, Vec::len)],
+        };
+        self.mark(id, value, &mut evaluated, true);
+        match (value, node.unevaluated_properties, node.unevaluated_items) {
+            (Value::Object(map), Some(rest), _) => {
+                let deny = self.schema.node(rest).never;
+                for (key, member) in map {
+                    if evaluated.keys.contains(key.as_str()) {
+                        continue;
+                    }
+                    if deny {
+                        self.report(out, || unknown(node, map, key, member, path));
+                    } else {
+                        self.check_child(rest, member, &Frame::Key(path, key), out);
+                    }
+                }
+            }
+            (Value::Array(items), _, Some(rest)) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !evaluated.items[i] {
+                        self.check_child(rest, item, &Frame::Index(path, i), out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Marks what a node evaluates in place (with `top`, leaving out its own `unevaluated*`),
+    /// following only the subschemas that hold.
+    fn mark<'v>(&mut self, id: NodeId, value: &'v Value, evaluated: &mut Evaluated<'v>, top: bool) {
+        if self.budget == 0 || self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
+            self.budget = 0;
+            return;
+        }
+        let schema = self.schema;
+        let node = schema.node(id);
+        self.depth += 1;
+        self.in_place += 1;
+        let entered = schema.dynamic && self.enter(id);
+        if let Some(target) = node.reference {
+            self.mark(target, value, evaluated, false);
+        }
+        if let Some(dynamic) = &node.dynamic_reference {
+            let target = self.dynamic_target(dynamic);
+            self.mark(target, value, evaluated, false);
+        }
+        match value {
+            Value::Object(map) => {
+                for key in map.keys() {
+                    let taken = node.property(key).is_some()
+                        || node.pattern_properties.iter().any(|(r, _)| r.is_match(key));
+                    let rest = !matches!(node.additional, Additional::Any)
+                        || (!top && node.unevaluated_properties.is_some());
+                    if taken || rest {
+                        evaluated.keys.insert(key);
+                    }
+                }
+                for (name, dependent) in &node.dependent_schemas {
+                    if map.contains_key(name) {
+                        self.mark(*dependent, value, evaluated, false);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let all = node.items.is_some() || (!top && node.unevaluated_items.is_some());
+                for (i, item) in items.iter().enumerate() {
+                    if all
+                        || i < node.prefix_items.len()
+                        || node.contains.is_some_and(|c| self.valid(c, item))
+                    {
+                        evaluated.items[i] = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        for part in &node.all_of {
+            self.mark(*part, value, evaluated, false);
+        }
+        for branch in node.any_of.iter().chain(&node.one_of) {
+            if self.valid(*branch, value) {
+                self.mark(*branch, value, evaluated, false);
+            }
+        }
+        if let Some((condition, then, otherwise)) = node.if_then_else {
+            if self.valid(condition, value) {
+                self.mark(condition, value, evaluated, false);
+                if let Some(then) = then {
+                    self.mark(then, value, evaluated, false);
+                }
+            } else if let Some(otherwise) = otherwise {
+                self.mark(otherwise, value, evaluated, false);
+            }
+        }
+        if entered {
+            self.scope.pop();
+        }
+        self.in_place -= 1;
+        self.depth -= 1;
+    }
+}
+
+fn unknown(
+    node: &Node,
+    map: &Map<String, Value>,
+    key: &str,
+    member: &Value,
+    path: &Frame<'_>,
+) -> Problem {
+    Problem {
+        path: Frame::Key(path, key).path(),
+        kind: ProblemKind::Unknown,
+        expected: "no such argument".into(),
+        found: show(member),
+        suggestions: close_matches(
+            key,
+            node.properties
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .filter(|name| !map.contains_key(*name)),
+        ),
+    }
+}
+
+fn items_word(n: usize) -> &'static str {
+    if n == 1 { "item" } else { "items" }
+}
+
+/// `is a string` / `are strings`.
+fn is_are(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("is {what}")
+    } else {
+        format!("are {what}")
     }
 }
 
@@ -588,7 +844,7 @@ fn alternatives(schema: &CompiledSchema, branches: &[NodeId]) -> String {
 fn canonical(value: &Value) -> String {
     fn write(value: &Value, out: &mut String) {
         match value {
-            Value::Number(n) => out.push_str(&n.as_f64().map_or_else(|| n.to_string(), num)),
+            Value::Number(n) => out.push_str(&number::canonical(n)),
             Value::Object(map) => {
                 let mut keys: Vec<&String> = map.keys().collect();
                 keys.sort();

@@ -1,36 +1,160 @@
-//! Compiling a schema: one node per subschema, `$ref`s resolved to node indices (recursion
+//! Compiling a schema: one node per subschema, references resolved to node indices (recursion
 //! included), patterns compiled, and a note of whether anything goes beyond what serde enforces.
+//!
+//! References follow JSON Schema draft 2020-12: every subschema's base URI comes from the
+//! `$id`s around it, `$anchor` and `$dynamicAnchor` name subschemas, and a reference into
+//! another document asks the caller's `retrieve` for it. Subschemas are found only under
+//! keywords that hold schemas, so an `$id` inside a `const` or an unknown keyword names
+//! nothing.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
-use super::{Additional, Node, NodeId, Types};
+use super::uri::{self, DEFAULT_BASE};
+use super::{Additional, Dynamic, Node, NodeId, Types};
 use crate::args::format::Format;
+use crate::args::pattern;
+
+/// What compiling a schema gives.
+pub(super) struct Compiled {
+    pub(super) nodes: Vec<Node>,
+    pub(super) unsupported: Vec<String>,
+    pub(super) beyond_serde: bool,
+    /// Per schema resource: its `$dynamicAnchor`s, for `$dynamicRef`s that resolve by scope.
+    pub(super) dynamic_anchors: Vec<Vec<(String, NodeId)>>,
+    /// Whether some `$dynamicRef` resolves by dynamic scope.
+    pub(super) dynamic: bool,
+}
 
 /// Compiles a schema: its nodes (the root first), what is not enforced, and whether anything
 /// goes beyond what serde enforces.
-pub(super) fn compile(schema: &Value) -> (Vec<Node>, Vec<String>, bool) {
+pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<Value>) -> Compiled {
     let mut compiler = Compiler {
-        root: schema,
+        docs: Vec::new(),
+        retrieve,
+        resources: HashMap::new(),
+        anchors: HashMap::new(),
+        bases: HashMap::new(),
+        resource_ids: HashMap::new(),
+        dynamic_anchors: Vec::new(),
+        cache: HashMap::new(),
         nodes: Vec::new(),
-        refs: HashMap::new(),
         unsupported: Vec::new(),
         beyond_serde: false,
         own: false,
+        validation: true,
+        depth: 0,
+        dynamic: false,
     };
-    compiler.node(schema, "#");
-    (compiler.nodes, compiler.unsupported, compiler.beyond_serde)
+    // Retrieved documents sit beside the root; nodes are addressed by (document, pointer).
+    compiler.docs.push(Doc::Root(schema));
+    compiler.index(0, DEFAULT_BASE);
+    compiler.vocabularies(schema);
+    compiler.node_at(0, String::new());
+    compiler.finish_dynamic();
+    let Compiler {
+        nodes,
+        unsupported,
+        beyond_serde,
+        dynamic_anchors,
+        dynamic,
+        ..
+    } = compiler;
+    let dynamic_anchors = dynamic_anchors
+        .into_iter()
+        .map(|anchors| {
+            anchors
+                .into_iter()
+                .filter_map(|(name, _, id)| id.map(|id| (name, id)))
+                .collect()
+        })
+        .collect();
+    Compiled {
+        nodes,
+        unsupported,
+        beyond_serde,
+        dynamic_anchors,
+        dynamic,
+    }
 }
 
-struct Compiler<'a> {
-    root: &'a Value,
+/// A document: the schema compiled, or one retrieved for a reference.
+#[derive(Clone)]
+enum Doc<'a> {
+    Root(&'a Value),
+    Retrieved(Rc<Value>),
+}
+
+impl std::ops::Deref for Doc<'_> {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        match self {
+            Doc::Root(value) => value,
+            Doc::Retrieved(value) => value,
+        }
+    }
+}
+
+/// A subschema's place: its document and the JSON pointer to it there.
+type Location = (usize, String);
+
+/// Deepest nesting of subschemas (and references followed while compiling): a schema beyond
+/// it is reported, not compiled, rather than overflowing the stack.
+const MAX_SCHEMA_DEPTH: usize = 192;
+
+const VALIDATION_VOCABULARY: &str = "https://json-schema.org/draft/2020-12/vocab/validation";
+
+/// Keywords of the validation vocabulary, which a meta-schema may leave out.
+const VALIDATION_KEYWORDS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+];
+
+#[allow(clippy::struct_excessive_bools)] // Flags of the compilation, each read in one place.
+struct Compiler<'a, 'r> {
+    docs: Vec<Doc<'a>>,
+    retrieve: &'r dyn Fn(&str) -> Option<Value>,
+    /// Absolute URI (no fragment) of each schema resource -> where it is.
+    resources: HashMap<String, Location>,
+    /// `uri#name` of each `$anchor` and `$dynamicAnchor` -> where it is.
+    anchors: HashMap<String, Location>,
+    /// The base URI in effect at each subschema found.
+    bases: HashMap<Location, String>,
+    /// Each resource's index, by its base URI.
+    resource_ids: HashMap<String, u32>,
+    /// Per resource: its dynamic anchors, their places and (once compiled) nodes.
+    dynamic_anchors: Vec<Vec<(String, Location, Option<NodeId>)>>,
+    cache: HashMap<Location, NodeId>,
     nodes: Vec<Node>,
-    refs: HashMap<String, NodeId>,
     unsupported: Vec<String>,
     beyond_serde: bool,
     /// Whether the node being built has a keyword of its own beyond serde.
     own: bool,
+    /// Whether the root's meta-schema has the validation vocabulary (almost always).
+    validation: bool,
+    depth: usize,
+    dynamic: bool,
 }
 
 /// Keywords that only annotate.
@@ -45,28 +169,202 @@ const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
     "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
     "$comment",
     "$defs",
     "definitions",
     "contentEncoding",
     "contentMediaType",
+    "contentSchema",
     "nullable",
     "discriminator",
 ];
 
-impl Compiler<'_> {
-    fn node(&mut self, schema: &Value, at: &str) -> NodeId {
+/// Keywords whose value is one subschema.
+const ONE_SCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "additionalItems",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+
+/// Keywords whose value is an object of subschemas.
+const SCHEMA_MAP: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// Keywords whose value is an array of subschemas.
+const SCHEMA_LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+
+fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+impl Compiler<'_, '_> {
+    /// Finds the resources, anchors and base URIs of a document's subschemas.
+    fn index(&mut self, doc: usize, base: &str) {
+        let document = self.docs[doc].clone();
+        self.resources
+            .entry(base.to_owned())
+            .or_insert((doc, String::new()));
+        // Iteratively: a document may nest deeply.
+        let mut stack: Vec<(&Value, String, String, usize)> =
+            vec![(&*document, String::new(), base.to_owned(), 0)];
+        while let Some((schema, pointer, base, depth)) = stack.pop() {
+            let Value::Object(map) = schema else {
+                continue;
+            };
+            let mut base = base;
+            if let Some(id) = map.get("$id").and_then(Value::as_str) {
+                let (absolute, _) = uri::split_fragment(id);
+                base = uri::resolve(&base, absolute);
+                self.resources
+                    .entry(base.clone())
+                    .or_insert((doc, pointer.clone()));
+            }
+            for keyword in ["$anchor", "$dynamicAnchor"] {
+                if let Some(name) = map.get(keyword).and_then(Value::as_str) {
+                    self.anchors
+                        .entry(format!("{base}#{name}"))
+                        .or_insert((doc, pointer.clone()));
+                    if keyword == "$dynamicAnchor" {
+                        let resource = self.resource_id(&base) as usize;
+                        self.dynamic_anchors[resource].push((
+                            name.to_owned(),
+                            (doc, pointer.clone()),
+                            None,
+                        ));
+                    }
+                }
+            }
+            self.bases.insert((doc, pointer.clone()), base.clone());
+            if depth >= MAX_SCHEMA_DEPTH {
+                continue;
+            }
+            for (key, value) in map {
+                let at = format!("{pointer}/{}", escape(key));
+                if ONE_SCHEMA.contains(&key.as_str()) && !value.is_array() {
+                    stack.push((value, at.clone(), base.clone(), depth + 1));
+                }
+                if SCHEMA_MAP.contains(&key.as_str())
+                    && let Value::Object(members) = value
+                {
+                    for (name, member) in members {
+                        let at = format!("{at}/{}", escape(name));
+                        stack.push((member, at, base.clone(), depth + 1));
+                    }
+                }
+                if SCHEMA_LIST.contains(&key.as_str())
+                    && let Value::Array(items) = value
+                {
+                    for (i, item) in items.iter().enumerate() {
+                        stack.push((item, format!("{at}/{i}"), base.clone(), depth + 1));
+                    }
+                }
+            }
+        }
+    }
+
+    fn resource_id(&mut self, base: &str) -> u32 {
+        if let Some(id) = self.resource_ids.get(base) {
+            return *id;
+        }
+        let id = u32::try_from(self.dynamic_anchors.len()).unwrap_or(u32::MAX);
+        self.dynamic_anchors.push(Vec::new());
+        self.resource_ids.insert(base.to_owned(), id);
+        id
+    }
+
+    /// A custom meta-schema without the validation vocabulary turns its keywords off.
+    fn vocabularies(&mut self, schema: &Value) {
+        let Some(meta) = schema.get("$schema").and_then(Value::as_str) else {
+            return;
+        };
+        if meta.starts_with("https://json-schema.org/")
+            || meta.starts_with("http://json-schema.org/")
+        {
+            return;
+        }
+        if let Some(document) = (self.retrieve)(meta)
+            && let Some(Value::Object(vocabularies)) = document.get("$vocabulary")
+        {
+            self.validation = vocabularies.contains_key(VALIDATION_VOCABULARY);
+        }
+    }
+
+    /// The base URI in effect at a place: that of the nearest subschema found around it.
+    fn base_of(&self, doc: usize, pointer: &str) -> String {
+        let mut pointer = pointer;
+        loop {
+            if let Some(base) = self.bases.get(&(doc, pointer.to_owned())) {
+                return base.clone();
+            }
+            match pointer.rfind('/') {
+                Some(at) => pointer = &pointer[..at],
+                None => return DEFAULT_BASE.to_owned(),
+            }
+        }
+    }
+
+    /// The node of the subschema at a place, compiled once.
+    fn node_at(&mut self, doc: usize, pointer: String) -> NodeId {
+        let location = (doc, pointer);
+        if let Some(id) = self.cache.get(&location) {
+            return *id;
+        }
+        // Reserve the id first: recursive schemas refer back to it.
         let id = self.nodes.len();
         self.nodes.push(Node::default());
-        let node = self.build_own(schema, at);
+        self.cache.insert(location.clone(), id);
+        let (doc, pointer) = location;
+        let document = self.docs[doc].clone();
+        let at = format!("#{pointer}");
+        let node = match document.pointer(&pointer) {
+            _ if self.depth >= MAX_SCHEMA_DEPTH => {
+                self.unsupported(&at, "a schema nested too deeply");
+                Node::default()
+            }
+            Some(schema) => {
+                self.depth += 1;
+                let mut node = self.build_own(schema, doc, &pointer);
+                self.depth -= 1;
+                let base = self.base_of(doc, &pointer);
+                node.resource = self.resource_id(&base);
+                node
+            }
+            None => Node::default(),
+        };
         self.nodes[id] = node;
         id
     }
 
+    fn child(&mut self, doc: usize, pointer: &str, path: &[&str]) -> NodeId {
+        let mut at = pointer.to_owned();
+        for segment in path {
+            at.push('/');
+            at.push_str(&escape(segment));
+        }
+        self.node_at(doc, at)
+    }
+
     /// Builds a node, noting whether its own keywords (not its children's) go beyond serde.
-    fn build_own(&mut self, schema: &Value, at: &str) -> Node {
+    fn build_own(&mut self, schema: &Value, doc: usize, pointer: &str) -> Node {
         let outer = std::mem::replace(&mut self.own, false);
-        let mut node = self.build(schema, at);
+        let mut node = self.build(schema, doc, pointer);
         node.beyond_serde = self.own;
         self.own = outer;
         node
@@ -83,10 +381,99 @@ impl Compiler<'_> {
         self.beyond_serde = true;
     }
 
+    /// The place a reference points to, loading its document when it is another one.
+    fn locate(&mut self, reference: &str, doc: usize, pointer: &str) -> Option<Location> {
+        let target = uri::resolve(&self.base_of(doc, pointer), reference);
+        let (absolute, fragment) = uri::split_fragment(&target);
+        let resource = if let Some(place) = self.resources.get(absolute) {
+            place.clone()
+        } else {
+            let document = (self.retrieve)(absolute)?;
+            let doc = self.docs.len();
+            self.docs.push(Doc::Retrieved(Rc::new(document)));
+            self.index(doc, absolute);
+            self.resources.get(absolute)?.clone()
+        };
+        let fragment = percent_decode(fragment);
+        if fragment.is_empty() {
+            return Some(resource);
+        }
+        if fragment.starts_with('/') {
+            let (doc, root) = resource;
+            let pointer = format!("{root}{fragment}");
+            self.docs[doc].pointer(&pointer)?;
+            return Some((doc, pointer));
+        }
+        self.anchors.get(&format!("{absolute}#{fragment}")).cloned()
+    }
+
+    fn reference(&mut self, reference: &str, doc: usize, pointer: &str) -> NodeId {
+        if let Some((doc, pointer)) = self.locate(reference, doc, pointer) {
+            return self.node_at(doc, pointer);
+        }
+        self.unsupported(
+            &format!("#{pointer}"),
+            format_args!("the reference {reference:?}, which points nowhere"),
+        );
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        id
+    }
+
+    /// A `$dynamicRef`: where it points statically, and the anchor name it resolves by scope
+    /// when that target is itself a `$dynamicAnchor` of the name.
+    fn dynamic_reference(&mut self, reference: &str, doc: usize, pointer: &str) -> Dynamic {
+        let (_, fragment) = uri::split_fragment(reference);
+        let target = self.locate(reference, doc, pointer);
+        let anchor = target.as_ref().and_then(|(doc, pointer)| {
+            let schema = self.docs[*doc].pointer(pointer)?;
+            let name = schema.get("$dynamicAnchor")?.as_str()?;
+            (name == fragment && !fragment.starts_with('/')).then(|| name.to_owned())
+        });
+        if anchor.is_some() {
+            self.dynamic = true;
+        }
+        let fallback = match target {
+            Some((doc, pointer)) => self.node_at(doc, pointer),
+            None => self.reference(reference, doc, pointer),
+        };
+        Dynamic { fallback, anchor }
+    }
+
+    /// Compiles every resource's dynamic anchors, for `$dynamicRef`s that resolve by scope.
+    fn finish_dynamic(&mut self) {
+        if !self.dynamic {
+            return;
+        }
+        // Compiling an anchor may load documents with anchors of their own: until none is left.
+        loop {
+            let pending: Vec<(usize, usize, Location)> = self
+                .dynamic_anchors
+                .iter()
+                .enumerate()
+                .flat_map(|(r, anchors)| {
+                    anchors
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (_, _, id))| id.is_none())
+                        .map(move |(a, (_, place, _))| (r, a, place.clone()))
+                })
+                .collect();
+            if pending.is_empty() {
+                break;
+            }
+            for (resource, anchor, (doc, pointer)) in pending {
+                let id = self.node_at(doc, pointer);
+                self.dynamic_anchors[resource][anchor].2 = Some(id);
+            }
+        }
+    }
+
     #[allow(clippy::too_many_lines)]
-    fn build(&mut self, schema: &Value, at: &str) -> Node {
-        // Only the root's own node exists while the root is being built.
-        let is_root = self.nodes.len() == 1;
+    fn build(&mut self, schema: &Value, doc: usize, pointer: &str) -> Node {
+        let is_root = doc == 0 && pointer.is_empty();
+        let at = format!("#{pointer}");
+        let at = at.as_str();
         let mut node = Node::default();
         let map = match schema {
             Value::Bool(true) => return node,
@@ -101,12 +488,14 @@ impl Compiler<'_> {
             }
         };
         node.has_default = map.get("default").is_some_and(|d| !d.is_null());
-        let usize_of = |key: &str| {
-            map.get(key)
-                .and_then(Value::as_u64)
-                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-        };
+        node.only_reference = map.contains_key("$ref")
+            && map
+                .keys()
+                .all(|key| key == "$ref" || ANNOTATIONS.contains(&key.as_str()));
         for (key, value) in map {
+            if !self.validation && VALIDATION_KEYWORDS.contains(&key.as_str()) {
+                continue;
+            }
             match key.as_str() {
                 "type" => {
                     let names: Vec<&str> = match value {
@@ -132,55 +521,54 @@ impl Compiler<'_> {
                     self.constrains();
                 }
                 "exclusiveMinimum" => {
-                    node.exclusive_minimum = value.as_f64();
+                    node.exclusive_minimum = number(value);
                     self.constrains();
                 }
                 "exclusiveMaximum" => {
-                    node.exclusive_maximum = value.as_f64();
+                    node.exclusive_maximum = number(value);
                     self.constrains();
                 }
                 "multipleOf" => {
-                    node.multiple_of = value.as_f64().filter(|m| *m > 0.0);
+                    node.multiple_of =
+                        number(value).filter(|m| m.as_f64().is_some_and(|m| m > 0.0));
                     self.constrains();
                 }
                 // Read after the loop, together: `minimum`/`maximum` with the format, both
                 // lengths (a `char` has both at 1), the item counts with the tuple; `then` and
                 // `else` with `if`.
                 "minimum" | "maximum" | "format" | "minLength" | "maxLength" | "minItems"
-                | "maxItems" | "then" | "else" => {}
+                | "maxItems" | "then" | "else" | "minContains" | "maxContains" => {}
                 "pattern" => {
-                    let Some(pattern) = value.as_str() else {
+                    let Some(source) = value.as_str() else {
                         continue;
                     };
-                    match regex_lite::Regex::new(pattern) {
-                        Ok(regex) => node.pattern = Some((pattern.to_owned(), regex)),
-                        Err(_) => self.unsupported(at, format_args!("the pattern /{pattern}/")),
+                    match pattern::compile(source) {
+                        Some(regex) => node.pattern = Some((source.to_owned(), regex)),
+                        None => self.unsupported(at, format_args!("the pattern /{source}/")),
                     }
                     self.constrains();
                 }
                 "items" => {
                     if let Value::Array(tuple) = value {
                         // Draft 2019-09 tuples.
-                        node.prefix_items = tuple
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| self.node(s, &format!("{at}/items/{i}")))
+                        node.prefix_items = (0..tuple.len())
+                            .map(|i| self.child(doc, pointer, &["items", &i.to_string()]))
                             .collect();
                     } else {
-                        node.items = Some(self.node(value, &format!("{at}/items")));
+                        node.items = Some(self.child(doc, pointer, &["items"]));
                     }
                 }
                 "prefixItems" => {
-                    node.prefix_items = value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .enumerate()
-                        .map(|(i, s)| self.node(s, &format!("{at}/prefixItems/{i}")))
+                    let count = value.as_array().map_or(0, Vec::len);
+                    node.prefix_items = (0..count)
+                        .map(|i| self.child(doc, pointer, &["prefixItems", &i.to_string()]))
                         .collect();
                 }
-                "additionalItems" if map.get("items").is_some_and(Value::is_array) => {
-                    node.items = Some(self.node(value, &format!("{at}/additionalItems")));
+                // Draft 2019-09's, beside a tuple `items` only.
+                "additionalItems" => {
+                    if map.get("items").is_some_and(Value::is_array) {
+                        node.items = Some(self.child(doc, pointer, &["additionalItems"]));
+                    }
                 }
                 "uniqueItems" => {
                     node.unique_items = value.as_bool() == Some(true);
@@ -189,15 +577,12 @@ impl Compiler<'_> {
                     }
                 }
                 "contains" => {
-                    node.contains = Some(self.node(value, &format!("{at}/contains")));
-                    self.constrains();
-                }
-                "minContains" | "maxContains" => {
+                    node.contains = Some(self.child(doc, pointer, &["contains"]));
                     self.constrains();
                 }
                 "properties" => {
-                    for (name, schema) in value.as_object().into_iter().flatten() {
-                        let id = self.node(schema, &format!("{at}/properties/{name}"));
+                    for name in value.as_object().into_iter().flat_map(Map::keys) {
+                        let id = self.child(doc, pointer, &["properties", name]);
                         node.properties.push((name.clone(), id));
                     }
                     // A derived struct below the root also deserializes from an array of its
@@ -207,11 +592,11 @@ impl Compiler<'_> {
                     }
                 }
                 "patternProperties" => {
-                    for (pattern, schema) in value.as_object().into_iter().flatten() {
-                        let id = self.node(schema, &format!("{at}/patternProperties"));
-                        match regex_lite::Regex::new(pattern) {
-                            Ok(regex) => node.pattern_properties.push((regex, id)),
-                            Err(_) => self.unsupported(at, format_args!("the pattern /{pattern}/")),
+                    for source in value.as_object().into_iter().flat_map(Map::keys) {
+                        let id = self.child(doc, pointer, &["patternProperties", source]);
+                        match pattern::compile(source) {
+                            Some(regex) => node.pattern_properties.push((regex, id)),
+                            None => self.unsupported(at, format_args!("the pattern /{source}/")),
                         }
                     }
                     self.constrains();
@@ -220,22 +605,28 @@ impl Compiler<'_> {
                 "additionalProperties" => {
                     node.additional = match value {
                         Value::Bool(false) => Additional::Deny,
-                        Value::Bool(true) => Additional::Any,
-                        schema => Additional::Schema(
-                            self.node(schema, &format!("{at}/additionalProperties")),
-                        ),
+                        // `true` too is a schema: it marks the members it takes as evaluated.
+                        _ => Additional::Schema(self.child(doc, pointer, &[key])),
                     };
                 }
+                "unevaluatedProperties" => {
+                    node.unevaluated_properties = Some(self.child(doc, pointer, &[key]));
+                    self.constrains();
+                }
+                "unevaluatedItems" => {
+                    node.unevaluated_items = Some(self.child(doc, pointer, &[key]));
+                    self.constrains();
+                }
                 "propertyNames" => {
-                    node.property_names = Some(self.node(value, &format!("{at}/propertyNames")));
+                    node.property_names = Some(self.child(doc, pointer, &[key]));
                     self.constrains();
                 }
                 "minProperties" => {
-                    node.min_properties = usize_of(key);
+                    node.min_properties = count(value);
                     self.constrains();
                 }
                 "maxProperties" => {
-                    node.max_properties = usize_of(key);
+                    node.max_properties = count(value);
                     self.constrains();
                 }
                 "dependentRequired" => {
@@ -244,13 +635,30 @@ impl Compiler<'_> {
                     }
                     self.constrains();
                 }
+                "dependentSchemas" => {
+                    for name in value.as_object().into_iter().flat_map(Map::keys) {
+                        let id = self.child(doc, pointer, &[key, name]);
+                        node.dependent_schemas.push((name.clone(), id));
+                    }
+                    self.constrains();
+                }
+                // Draft 7's `dependencies`, both forms (names, or a schema).
+                "dependencies" => {
+                    for (name, dependent) in value.as_object().into_iter().flatten() {
+                        if dependent.is_array() {
+                            node.dependent_required
+                                .push((name.clone(), strings(dependent)));
+                        } else {
+                            let id = self.child(doc, pointer, &[key, name]);
+                            node.dependent_schemas.push((name.clone(), id));
+                        }
+                    }
+                    self.constrains();
+                }
                 "anyOf" | "oneOf" | "allOf" => {
-                    let ids: Vec<NodeId> = value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .enumerate()
-                        .map(|(i, s)| self.node(s, &format!("{at}/{key}/{i}")))
+                    let count = value.as_array().map_or(0, Vec::len);
+                    let ids: Vec<NodeId> = (0..count)
+                        .map(|i| self.child(doc, pointer, &[key, &i.to_string()]))
                         .collect();
                     match key.as_str() {
                         "anyOf" => node.any_of = ids,
@@ -259,95 +667,121 @@ impl Compiler<'_> {
                     }
                 }
                 "not" => {
-                    node.not = Some(self.node(value, &format!("{at}/not")));
+                    node.not = Some(self.child(doc, pointer, &["not"]));
                     self.constrains();
                 }
                 "if" => {
-                    let condition = self.node(value, &format!("{at}/if"));
-                    let then = map.get("then").map(|s| self.node(s, &format!("{at}/then")));
-                    let otherwise = map.get("else").map(|s| self.node(s, &format!("{at}/else")));
+                    let condition = self.child(doc, pointer, &["if"]);
+                    let then = map
+                        .contains_key("then")
+                        .then(|| self.child(doc, pointer, &["then"]));
+                    let otherwise = map
+                        .contains_key("else")
+                        .then(|| self.child(doc, pointer, &["else"]));
                     node.if_then_else = Some((condition, then, otherwise));
                     self.constrains();
                 }
                 "$ref" => match value.as_str() {
-                    Some(reference) => node.reference = Some(self.reference(reference, at)),
+                    Some(reference) => {
+                        node.reference = Some(self.reference(reference, doc, pointer));
+                    }
                     None => self.unsupported(at, "a `$ref` that is not a string"),
+                },
+                "$dynamicRef" => match value.as_str() {
+                    Some(reference) => {
+                        node.dynamic_reference =
+                            Some(self.dynamic_reference(reference, doc, pointer));
+                        self.constrains();
+                    }
+                    None => self.unsupported(at, "a `$dynamicRef` that is not a string"),
                 },
                 _ if ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-") => {}
                 other => self.unsupported(at, format_args!("the keyword `{other}`")),
             }
         }
-        self.numbers_and_format(map, &mut node);
+        if self.validation {
+            self.counts(map, &mut node);
+        } else {
+            node.format = map.get("format").and_then(Value::as_str).map(Format::named);
+        }
+        node
+    }
+
+    /// `minimum`/`maximum` with `format`, lengths, item and contains counts.
+    fn counts(&mut self, map: &Map<String, Value>, node: &mut Node) {
+        self.numbers_and_format(map, node);
         // A `char`'s schema has both lengths at 1, which serde enforces; any other length is a
         // constraint of its own.
-        node.min_length = usize_of("minLength");
-        node.max_length = usize_of("maxLength");
+        node.min_length = map.get("minLength").and_then(count);
+        node.max_length = map.get("maxLength").and_then(count);
         if (node.min_length.is_some() || node.max_length.is_some())
             && !(node.min_length == Some(1) && node.max_length == Some(1))
         {
             self.constrains();
         }
-        node.min_items = usize_of("minItems");
-        node.max_items = usize_of("maxItems");
+        node.min_items = map.get("minItems").and_then(count);
+        node.max_items = map.get("maxItems").and_then(count);
         let tuple = Some(node.prefix_items.len()).filter(|n| *n > 0);
         let tuple_bounds = node.min_items.is_none_or(|n| Some(n) == tuple)
             && node.max_items.is_none_or(|n| Some(n) == tuple);
         if (node.min_items.is_some() || node.max_items.is_some()) && !tuple_bounds {
             self.constrains();
         }
-        node.min_contains = usize_of("minContains");
-        node.max_contains = usize_of("maxContains");
-        node
+        node.min_contains = map.get("minContains").and_then(count);
+        node.max_contains = map.get("maxContains").and_then(count);
+        if node.min_contains.is_some() || node.max_contains.is_some() {
+            self.constrains();
+        }
     }
 
     /// `minimum`/`maximum` and `format`: the bounds an integer format implies (`uint8`:
     /// 0..=255) are what serde enforces; any other bound is a constraint of its own.
     fn numbers_and_format(&mut self, map: &Map<String, Value>, node: &mut Node) {
-        node.minimum = map.get("minimum").and_then(Value::as_f64);
-        node.maximum = map.get("maximum").and_then(Value::as_f64);
+        node.minimum = map.get("minimum").and_then(number);
+        node.maximum = map.get("maximum").and_then(number);
         node.format = map.get("format").and_then(Value::as_str).map(Format::named);
-        let implied = node.format.as_ref().and_then(Format::integer_bounds);
-        let within = |bound: Option<f64>, implied: Option<f64>| {
-            bound.is_none_or(|b| implied.is_some_and(|i| (b - i).abs() < f64::EPSILON))
+        let implied = node.format.as_ref().and_then(Format::integer_range);
+        let within = |bound: &Option<Number>, implied: Option<i128>| {
+            bound.as_ref().is_none_or(|b| {
+                implied.is_some_and(|i| super::super::number::canonical(b) == i.to_string())
+            })
         };
         let (low, high) = implied.map_or((None, None), |(lo, hi)| (Some(lo), Some(hi)));
-        if !within(node.minimum, low) || !within(node.maximum, high) {
+        if !within(&node.minimum, low) || !within(&node.maximum, high) {
             self.constrains();
         }
         if node
             .format
             .as_ref()
-            .is_some_and(|f| f.is_checked() && f.integer_bounds().is_none())
+            .is_some_and(|f| f.is_checked() && f.integer_range().is_none())
         {
             self.constrains();
         }
     }
+}
 
-    fn reference(&mut self, reference: &str, at: &str) -> NodeId {
-        if let Some(id) = self.refs.get(reference) {
-            return *id;
-        }
-        let target = reference
-            .strip_prefix('#')
-            .and_then(|pointer| self.root.pointer(&percent_decode(pointer)));
-        let Some(target) = target else {
-            self.unsupported(
-                at,
-                format_args!("the reference {reference:?}, which points nowhere"),
-            );
-            let id = self.nodes.len();
-            self.nodes.push(Node::default());
-            self.refs.insert(reference.to_owned(), id);
-            return id;
-        };
-        // Reserve the id first: recursive schemas refer back to it.
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
-        self.refs.insert(reference.to_owned(), id);
-        let node = self.build_own(target, reference);
-        self.nodes[id] = node;
-        id
+/// A numeric keyword's value.
+fn number(value: &Value) -> Option<Number> {
+    match value {
+        Value::Number(n) => Some(n.clone()),
+        _ => None,
     }
+}
+
+/// A count (`maxItems`, `minLength`, ...): a non-negative integer, written `2` or `2.0`.
+fn count(value: &Value) -> Option<usize> {
+    let n = value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+            .map(|f| {
+                // Saturating: a count past u64 is as good as infinite.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let n = f.min(1.8e19) as u64;
+                n
+            })
+    })?;
+    Some(usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// The strings of a JSON array of strings (others skipped).

@@ -80,7 +80,12 @@ impl CompiledSchema {
             }
             return join_or(&parts);
         }
-        let types = self.types_of(id);
+        let mut types = self.types_of(id);
+        if types == Types::ANY {
+            // Rules of one type only, with no `type` beside them (a schema written by hand): the
+            // model is told that type, which the rules are about.
+            types = node.implied_type().unwrap_or(types);
+        }
         // `an integer at least 0, or null`: bounds belong to the non-null part.
         let nullable = types.has(Types::NULL) && types != Types::NULL;
         let base = if nullable {
@@ -89,66 +94,18 @@ impl CompiledSchema {
             types
         };
         let mut text = base.describe();
+        // The items of an array, also through a `$ref` with rules beside it.
+        let items = node.items.or_else(|| {
+            node.reference
+                .and_then(|target| self.nodes[self.resolve(target)].items)
+        });
         if base == Types::ARRAY
-            && let Some(items) = node.items
+            && let Some(items) = items
         {
             let inner = self.describe_within(items, depth + 1);
             text = format!("an array of {}", plural(&inner));
         }
-        let mut bounds = Vec::new();
-        // A narrow integer format (`int32`, ...) with no `minimum` or `maximum` beside it bounds
-        // the value by itself: its range is said. (64-bit formats are left as "an integer":
-        // their range is the machine's, not the tool's, and reads as noise.)
-        let (mut low, mut high) = (node.minimum.map(num), node.maximum.map(num));
-        if let Some(Format::Integer { min, max }) = &node.format
-            && low.is_none()
-            && high.is_none()
-            && *max <= i128::from(u32::MAX)
-        {
-            (low, high) = (Some(min.to_string()), Some(max.to_string()));
-        }
-        match (low, high) {
-            (Some(min), Some(max)) => bounds.push(format!("from {min} to {max}")),
-            (Some(min), None) => bounds.push(format!("at least {min}")),
-            (None, Some(max)) => bounds.push(format!("at most {max}")),
-            (None, None) => {}
-        }
-        if let Some(min) = node.exclusive_minimum {
-            bounds.push(format!("greater than {}", num(min)));
-        }
-        if let Some(max) = node.exclusive_maximum {
-            bounds.push(format!("less than {}", num(max)));
-        }
-        if let Some(step) = node.multiple_of {
-            bounds.push(format!("a multiple of {}", num(step)));
-        }
-        if let Some(format) = &node.format
-            && let Some(name) = format.describe()
-        {
-            bounds.push(name);
-        }
-        match (node.min_length, node.max_length) {
-            (Some(min), Some(max)) if min == max => {
-                bounds.push(format!("of exactly {min} characters"));
-            }
-            (Some(min), Some(max)) => bounds.push(format!("of {min} to {max} characters")),
-            (Some(min), None) => bounds.push(format!("of at least {min} characters")),
-            (None, Some(max)) => bounds.push(format!("of at most {max} characters")),
-            (None, None) => {}
-        }
-        if let Some((pattern, _)) = &node.pattern {
-            bounds.push(format!("matching /{pattern}/"));
-        }
-        match (node.min_items, node.max_items) {
-            (Some(min), Some(max)) => bounds.push(format!("with {min} to {max} items")),
-            (Some(min), None) => bounds.push(format!("with at least {min} items")),
-            (None, Some(max)) => bounds.push(format!("with at most {max} items")),
-            (None, None) => {}
-        }
-        if node.unique_items {
-            bounds.push("without duplicates".into());
-        }
-        for bound in bounds {
+        for bound in bounds(node) {
             let _ = write!(text, " {bound}");
         }
         if nullable {
@@ -156,6 +113,100 @@ impl CompiledSchema {
         }
         text
     }
+}
+
+impl super::Node {
+    /// The one type the node's rules are about, when they are all of one type's.
+    fn implied_type(&self) -> Option<Types> {
+        let string = self.pattern.is_some()
+            || self.min_length.is_some()
+            || self.max_length.is_some()
+            || self
+                .format
+                .as_ref()
+                .is_some_and(|f| f.is_checked() && f.integer_range().is_none());
+        let number = self.minimum.is_some()
+            || self.maximum.is_some()
+            || self.exclusive_minimum.is_some()
+            || self.exclusive_maximum.is_some()
+            || self.multiple_of.is_some();
+        let array = self.items.is_some()
+            || self.min_items.is_some()
+            || self.max_items.is_some()
+            || self.unique_items;
+        match (string, number, array) {
+            (true, false, false) => Some(Types::STRING),
+            (false, true, false) => Some(Types::NUMBER),
+            (false, false, true) => Some(Types::ARRAY),
+            _ => None,
+        }
+    }
+}
+
+/// A node's bounds in words: `from 1 to 50`, `of at most 3 characters`, `without duplicates`.
+fn bounds(node: &super::Node) -> Vec<String> {
+    let mut bounds = Vec::new();
+    // A narrow integer format (`int32`, ...) with no `minimum` or `maximum` beside it bounds
+    // the value by itself: its range is said. (64-bit formats are left as "an integer":
+    // their range is the machine's, not the tool's, and reads as noise.)
+    let (mut low, mut high) = (
+        node.minimum.as_ref().map(number),
+        node.maximum.as_ref().map(number),
+    );
+    if let Some(Format::Integer { min, max }) = &node.format
+        && low.is_none()
+        && high.is_none()
+        && *max <= i128::from(u32::MAX)
+    {
+        (low, high) = (Some(min.to_string()), Some(max.to_string()));
+    }
+    match (low, high) {
+        (Some(min), Some(max)) => bounds.push(format!("from {min} to {max}")),
+        (Some(min), None) => bounds.push(format!("at least {min}")),
+        (None, Some(max)) => bounds.push(format!("at most {max}")),
+        (None, None) => {}
+    }
+    if let Some(min) = &node.exclusive_minimum {
+        bounds.push(format!("greater than {}", number(min)));
+    }
+    if let Some(max) = &node.exclusive_maximum {
+        bounds.push(format!("less than {}", number(max)));
+    }
+    if let Some(step) = &node.multiple_of {
+        bounds.push(format!("a multiple of {}", number(step)));
+    }
+    if let Some(format) = &node.format
+        && let Some(name) = format.describe()
+    {
+        bounds.push(name);
+    }
+    let characters = |n: usize| if n == 1 { "character" } else { "characters" };
+    match (node.min_length, node.max_length) {
+        (Some(min), Some(max)) if min == max => {
+            bounds.push(format!("of exactly {min} {}", characters(min)));
+        }
+        (Some(min), Some(max)) => bounds.push(format!("of {min} to {max} characters")),
+        (Some(min), None) => bounds.push(format!("of at least {min} {}", characters(min))),
+        (None, Some(max)) => bounds.push(format!("of at most {max} {}", characters(max))),
+        (None, None) => {}
+    }
+    if let Some((pattern, _)) = &node.pattern {
+        bounds.push(format!("matching /{pattern}/"));
+    }
+    let items = |n: usize| if n == 1 { "item" } else { "items" };
+    match (node.min_items, node.max_items) {
+        (Some(min), Some(max)) if min == max => {
+            bounds.push(format!("with exactly {min} {}", items(min)));
+        }
+        (Some(min), Some(max)) => bounds.push(format!("with {min} to {max} items")),
+        (Some(min), None) => bounds.push(format!("with at least {min} {}", items(min))),
+        (None, Some(max)) => bounds.push(format!("with at most {max} {}", items(max))),
+        (None, None) => {}
+    }
+    if node.unique_items {
+        bounds.push("without duplicates".into());
+    }
+    bounds
 }
 
 pub(crate) fn one_of_values(values: &[Value]) -> String {
@@ -193,6 +244,15 @@ fn plural(description: &str) -> String {
         }
     }
     description.to_owned()
+}
+
+/// A bound as the model reads it: integers (also those written `5.0`) without a fraction.
+fn number(n: &serde_json::Number) -> String {
+    if n.is_i64() || n.is_u64() {
+        n.to_string()
+    } else {
+        num(n.as_f64().unwrap_or(0.0))
+    }
 }
 
 pub(crate) fn num(value: f64) -> String {

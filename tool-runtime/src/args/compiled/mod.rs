@@ -1,7 +1,7 @@
 //! A parameters schema compiled once per tool: `$ref`s resolved to node indices, patterns
 //! compiled, types as bit sets. Coercion and validation both walk it beside a value.
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 
 use super::format::Format;
 
@@ -102,6 +102,15 @@ pub(crate) enum Additional {
     Schema(NodeId),
 }
 
+/// A `$dynamicRef`: the node it points to statically, and the `$dynamicAnchor` name it resolves
+/// by dynamic scope (the outermost schema resource entered that has the anchor), when its
+/// static target is such an anchor itself.
+#[derive(Debug, Clone)]
+pub(crate) struct Dynamic {
+    pub(crate) fallback: NodeId,
+    pub(crate) anchor: Option<String>,
+}
+
 /// One compiled schema.
 #[derive(Debug, Clone, Default)]
 #[allow(clippy::struct_excessive_bools)] // Flags read off the schema, one per keyword.
@@ -111,11 +120,11 @@ pub(crate) struct Node {
     pub(crate) types: Option<Types>,
     pub(crate) enumeration: Option<Vec<Value>>,
     pub(crate) constant: Option<Value>,
-    pub(crate) minimum: Option<f64>,
-    pub(crate) maximum: Option<f64>,
-    pub(crate) exclusive_minimum: Option<f64>,
-    pub(crate) exclusive_maximum: Option<f64>,
-    pub(crate) multiple_of: Option<f64>,
+    pub(crate) minimum: Option<Number>,
+    pub(crate) maximum: Option<Number>,
+    pub(crate) exclusive_minimum: Option<Number>,
+    pub(crate) exclusive_maximum: Option<Number>,
+    pub(crate) multiple_of: Option<Number>,
     pub(crate) min_length: Option<usize>,
     pub(crate) max_length: Option<usize>,
     pub(crate) pattern: Option<(String, regex_lite::Regex)>,
@@ -136,12 +145,20 @@ pub(crate) struct Node {
     pub(crate) min_properties: Option<usize>,
     pub(crate) max_properties: Option<usize>,
     pub(crate) dependent_required: Vec<(String, Vec<String>)>,
+    pub(crate) dependent_schemas: Vec<(String, NodeId)>,
+    pub(crate) unevaluated_properties: Option<NodeId>,
+    pub(crate) unevaluated_items: Option<NodeId>,
     pub(crate) any_of: Vec<NodeId>,
     pub(crate) one_of: Vec<NodeId>,
     pub(crate) all_of: Vec<NodeId>,
     pub(crate) not: Option<NodeId>,
     pub(crate) if_then_else: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
     pub(crate) reference: Option<NodeId>,
+    pub(crate) dynamic_reference: Option<Dynamic>,
+    /// Whether the schema is a `$ref` and annotations only: the target says everything.
+    pub(crate) only_reference: bool,
+    /// The schema resource (`$id`) the node belongs to, for `$dynamicRef`'s scope.
+    pub(crate) resource: u32,
     /// Whether this node's own keywords say more than serde enforces.
     pub(crate) beyond_serde: bool,
     /// A `default` other than `null`.
@@ -155,6 +172,10 @@ impl Node {
         let scalar = |v: &Value| !v.is_array() && !v.is_object();
         !self.never
             && self.reference.is_none()
+            && self.dynamic_reference.is_none()
+            && self.dependent_schemas.is_empty()
+            && self.unevaluated_properties.is_none()
+            && self.unevaluated_items.is_none()
             && self.any_of.is_empty()
             && self.one_of.is_empty()
             && self.all_of.is_empty()
@@ -191,6 +212,10 @@ pub struct CompiledSchema {
     passing: Vec<bool>,
     unsupported: Vec<String>,
     beyond_serde: bool,
+    /// Per schema resource: its `$dynamicAnchor` names and nodes.
+    pub(crate) dynamic_anchors: Vec<Vec<(String, NodeId)>>,
+    /// Whether some `$dynamicRef` resolves by dynamic scope (validation then tracks it).
+    pub(crate) dynamic: bool,
     /// Some optional property takes `null` and has a default other than `null`.
     null_is_not_default: bool,
 }
@@ -198,11 +223,40 @@ pub struct CompiledSchema {
 pub(crate) const ROOT: NodeId = 0;
 
 impl CompiledSchema {
-    /// Compiles a schema. `$ref`s point into the same document (`#/$defs/..`, `#/definitions/..`,
-    /// `#`); a reference that resolves to nothing accepts anything and is reported in
-    /// [`unsupported`](Self::unsupported).
+    /// Compiles a schema (JSON Schema draft 2020-12). References resolve within the document
+    /// (`#/$defs/..`, `#/definitions/..`, `#`, `$id`s, `$anchor`s, `$dynamicRef`); a reference
+    /// that resolves to nothing accepts anything and is reported in
+    /// [`unsupported`](Self::unsupported). For references to other documents, see
+    /// [`compile_with`](Self::compile_with).
     pub fn compile(schema: &Value) -> Self {
-        let (nodes, unsupported, beyond_serde) = build::compile(schema);
+        Self::compile_with(schema, &|_| None)
+    }
+
+    /// Compiles a schema whose references may point into other documents: `retrieve` is asked
+    /// for each document by its absolute URI (without fragment), once, while compiling, and
+    /// gives `None` for one it does not have. Nothing is fetched from the network by
+    /// toolwright itself.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_runtime::args::CompiledSchema;
+    ///
+    /// let units = json!({"$defs": {"unit": {"enum": ["celsius", "fahrenheit"]}}});
+    /// let schema = CompiledSchema::compile_with(
+    ///     &json!({"properties": {"unit": {"$ref": "https://example.org/units#/$defs/unit"}}}),
+    ///     &|uri| (uri == "https://example.org/units").then(|| units.clone()),
+    /// );
+    /// assert!(schema.unsupported().is_empty());
+    /// assert!(schema.validate(&json!({"unit": "kelvin"}))[0].to_string().contains("celsius"));
+    /// ```
+    pub fn compile_with(schema: &Value, retrieve: &dyn Fn(&str) -> Option<Value>) -> Self {
+        let build::Compiled {
+            nodes,
+            unsupported,
+            beyond_serde,
+            dynamic_anchors,
+            dynamic,
+        } = build::compile(schema, retrieve);
         let types = CompiledSchema::compute_types(&nodes);
         let null_is_not_default = nodes.iter().any(|node| {
             node.properties.iter().any(|(name, id)| {
@@ -219,6 +273,8 @@ impl CompiledSchema {
             nodes,
             unsupported,
             beyond_serde,
+            dynamic_anchors,
+            dynamic,
         }
     }
 
@@ -253,7 +309,7 @@ impl CompiledSchema {
         for _ in 0..32 {
             let node = &self.nodes[id];
             match node.reference {
-                Some(target) if is_only_reference(node) => id = target,
+                Some(target) if node.only_reference => id = target,
                 _ => break,
             }
         }
@@ -305,6 +361,10 @@ impl CompiledSchema {
                     .chain(node.contains)
                     .chain(node.not)
                     .chain(node.reference)
+                    .chain(node.dependent_schemas.iter().map(|(_, id)| *id))
+                    .chain(node.unevaluated_properties)
+                    .chain(node.unevaluated_items)
+                    .chain(node.dynamic_reference.as_ref().map(|d| d.fallback))
                     .chain(conditional)
                     .any(visit)
         })
@@ -388,16 +448,6 @@ fn per_node<T: Copy>(nodes: &[Node], on_cycle: T, rule: &Rule<'_, T>) -> Vec<T> 
 /// How a node's value follows from the node and (through the callback) its children's.
 type Rule<'a, T> = dyn Fn(&Node, &mut dyn FnMut(NodeId) -> T) -> T + 'a;
 
-fn is_only_reference(node: &Node) -> bool {
-    node.types.is_none()
-        && node.any_of.is_empty()
-        && node.one_of.is_empty()
-        && node.all_of.is_empty()
-        && node.properties.is_empty()
-        && node.enumeration.is_none()
-        && node.constant.is_none()
-}
-
 fn intersect(a: Types, b: Types) -> Types {
     // `integer` within `number` stays integer.
     let mut bits = a.0 & b.0;
@@ -412,5 +462,6 @@ fn intersect(a: Types, b: Types) -> Types {
 
 mod build;
 mod describe;
+mod uri;
 
-pub(crate) use self::describe::{join_or, num, one_of_values};
+pub(crate) use self::describe::{join_or, one_of_values};
