@@ -358,23 +358,30 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     // enforces, it is checked as serde reads (see `inline`).
     let schema = definition.compiled_schema();
     let checked = schema.constrains_beyond_types();
+    let inline = schema.checks_inline();
     let fast = match arguments {
         _ if session.policy.null_as_absent && schema.null_is_not_default() => None,
         Arguments::Text(text)
             if first_non_space(text) == Some(b'{')
                 && text.len() <= session.policy.limits.max_len =>
         {
-            if checked {
+            if !checked {
+                serde_json::from_str::<T>(text).ok()
+            } else if inline {
                 inline::from_str::<T>(schema, text).ok()
             } else {
-                serde_json::from_str::<T>(text).ok()
+                serde_json::from_str::<Value>(text)
+                    .ok()
+                    .and_then(|value| valid_then_typed(schema, &value))
             }
         }
         Arguments::Json(value @ Value::Object(_)) => {
-            if checked {
+            if !checked {
+                T::deserialize(value).ok()
+            } else if inline {
                 inline::from_value::<T>(schema, value).ok()
             } else {
-                T::deserialize(value).ok()
+                valid_then_typed(schema, value)
             }
         }
         _ => None,
@@ -382,6 +389,17 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     match fast {
         Some(parsed) => Ok(parsed),
         None => parse_checked(definition, arguments, session),
+    }
+}
+
+/// The fast path for schemas with rules serde cannot check as it reads (unions, sets, ...):
+/// the whole value checked against the schema (no message built), then deserialized. Anything
+/// wrong takes the long way, which explains.
+fn valid_then_typed<T: DeserializeOwned>(schema: &CompiledSchema, value: &Value) -> Option<T> {
+    if schema.valid_at(compiled::ROOT, value) {
+        T::deserialize(value).ok()
+    } else {
+        None
     }
 }
 

@@ -203,6 +203,7 @@ impl Node {
 /// Built once per tool (a [`ToolDefinition`](crate::ToolDefinition) caches it). Keywords it
 /// does not enforce are listed by [`unsupported`](Self::unsupported).
 #[derive(Debug, Clone)]
+#[allow(clippy::struct_excessive_bools)] // Facts about the schema, computed once, each read apart.
 pub struct CompiledSchema {
     pub(crate) nodes: Vec<Node>,
     types: Vec<Types>,
@@ -210,6 +211,9 @@ pub struct CompiledSchema {
     checked: Vec<bool>,
     /// Per node: whether its own rules can be checked on values in passing (`inline`).
     passing: Vec<bool>,
+    /// Whether every rule beyond serde can be checked in passing (no union, set, `not`, ...
+    /// that needs the whole value): then typed arguments are checked as serde reads them.
+    inline: bool,
     unsupported: Vec<String>,
     beyond_serde: bool,
     /// Per schema resource: its `$dynamicAnchor` names and nodes.
@@ -265,16 +269,21 @@ impl CompiledSchema {
                     && !node.required.iter().any(|r| r == name)
             })
         });
+        let checked = CompiledSchema::compute_checked(&nodes);
+        let passing: Vec<bool> = nodes.iter().map(Node::checkable_in_passing).collect();
+        let inline =
+            (0..nodes.len()).all(|id| !checked[id] || nodes[id].only_reference || passing[id]);
         CompiledSchema {
-            types,
-            null_is_not_default,
-            checked: CompiledSchema::compute_checked(&nodes),
-            passing: nodes.iter().map(Node::checkable_in_passing).collect(),
             nodes,
+            types,
+            checked,
+            passing,
+            inline,
             unsupported,
             beyond_serde,
             dynamic_anchors,
             dynamic,
+            null_is_not_default,
         }
     }
 
@@ -326,6 +335,11 @@ impl CompiledSchema {
     /// be checked against the schema, not only deserialized.
     pub(crate) fn needs_check(&self, id: NodeId) -> bool {
         self.checked[id]
+    }
+
+    /// Whether every rule beyond serde can be checked as serde reads the value.
+    pub(crate) fn checks_inline(&self) -> bool {
+        self.inline
     }
 
     /// Whether a node's own rules can be checked on values as serde reads them.
