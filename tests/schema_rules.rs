@@ -266,11 +266,21 @@ fn valid_input_within_the_limits_passes() {
         .with(tree {})
         .unwrap()
         .with_argument_policy(ArgumentPolicy::new().limits(deep));
-    let (is_error, text) = run(
-        &tools_deep,
-        "tree",
-        Arguments::Json(json!({"root": chain(190)})),
-    );
+    let deep_arguments = json!({"root": chain(190)});
+    let schema = tools_deep
+        .get("tree")
+        .unwrap()
+        .definition()
+        .compiled_schema()
+        .clone();
+    assert_eq!(schema.validate(&deep_arguments), []);
+    let (is_error, text) = run(&tools_deep, "tree", Arguments::Json(deep_arguments.clone()));
+    assert!(!is_error, "{text}");
+    assert_eq!(text, "190");
+    // The long way: a number where the root's name is a string is coerced, then all validated.
+    let mut long_way = deep_arguments;
+    long_way["root"]["name"] = json!(7);
+    let (is_error, text) = run(&tools_deep, "tree", Arguments::Json(long_way));
     assert!(!is_error, "{text}");
     assert_eq!(text, "190");
 
