@@ -370,9 +370,11 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
             } else if inline {
                 inline::from_str::<T>(schema, text).ok()
             } else {
+                // Owned, so that serde moves its strings out instead of copying them.
                 serde_json::from_str::<Value>(text)
                     .ok()
-                    .and_then(|value| valid_then_typed(schema, &value))
+                    .filter(|value| schema.valid_beyond_serde(value))
+                    .and_then(|value| serde_json::from_value(value).ok())
             }
         }
         Arguments::Json(value @ Value::Object(_)) => {
@@ -396,7 +398,7 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
 /// the whole value checked against the schema (no message built), then deserialized. Anything
 /// wrong takes the long way, which explains.
 fn valid_then_typed<T: DeserializeOwned>(schema: &CompiledSchema, value: &Value) -> Option<T> {
-    if schema.valid_at(compiled::ROOT, value) {
+    if schema.valid_beyond_serde(value) {
         T::deserialize(value).ok()
     } else {
         None

@@ -26,7 +26,7 @@ fn exact(n: &Number) -> Exact {
     let f = n.as_f64().unwrap_or(0.0);
     // Integral floats within i128 convert exactly (they are integers already).
     #[allow(clippy::cast_possible_truncation)]
-    if f.fract() == 0.0 && f.abs() < 1.7e38 {
+    if super::compiled::is_integral_float(f) && f.abs() < 1.7e38 {
         Exact::Int(f as i128)
     } else {
         Exact::Float(f)

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Number, Value};
 
 use super::compiled::{
-    Additional, CompiledSchema, Dynamic, Node, NodeId, ROOT, Types, one_of_values,
+    Additional, CompiledSchema, Dynamic, Node, NodeId, ROOT, Types, keywords, one_of_values,
 };
 use super::number;
 use super::problem::{ArgPath, PathSegment, Problem, ProblemKind, show};
@@ -59,7 +59,19 @@ impl CompiledSchema {
     pub(crate) fn valid_at(&self, id: NodeId, value: &Value) -> bool {
         let mut checker = Checker::new(self, value, false);
         checker.check(id, value, &Frame::Root, &mut Vec::new());
-        !checker.failed && checker.budget > 0
+        !checker.failed && !checker.exhausted
+    }
+
+    /// Whether a value keeps every rule of the schema that serde's derived `Deserialize` does
+    /// not enforce by itself ([`needs_check`](Self::needs_check)): members and items whose
+    /// schema says no more than serde are not visited, except inside union branches tried
+    /// (which branch holds may turn on them). For arguments that are then deserialized into
+    /// the generated type: the two together are the full check.
+    pub(crate) fn valid_beyond_serde(&self, value: &Value) -> bool {
+        let mut checker = Checker::new(self, value, false);
+        checker.beyond_serde = true;
+        checker.check(ROOT, value, &Frame::Root, &mut Vec::new());
+        !checker.failed && !checker.exhausted
     }
 
     /// The problems of a value against one node, and whether the check ran to the end (within
@@ -68,7 +80,7 @@ impl CompiledSchema {
         let mut checker = Checker::new(self, value, true);
         let mut problems = Vec::new();
         checker.check(id, value, &Frame::Root, &mut problems);
-        (problems, checker.budget > 0)
+        (problems, !checker.exhausted)
     }
 
     /// Whether one number keeps a node's numeric rules (bounds and step), exactly.
@@ -135,9 +147,17 @@ impl Frame<'_> {
 
 /// Walks a value beside the schema. Collecting, it builds every problem; otherwise (a branch
 /// tried, a condition, `not`, `contains`) it stops at the first and builds no text.
+#[allow(clippy::struct_excessive_bools)] // The state of one walk, each flag read apart.
 struct Checker<'s> {
     schema: &'s CompiledSchema,
+    /// Schema visits left: [`BUDGET`] to start with, topped up once to [`BUDGET_PER_VALUE`]
+    /// per value of the arguments if that is more (counting them only then).
     budget: usize,
+    topped_up: bool,
+    /// Whether the check stopped before its end (budget or depth).
+    exhausted: bool,
+    /// The whole value checked, for the top-up.
+    value: &'s Value,
     /// Nesting of `check` calls in all.
     depth: usize,
     /// Nesting of `check` calls on the same value (`$ref`s, `allOf`, ...): a reference that
@@ -148,6 +168,9 @@ struct Checker<'s> {
     collect: bool,
     /// Whether a problem was found while not collecting.
     failed: bool,
+    /// Whether members and items serde checks by itself are left to it
+    /// ([`CompiledSchema::valid_beyond_serde`]).
+    beyond_serde: bool,
 }
 
 /// Deepest nesting of checks in all: a bound on the stack the check takes, far above what a
@@ -166,9 +189,18 @@ fn problem(path: &Frame<'_>, kind: ProblemKind, expected: String, found: String)
     }
 }
 
+/// Builds and keeps a problem: out of line, so that the checks, which rarely report, stay
+/// small.
+#[cold]
+#[inline(never)]
+fn push(out: &mut Vec<Problem>, make: impl FnOnce() -> Problem) {
+    out.push(make());
+}
+
 /// JSON equality with numbers compared by value (`1` equals `1.0`).
 pub(crate) fn same(left: &Value, right: &Value) -> bool {
     match (left, right) {
+        (Value::String(x), Value::String(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => number::equal(x, y),
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
@@ -188,22 +220,32 @@ struct Evaluated<'v> {
 }
 
 impl<'s> Checker<'s> {
-    fn new(schema: &'s CompiledSchema, value: &Value, collect: bool) -> Self {
+    fn new(schema: &'s CompiledSchema, value: &'s Value, collect: bool) -> Self {
         Checker {
             schema,
-            budget: json::work_budget(value, BUDGET, BUDGET_PER_VALUE),
+            budget: BUDGET,
+            topped_up: false,
+            exhausted: false,
+            value,
             depth: 0,
             in_place: 0,
             scope: Vec::new(),
             collect,
             failed: false,
+            beyond_serde: false,
         }
+    }
+
+    /// Whether checking on is pointless: a problem found while not collecting (the answer is
+    /// known), or the budget spent.
+    fn stopped(&self) -> bool {
+        (self.failed && !self.collect) || self.exhausted
     }
 
     /// Notes a problem: built (by `make`) only when collecting.
     fn report(&mut self, out: &mut Vec<Problem>, make: impl FnOnce() -> Problem) {
         if self.collect {
-            out.push(make());
+            push(out, make);
         } else {
             self.failed = true;
         }
@@ -211,11 +253,21 @@ impl<'s> Checker<'s> {
 
     /// Whether a value is valid against a node, building nothing.
     fn valid(&mut self, id: NodeId, value: &Value) -> bool {
+        // Which of several branches holds may turn on what serde alone would check.
+        let beyond_serde = std::mem::replace(&mut self.beyond_serde, false);
+        let valid = self.valid_as_is(id, value);
+        self.beyond_serde = beyond_serde;
+        valid
+    }
+
+    /// Whether a value is valid against a node, building nothing, visiting what the check as a
+    /// whole visits (a branch picked by its tag, which serde picks by the same tag).
+    fn valid_as_is(&mut self, id: NodeId, value: &Value) -> bool {
         let (collect, failed) = (self.collect, self.failed);
         self.collect = false;
         self.failed = false;
         self.check(id, value, &Frame::Root, &mut Vec::new());
-        let valid = !self.failed && self.budget > 0;
+        let valid = !self.failed && !self.exhausted;
         self.collect = collect;
         self.failed = failed;
         valid
@@ -234,21 +286,51 @@ impl<'s> Checker<'s> {
 
     /// Checks a member or an item: a step into the value.
     fn check_child(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
+        if self.beyond_serde && !self.schema.needs_check(id) {
+            return;
+        }
         let in_place = std::mem::replace(&mut self.in_place, 0);
         self.check(id, value, path, out);
         self.in_place = in_place;
     }
 
-    fn check(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
-        if self.budget == 0 || (self.failed && !self.collect) {
-            return;
+    /// Spends one schema visit; `false` once the budget is spent.
+    fn spend(&mut self) -> bool {
+        if self.budget == 0 && !self.topped_up {
+            self.topped_up = true;
+            self.budget = json::work_budget(self.value, BUDGET, BUDGET_PER_VALUE) - BUDGET;
         }
-        if self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
-            // Spend the budget: the validation as a whole is reported as too deep to check.
-            self.budget = 0;
-            return;
+        if self.budget == 0 {
+            self.exhausted = true;
+            return false;
         }
         self.budget -= 1;
+        true
+    }
+
+    /// Stops the whole check: it is reported as too large or deep to check.
+    fn give_up(&mut self) {
+        self.exhausted = true;
+        self.budget = 0;
+        self.topped_up = true;
+    }
+
+    fn check(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
+        if self.failed && !self.collect || !self.spend() {
+            return;
+        }
+        // A `$ref` with nothing beside it is its target (unless scope matters, for
+        // `$dynamicRef`: a reference may enter another resource).
+        let id = if self.schema.dynamic {
+            id
+        } else {
+            self.schema.target(id)
+        };
+        if self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
+            // The validation as a whole is reported as too deep to check.
+            self.give_up();
+            return;
+        }
         self.depth += 1;
         self.in_place += 1;
         let entered = self.schema.dynamic && self.enter(id);
@@ -289,7 +371,10 @@ impl<'s> Checker<'s> {
     fn check_node(&mut self, id: NodeId, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
         let schema = self.schema;
         let node = schema.node(id);
-        if node.never {
+        if node.keywords == 0 {
+            return;
+        }
+        if node.has(keywords::NEVER) {
             self.report(out, || {
                 problem(
                     path,
@@ -300,12 +385,14 @@ impl<'s> Checker<'s> {
             });
             return;
         }
-        if let Some(target) = node.reference {
-            self.check(target, value, path, out);
-        }
-        if let Some(dynamic) = &node.dynamic_reference {
-            let target = self.dynamic_target(dynamic);
-            self.check(target, value, path, out);
+        if node.has(keywords::REFERENCE) {
+            if let Some(target) = node.reference {
+                self.check(target, value, path, out);
+            }
+            if let Some(dynamic) = &node.dynamic_reference {
+                let target = self.dynamic_target(dynamic);
+                self.check(target, value, path, out);
+            }
         }
         if let Some(types) = node.types
             && !types.accepts(Types::of(value))
@@ -315,6 +402,57 @@ impl<'s> Checker<'s> {
             });
             return;
         }
+        if node.has(keywords::LISTED) {
+            self.listed(node, value, path, out);
+        }
+        // One problem per value and rule family: a number out of `minimum`/`maximum` is not
+        // reported again for its integer format's bounds.
+        let mut range_reported = false;
+        match value {
+            Value::Number(n)
+                if node.has(keywords::NUMBER) && !CompiledSchema::number_holds(node, n) =>
+            {
+                range_reported = true;
+                self.report(out, || {
+                    problem(path, ProblemKind::Range, schema.describe(id), show(value))
+                });
+            }
+            Value::String(s) if node.has(keywords::STRING) => {
+                self.string(id, node, s, value, path, out);
+            }
+            Value::Array(items) if node.has(keywords::ARRAY) => {
+                self.array(id, node, items, path, out);
+            }
+            Value::Object(map) if node.has(keywords::OBJECT) => {
+                self.object(node, map, path, out);
+            }
+            _ => {}
+        }
+        if node.has(keywords::FORMAT)
+            && let Some(format) = &node.format
+            && !range_reported
+            && !format.check(value)
+        {
+            let kind = if matches!(value, Value::Number(_)) {
+                ProblemKind::Range
+            } else {
+                ProblemKind::Format
+            };
+            self.report(out, || {
+                problem(path, kind, schema.describe(id), show(value))
+            });
+        }
+        if node.has(keywords::COMBINATORS) {
+            self.combinators(id, node, value, path, out);
+        }
+        if node.has(keywords::UNEVALUATED) {
+            self.unevaluated(id, node, value, path, out);
+        }
+    }
+
+    /// `const` and `enum`.
+    #[inline(never)]
+    fn listed(&mut self, node: &Node, value: &Value, path: &Frame<'_>, out: &mut Vec<Problem>) {
         if let Some(constant) = &node.constant
             && !same(constant, value)
         {
@@ -335,42 +473,9 @@ impl<'s> Checker<'s> {
                 )
             });
         }
-        // One problem per value and rule family: a number out of `minimum`/`maximum` is not
-        // reported again for its integer format's bounds.
-        let mut range_reported = false;
-        match value {
-            Value::Number(n) => {
-                if !CompiledSchema::number_holds(node, n) {
-                    range_reported = true;
-                    self.report(out, || {
-                        problem(path, ProblemKind::Range, schema.describe(id), show(value))
-                    });
-                }
-            }
-            Value::String(s) => self.string(id, node, s, value, path, out),
-            Value::Array(items) => self.array(id, node, items, path, out),
-            Value::Object(map) => self.object(node, map, path, out),
-            Value::Null | Value::Bool(_) => {}
-        }
-        if let Some(format) = &node.format
-            && !range_reported
-            && !format.check(value)
-        {
-            let kind = if matches!(value, Value::Number(_)) {
-                ProblemKind::Range
-            } else {
-                ProblemKind::Format
-            };
-            self.report(out, || {
-                problem(path, kind, schema.describe(id), show(value))
-            });
-        }
-        self.combinators(id, node, value, path, out);
-        if node.unevaluated_properties.is_some() || node.unevaluated_items.is_some() {
-            self.unevaluated(id, node, value, path, out);
-        }
     }
 
+    #[inline(never)]
     fn string(
         &mut self,
         id: NodeId,
@@ -406,6 +511,7 @@ impl<'s> Checker<'s> {
         }
     }
 
+    #[inline(never)]
     fn array(
         &mut self,
         id: NodeId,
@@ -416,6 +522,9 @@ impl<'s> Checker<'s> {
     ) {
         let schema = self.schema;
         for (i, item) in items.iter().enumerate() {
+            if self.stopped() {
+                return;
+            }
             if let Some(item_schema) = node.prefix_items.get(i).copied().or(node.items) {
                 self.check_child(item_schema, item, &Frame::Index(path, i), out);
             }
@@ -433,14 +542,13 @@ impl<'s> Checker<'s> {
                 problem(path, ProblemKind::Items, schema.describe(id), found)
             });
         }
-        if node.unique_items {
-            let mut seen = HashSet::new();
-            if let Some(i) = items.iter().position(|item| !seen.insert(canonical(item))) {
-                self.report(out, || {
-                    let found = format!("a repeated item at [{i}]: {}", show(&items[i]));
-                    problem(path, ProblemKind::Items, schema.describe(id), found)
-                });
-            }
+        if node.unique_items
+            && let Some(i) = repeated(items)
+        {
+            self.report(out, || {
+                let found = format!("a repeated item at [{i}]: {}", show(&items[i]));
+                problem(path, ProblemKind::Items, schema.describe(id), found)
+            });
         }
         if let Some(contains) = node.contains {
             let in_place = std::mem::replace(&mut self.in_place, 0);
@@ -476,6 +584,7 @@ impl<'s> Checker<'s> {
         }
     }
 
+    #[inline(never)]
     fn object(
         &mut self,
         node: &Node,
@@ -484,10 +593,18 @@ impl<'s> Checker<'s> {
         out: &mut Vec<Problem>,
     ) {
         let schema = self.schema;
+        // Required members met, counted on the way: the names are only looked up when some
+        // are missing.
+        let mut required_met = 0;
         for (key, member) in map {
+            if self.stopped() {
+                return;
+            }
             let mut known = false;
-            if let Some(member_schema) = node.property(key) {
+            if let Some(index) = node.property_index(key) {
                 known = true;
+                required_met += usize::from(node.property_required[index]);
+                let member_schema = node.properties[index].1;
                 self.check_child(member_schema, member, &Frame::Key(path, key), out);
             }
             for (regex, member_schema) in &node.pattern_properties {
@@ -522,7 +639,25 @@ impl<'s> Checker<'s> {
                 }
             }
         }
-        for name in &node.required {
+        if !self.stopped() {
+            self.members(node, map, required_met, path, out);
+        }
+    }
+
+    /// `required`, `dependentRequired` and the member counts of an object, once its members
+    /// are checked (`required_met`: how many required properties were among them).
+    fn members(
+        &mut self,
+        node: &Node,
+        map: &Map<String, Value>,
+        required_met: usize,
+        path: &Frame<'_>,
+        out: &mut Vec<Problem>,
+    ) {
+        let schema = self.schema;
+        let all_met = required_met == node.required_properties
+            && node.required.len() == node.required_properties;
+        for name in node.required.iter().filter(|_| !all_met) {
             if !map.contains_key(name) {
                 self.report(out, || {
                     let expected = node
@@ -578,6 +713,7 @@ impl<'s> Checker<'s> {
         }
     }
 
+    #[inline(never)]
     fn combinators(
         &mut self,
         id: NodeId,
@@ -590,6 +726,9 @@ impl<'s> Checker<'s> {
         for part in &node.all_of {
             self.check(*part, value, path, out);
         }
+        if self.stopped() {
+            return;
+        }
         if let Value::Object(map) = value {
             for (name, dependent) in &node.dependent_schemas {
                 if map.contains_key(name) {
@@ -601,15 +740,13 @@ impl<'s> Checker<'s> {
             if branches.is_empty() {
                 continue;
             }
-            let mut matched = 0;
-            for branch in branches {
-                if self.valid(*branch, value) {
-                    matched += 1;
-                    if !exactly_one || matched > 1 {
-                        break;
-                    }
-                }
-            }
+            let matched = match schema.discriminated(id, exactly_one) {
+                // Branches told apart by a tag: only the one the value names can hold.
+                Some(tag) => tag
+                    .branch_of(value)
+                    .map_or(0, |branch| usize::from(self.valid_as_is(branch, value))),
+                None => self.matching(branches, value, exactly_one),
+            };
             if matched == 1 || (matched > 1 && !exactly_one) {
                 continue;
             }
@@ -683,8 +820,25 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// How many branches hold (counting stops at 1 for `anyOf`, at 2 for `oneOf`).
+    fn matching(&mut self, branches: &[NodeId], value: &Value, exactly_one: bool) -> usize {
+        let value_type = Types::of(value);
+        let mut matched = 0;
+        for branch in branches {
+            // A branch that takes no value of this type cannot hold: not tried.
+            if self.schema.types_of(*branch).accepts(value_type) && self.valid(*branch, value) {
+                matched += 1;
+                if !exactly_one || matched > 1 {
+                    break;
+                }
+            }
+        }
+        matched
+    }
+
     /// `unevaluatedProperties` and `unevaluatedItems`: what no other keyword of the node (or
     /// of the subschemas that apply in place and hold) evaluated.
+    #[inline(never)]
     fn unevaluated(
         &mut self,
         id: NodeId,
@@ -726,8 +880,8 @@ impl<'s> Checker<'s> {
     /// Marks what a node evaluates in place (with `top`, leaving out its own `unevaluated*`),
     /// following only the subschemas that hold.
     fn mark<'v>(&mut self, id: NodeId, value: &'v Value, evaluated: &mut Evaluated<'v>, top: bool) {
-        if self.budget == 0 || self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
-            self.budget = 0;
+        if self.exhausted || self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
+            self.give_up();
             return;
         }
         let schema = self.schema;
@@ -836,6 +990,17 @@ fn is_are(n: usize, what: &str) -> String {
 fn alternatives(schema: &CompiledSchema, branches: &[NodeId]) -> String {
     let parts: Vec<String> = branches.iter().map(|b| schema.describe(*b)).collect();
     super::compiled::join_or(&parts)
+}
+
+/// The index of the first item equal to an earlier one: few items compared pairwise, many
+/// by a canonical key.
+fn repeated(items: &[Value]) -> Option<usize> {
+    if items.len() <= 16 {
+        return (1..items.len())
+            .find(|&i| items[..i].iter().any(|earlier| same(earlier, &items[i])));
+    }
+    let mut seen = HashSet::new();
+    items.iter().position(|item| !seen.insert(canonical(item)))
 }
 
 /// A key for duplicate detection: numbers by value, objects with sorted keys. Written once as

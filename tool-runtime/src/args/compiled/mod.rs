@@ -87,10 +87,33 @@ impl Types {
 }
 
 pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
-    n.is_i64()
-        || n.is_u64()
-        || n.as_f64()
-            .is_some_and(|f| f.fract() == 0.0 && f.is_finite())
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(is_integral_float)
+}
+
+/// Whether a float is a whole number, without `fract` (a call into libm on the hot path).
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::float_cmp // Exactly: a whole float survives the trip through i64 unchanged.
+)]
+pub(crate) fn is_integral_float(f: f64) -> bool {
+    // From 2^52 on, every float is whole.
+    f.is_finite() && (f.abs() >= 4_503_599_627_370_496.0 || (f as i64) as f64 == f)
+}
+
+/// Which groups of keywords a node has, so that a check skips the rest at a glance.
+pub(crate) mod keywords {
+    pub(crate) const NEVER: u16 = 1;
+    pub(crate) const REFERENCE: u16 = 1 << 1;
+    pub(crate) const TYPES: u16 = 1 << 2;
+    pub(crate) const LISTED: u16 = 1 << 3;
+    pub(crate) const NUMBER: u16 = 1 << 4;
+    pub(crate) const STRING: u16 = 1 << 5;
+    pub(crate) const ARRAY: u16 = 1 << 6;
+    pub(crate) const OBJECT: u16 = 1 << 7;
+    pub(crate) const FORMAT: u16 = 1 << 8;
+    pub(crate) const COMBINATORS: u16 = 1 << 9;
+    pub(crate) const UNEVALUATED: u16 = 1 << 10;
 }
 
 /// What `additionalProperties` says.
@@ -111,10 +134,69 @@ pub(crate) struct Dynamic {
     pub(crate) anchor: Option<String>,
 }
 
+/// Branches of a union told apart by a tag: each requires the member `name` with its own
+/// constant (as serde's tagged enums are written), so a value's tag picks the one branch that
+/// can hold.
+#[derive(Debug, Clone)]
+pub(crate) struct Discriminator {
+    pub(crate) name: String,
+    pub(crate) branches: Vec<(Value, NodeId)>,
+}
+
+impl Discriminator {
+    /// The branch a value's tag names; `None` when the tag is missing or names none (then no
+    /// branch holds).
+    pub(crate) fn branch_of(&self, value: &Value) -> Option<NodeId> {
+        let tag = value.get(&self.name)?;
+        self.branches
+            .iter()
+            .find(|(constant, _)| crate::args::validate::same(constant, tag))
+            .map(|(_, id)| *id)
+    }
+
+    /// Finds the tag of a union's branches, when there is one.
+    fn of(schema: &CompiledSchema, branches: &[NodeId]) -> Option<Discriminator> {
+        let tag_of = |branch: NodeId, name: &str| -> Option<Value> {
+            let node = &schema.nodes[schema.resolve(branch)];
+            if !node.required.iter().any(|r| r == name) {
+                return None;
+            }
+            let member = &schema.nodes[schema.resolve(node.property(name)?)];
+            match (&member.constant, &member.enumeration) {
+                (Some(constant), _) => Some(constant.clone()),
+                (None, Some(values)) if values.len() == 1 => Some(values[0].clone()),
+                _ => None,
+            }
+        };
+        let first = &schema.nodes[schema.resolve(*branches.first()?)];
+        first.required.iter().find_map(|name| {
+            let tags: Vec<Value> = branches
+                .iter()
+                .map(|branch| tag_of(*branch, name))
+                .collect::<Option<_>>()?;
+            let distinct = tags.iter().enumerate().all(|(i, tag)| {
+                tags[..i]
+                    .iter()
+                    .all(|other| !crate::args::validate::same(other, tag))
+            });
+            distinct.then(|| Discriminator {
+                name: name.clone(),
+                branches: tags.into_iter().zip(branches.iter().copied()).collect(),
+            })
+        })
+    }
+}
+
 /// One compiled schema.
 #[derive(Debug, Clone, Default)]
 #[allow(clippy::struct_excessive_bools)] // Flags read off the schema, one per keyword.
 pub(crate) struct Node {
+    /// The groups of keywords present ([`keywords`]), set once the node is built.
+    pub(crate) keywords: u16,
+    /// How many names of `required` are also in `properties` (counted as members are met).
+    pub(crate) required_properties: usize,
+    /// Per entry of `properties`: whether it is required.
+    pub(crate) property_required: Vec<bool>,
     /// `false`: nothing is valid.
     pub(crate) never: bool,
     pub(crate) types: Option<Types>,
@@ -190,11 +272,105 @@ impl Node {
             && self.enumeration.iter().flatten().all(scalar)
     }
 
-    pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
+    /// Sets [`keywords`](Self::keywords) and the count of required properties.
+    pub(crate) fn summarize(&mut self) {
+        use self::keywords as k;
+        let mut bits = 0;
+        let mut set = |on: bool, bit: u16| {
+            if on {
+                bits |= bit;
+            }
+        };
+        set(self.never, k::NEVER);
+        set(
+            self.reference.is_some() || self.dynamic_reference.is_some(),
+            k::REFERENCE,
+        );
+        set(self.types.is_some(), k::TYPES);
+        set(
+            self.constant.is_some() || self.enumeration.is_some(),
+            k::LISTED,
+        );
+        set(
+            self.minimum.is_some()
+                || self.maximum.is_some()
+                || self.exclusive_minimum.is_some()
+                || self.exclusive_maximum.is_some()
+                || self.multiple_of.is_some(),
+            k::NUMBER,
+        );
+        set(
+            self.min_length.is_some() || self.max_length.is_some() || self.pattern.is_some(),
+            k::STRING,
+        );
+        set(
+            self.items.is_some()
+                || !self.prefix_items.is_empty()
+                || self.min_items.is_some()
+                || self.max_items.is_some()
+                || self.unique_items
+                || self.contains.is_some(),
+            k::ARRAY,
+        );
+        set(
+            !self.properties.is_empty()
+                || !self.pattern_properties.is_empty()
+                || !matches!(self.additional, Additional::Any)
+                || self.property_names.is_some()
+                || !self.required.is_empty()
+                || !self.dependent_required.is_empty()
+                || self.min_properties.is_some()
+                || self.max_properties.is_some(),
+            k::OBJECT,
+        );
+        set(
+            self.format.as_ref().is_some_and(Format::is_checked),
+            k::FORMAT,
+        );
+        set(
+            !self.all_of.is_empty()
+                || !self.any_of.is_empty()
+                || !self.one_of.is_empty()
+                || self.not.is_some()
+                || self.if_then_else.is_some()
+                || !self.dependent_schemas.is_empty(),
+            k::COMBINATORS,
+        );
+        set(
+            self.unevaluated_properties.is_some() || self.unevaluated_items.is_some(),
+            k::UNEVALUATED,
+        );
+        self.keywords = bits;
+        let mut names: Vec<&String> = self.required.iter().collect();
+        names.sort();
+        names.dedup();
+        self.required_properties = names
+            .iter()
+            .filter(|name| self.property(name).is_some())
+            .count();
+        self.property_required = self
+            .properties
+            .iter()
+            .map(|(name, _)| self.required.contains(name))
+            .collect();
+    }
+
+    /// The index in `properties` of a member name.
+    pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
+        // Length and first byte before the bytes: most names differ there, without a call.
+        let (len, first) = (name.len(), name.as_bytes().first());
         self.properties
             .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, id)| *id)
+            .position(|(key, _)| key.len() == len && key.as_bytes().first() == first && key == name)
+    }
+
+    pub(crate) fn has(&self, keywords: u16) -> bool {
+        self.keywords & keywords != 0
+    }
+
+    pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
+        self.property_index(name)
+            .map(|index| self.properties[index].1)
     }
 }
 
@@ -211,6 +387,10 @@ pub struct CompiledSchema {
     checked: Vec<bool>,
     /// Per node: whether its own rules can be checked on values in passing (`inline`).
     passing: Vec<bool>,
+    /// Per node: the node its `$ref`-only chain leads to (itself for any other node).
+    targets: Vec<NodeId>,
+    /// Per node with `anyOf` or `oneOf` (not both) whose branches carry a tag: the tag.
+    discriminators: Vec<Option<Discriminator>>,
     /// Whether every rule beyond serde can be checked in passing (no union, set, `not`, ...
     /// that needs the whole value): then typed arguments are checked as serde reads them.
     inline: bool,
@@ -261,6 +441,8 @@ impl CompiledSchema {
             dynamic_anchors,
             dynamic,
         } = build::compile(schema, retrieve);
+        let mut nodes = nodes;
+        nodes.iter_mut().for_each(Node::summarize);
         let types = CompiledSchema::compute_types(&nodes);
         let null_is_not_default = nodes.iter().any(|node| {
             node.properties.iter().any(|(name, id)| {
@@ -273,18 +455,35 @@ impl CompiledSchema {
         let passing: Vec<bool> = nodes.iter().map(Node::checkable_in_passing).collect();
         let inline =
             (0..nodes.len()).all(|id| !checked[id] || nodes[id].only_reference || passing[id]);
-        CompiledSchema {
+        let mut compiled = CompiledSchema {
             nodes,
             types,
             checked,
             passing,
+            targets: Vec::new(),
+            discriminators: Vec::new(),
             inline,
             unsupported,
             beyond_serde,
             dynamic_anchors,
             dynamic,
             null_is_not_default,
-        }
+        };
+        compiled.targets = (0..compiled.nodes.len())
+            .map(|id| compiled.resolve(id))
+            .collect();
+        compiled.discriminators = compiled
+            .nodes
+            .iter()
+            .map(
+                |node| match (node.any_of.is_empty(), node.one_of.is_empty()) {
+                    (false, true) => Discriminator::of(&compiled, &node.any_of),
+                    (true, false) => Discriminator::of(&compiled, &node.one_of),
+                    _ => None,
+                },
+            )
+            .collect();
+        compiled
     }
 
     /// Keywords of the schema that are not enforced (with their location), and unresolvable
@@ -311,6 +510,22 @@ impl CompiledSchema {
 
     pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]
+    }
+
+    /// The tag of a node's union, when its branches carry one (`anyOf` or `oneOf`, whichever
+    /// the node has).
+    pub(crate) fn discriminated(&self, id: NodeId, one_of: bool) -> Option<&Discriminator> {
+        let node = &self.nodes[id];
+        let branches = if one_of { &node.one_of } else { &node.any_of };
+        if branches.is_empty() {
+            return None;
+        }
+        self.discriminators[id].as_ref()
+    }
+
+    /// [`resolve`](Self::resolve), computed once per node.
+    pub(crate) fn target(&self, id: NodeId) -> NodeId {
+        self.targets[id]
     }
 
     /// Follows `$ref`-only nodes to the node that holds keywords.

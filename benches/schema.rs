@@ -1,0 +1,308 @@
+//! A valid call's argument handling, per demo and test tool, beside the obvious alternative:
+//! text -> `serde_json::Value` -> `jsonschema` (`is_valid`) -> `serde_json::from_value` into the
+//! same generated arguments struct (issue 14's goal: toolwright costs no more).
+//!
+//! - `valid_call/<tool>/toolwright`: `Tool::parse_args`, as dispatch runs it.
+//! - `valid_call/<tool>/jsonschema`: the alternative above, validator built once.
+//! - `validate/<schema>/toolwright|jsonschema`: validation alone of a valid value
+//!   (`CompiledSchema::validate` against `jsonschema::Validator::is_valid`), for the schemas
+//!   whose unions and recursion made validation slow.
+//!
+//! Run: `cargo bench --bench schema -- --noplot`. Figures are in BENCHMARKS.md.
+
+use std::collections::BTreeSet;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use toolwright::args::ParseSession;
+use toolwright::{Arguments, Tool, tool};
+
+#[path = "../examples/demo/mod.rs"]
+#[allow(dead_code)]
+mod demo;
+
+/// A shape, internally tagged (a `oneOf` of objects).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Shape {
+    /// A circle.
+    Circle {
+        /// Radius, at least 0.
+        #[schemars(range(min = 0.0))]
+        radius: f64,
+    },
+    /// A rectangle.
+    Rect {
+        /// Width.
+        width: u32,
+        /// Height.
+        height: u32,
+    },
+    /// A text label.
+    Label {
+        /// The text, 1 to 40 characters.
+        #[schemars(length(min = 1, max = 40))]
+        text: String,
+    },
+}
+
+/// A layer of a drawing.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Layer {
+    /// The layer's name.
+    pub name: String,
+    /// Its shapes.
+    pub shapes: Vec<Shape>,
+    /// Distinct tags.
+    pub tags: BTreeSet<String>,
+    /// Whether it is hidden.
+    pub hidden: Option<bool>,
+}
+
+/// Draw layers of shapes (nested, with sets and a tagged union).
+#[tool]
+fn draw(
+    /// The layers, 1 to 8.
+    #[schemars(length(min = 1, max = 8))]
+    layers: Vec<Layer>,
+    /// Distinct labels.
+    labels: BTreeSet<String>,
+) -> usize {
+    layers.len() + labels.len()
+}
+
+/// An expression: a number, or an operation over expressions (a recursive union).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Expr {
+    /// A literal.
+    Number(f64),
+    /// An operation.
+    Op {
+        /// The operator.
+        op: Operator,
+        /// The operands, at least 1.
+        #[schemars(length(min = 1))]
+        args: Vec<Expr>,
+    },
+}
+
+/// An operator.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Operator {
+    /// Sum.
+    Add,
+    /// Product.
+    Mul,
+}
+
+/// Evaluate an expression (a recursive `anyOf`).
+#[tool]
+fn evaluate(
+    /// The expression.
+    expr: Expr,
+) -> usize {
+    let _ = expr;
+    1
+}
+
+fn drawing() -> Value {
+    let layer = |name: &str| {
+        json!({
+            "name": name,
+            "shapes": [
+                {"kind": "circle", "radius": 2.5},
+                {"kind": "rect", "width": 3, "height": 4},
+                {"kind": "label", "text": "north"},
+                {"kind": "circle", "radius": 1},
+            ],
+            "tags": ["a", "b", "c"],
+            "hidden": false,
+        })
+    };
+    json!({"layers": [layer("base"), layer("top"), layer("notes")], "labels": ["x", "y"]})
+}
+
+fn expression(depth: usize) -> Value {
+    if depth == 0 {
+        return json!(1.5);
+    }
+    json!({"op": if depth.is_multiple_of(2) { "add" } else { "mul" }, "args": [expression(depth - 1), 2, expression(depth - 1)]})
+}
+
+fn compare<T>(c: &mut Criterion, name: &str, tool: &T, arguments: &Value)
+where
+    T: Tool<demo::DemoContext>,
+    T::Args: DeserializeOwned,
+{
+    let text = arguments.to_string();
+    let call = Arguments::from(text.as_str());
+    let context = demo::context();
+    let mut session = ParseSession::default();
+    assert!(
+        tool.parse_args(&call, &context, &mut session).is_ok(),
+        "{name}: {text}"
+    );
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(tool.definition().parameters())
+        .unwrap();
+    assert!(validator.is_valid(arguments), "{name}");
+    let mut group = c.benchmark_group(format!("valid_call/{name}"));
+    group.bench_function("toolwright", |b| {
+        b.iter(|| {
+            let mut session = ParseSession::default();
+            tool.parse_args(black_box(&call), &context, &mut session)
+                .unwrap()
+        })
+    });
+    group.bench_function("jsonschema", |b| {
+        b.iter(|| {
+            let value: Value = serde_json::from_str(black_box(&text)).unwrap();
+            assert!(validator.is_valid(&value));
+            serde_json::from_value::<T::Args>(value).unwrap()
+        })
+    });
+    group.finish();
+}
+
+fn valid_calls(c: &mut Criterion) {
+    compare(c, "add", &demo::add {}, &json!({"a": 2, "b": 3}));
+    compare(
+        c,
+        "get_weather",
+        &demo::get_weather {},
+        &json!({"city": "Paris", "unit": "celsius"}),
+    );
+    compare(c, "divide", &demo::divide {}, &json!({"a": 7.5, "b": 2}));
+    compare(
+        c,
+        "set_tags",
+        &demo::set_tags {},
+        &json!({"tags": ["a", "b", "c"]}),
+    );
+    compare(
+        c,
+        "update_preferences",
+        &demo::update_preferences {},
+        &json!({"unique_code": "u-1", "data": {"auto_complete_email": true, "items_per_page": 20}}),
+    );
+    compare(
+        c,
+        "search",
+        &demo::search {},
+        &json!({"query": "rust tools", "limit": 10}),
+    );
+    compare(
+        c,
+        "create_invoice",
+        &demo::create_invoice {},
+        &json!({"vendor_name": "Acme", "total_amount": "120.50 EUR"}),
+    );
+    compare(c, "sleep", &demo::sleep {}, &json!({"ms": 10}));
+    compare(c, "draw", &draw {}, &drawing());
+    compare(c, "evaluate", &evaluate {}, &json!({"expr": expression(4)}));
+}
+
+fn validation(c: &mut Criterion) {
+    for (name, parameters, value) in [
+        (
+            "draw",
+            Tool::<()>::definition(&draw {}).parameters().clone(),
+            drawing(),
+        ),
+        (
+            "evaluate",
+            Tool::<()>::definition(&evaluate {}).parameters().clone(),
+            json!({"expr": expression(6)}),
+        ),
+    ] {
+        let ours = toolwright::args::CompiledSchema::compile(&parameters);
+        assert!(ours.validate(&value).is_empty());
+        let theirs = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(&parameters)
+            .unwrap();
+        let mut group = c.benchmark_group(format!("validate/{name}"));
+        group.bench_function("toolwright", |b| {
+            b.iter(|| ours.validate(black_box(&value)))
+        });
+        group.bench_function("jsonschema", |b| {
+            b.iter(|| theirs.is_valid(black_box(&value)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, valid_calls, validation);
+
+/// `schema count <tool> <toolwright|jsonschema> <n>`: `n` valid calls in a plain loop, for
+/// instruction counts under callgrind (`benches/schema_instructions.sh`); otherwise criterion.
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "count") {
+        let (tool, which) = (&args[at + 1], &args[at + 2]);
+        let n: usize = args[at + 3].parse().unwrap();
+        match tool.as_str() {
+            "add" => count(&demo::add {}, &json!({"a": 2, "b": 3}), which, n),
+            "get_weather" => count(
+                &demo::get_weather {},
+                &json!({"city": "Paris", "unit": "celsius"}),
+                which,
+                n,
+            ),
+            "update_preferences" => count(
+                &demo::update_preferences {},
+                &json!({"unique_code": "u-1", "data": {"auto_complete_email": true, "items_per_page": 20}}),
+                which,
+                n,
+            ),
+            "search" => count(
+                &demo::search {},
+                &json!({"query": "rust tools", "limit": 10}),
+                which,
+                n,
+            ),
+            "draw" => count(&draw {}, &drawing(), which, n),
+            "evaluate" => count(&evaluate {}, &json!({"expr": expression(4)}), which, n),
+            other => panic!("no such tool: {other}"),
+        }
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
+
+fn count<T>(tool: &T, arguments: &Value, which: &str, n: usize)
+where
+    T: Tool<demo::DemoContext>,
+    T::Args: DeserializeOwned,
+{
+    let text = arguments.to_string();
+    let call = Arguments::from(text.as_str());
+    let context = demo::context();
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(tool.definition().parameters())
+        .unwrap();
+    let mut checksum = 0;
+    for _ in 0..n {
+        if which == "toolwright" {
+            let mut session = ParseSession::default();
+            checksum += usize::from(
+                tool.parse_args(black_box(&call), &context, &mut session)
+                    .is_ok(),
+            );
+        } else {
+            let value: Value = serde_json::from_str(black_box(&text)).unwrap();
+            assert!(validator.is_valid(&value));
+            checksum += usize::from(serde_json::from_value::<T::Args>(value).is_ok());
+        }
+    }
+    assert_eq!(checksum, n);
+}
