@@ -4,19 +4,25 @@
 //! adds (a range, a pattern, a length, an enum over a string, ...) is checked here, on each value
 //! as serde reads it, so a valid call still costs one pass of serde. The wrappers below pass
 //! everything through unchanged, and look only at values whose schema node says more than serde
-//! enforces ([`CompiledSchema::needs_check`]). Anything they cannot check in passing (unions,
-//! `not`, unique items, ...) or any value that breaks a rule stops deserialization with a private
-//! error: the call then takes the long way (decode, coerce, validate with every problem, serde),
-//! which decides and explains.
+//! enforces ([`CompiledSchema::needs_check`]). Unions are taken where the value read picks the
+//! branch: by its JSON type (`Option<T>`, untagged enums of different shapes) or by a tag read
+//! first (serde's tagged enums); sets of scalars compare their items as they pass. Anything they
+//! cannot check in passing (`not`, unions of one type without a tag, sets of objects, a tag
+//! after other members, ...) or any value that breaks a rule stops deserialization with a
+//! private error: the call then takes the long way (decode, coerce, validate with every
+//! problem, serde), which decides and explains.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::compiled::{Additional, CompiledSchema, Node, NodeId, ROOT, Types};
+use super::compiled::{
+    Additional, CompiledSchema, Discriminator, Node, NodeId, Passing, ROOT, Types,
+};
+use super::number;
 use super::validate::same;
 
 /// The error that sends a call the long way; never shown to anyone.
@@ -52,6 +58,9 @@ pub(crate) fn from_value<'a, T: Deserialize<'a>>(
 /// The rules of one node, applied to scalars.
 struct Rules<'s> {
     node: &'s Node,
+    /// The values a union of constants allows (`oneOf` of `const`s, as schemars writes enums
+    /// with documented variants).
+    values: Option<&'s [Value]>,
 }
 
 impl Rules<'_> {
@@ -65,6 +74,9 @@ impl Rules<'_> {
                 .node
                 .enumeration
                 .as_ref()
+                .is_none_or(|values| values.iter().any(|v| same(v, value)))
+            && self
+                .values
                 .is_none_or(|values| values.iter().any(|v| same(v, value)))
     }
 
@@ -80,8 +92,8 @@ impl Rules<'_> {
 
     fn string(&self, s: &str) -> bool {
         let node = self.node;
-        let listed =
-            node.constant.is_none() && node.enumeration.is_none() || self.listed(&Value::from(s));
+        let listed = node.constant.is_none() && node.enumeration.is_none() && self.values.is_none()
+            || self.listed(&Value::from(s));
         let lengths = node.min_length.is_none() && node.max_length.is_none() || {
             let len = s.chars().count();
             node.min_length.is_none_or(|min| len >= min)
@@ -176,7 +188,6 @@ macro_rules! deserializer_methods {
             deserialize_tuple_struct(name: &'static str, len: usize);
             deserialize_map();
             deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
             deserialize_identifier();
             deserialize_ignored_any();
         }
@@ -191,8 +202,8 @@ impl<'s, D> Checked<'s, D> {
     /// The visitor wrapped with this node's rules; the long way when they cannot be checked in
     /// passing.
     fn wrap<V, E: de::Error>(&self, visitor: V) -> Result<Wrap<'s, V>, E> {
-        let node = self.schema.resolve(self.node);
-        if !self.schema.checkable_in_passing(node) {
+        let node = self.schema.target(self.node);
+        if self.schema.passing(node) == Passing::No {
             return Err(E::custom(LONG_WAY));
         }
         Ok(Wrap {
@@ -207,6 +218,58 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, D> {
     type Error = D::Error;
 
     deserializer_methods!(wrap);
+
+    /// A unit variant is a string to the schema (`"celsius"`): read as any value, so that its
+    /// text is checked; an enum written as an object takes the long way.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let wrap = self.wrap(visitor)?;
+        self.de.deserialize_any(UnitVariant(wrap))
+    }
+}
+
+/// Reads a unit variant from its name, checking the name against the schema.
+struct UnitVariant<'s, V>(Wrap<'s, V>);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for UnitVariant<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.visitor.expecting(f)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        pass(self.0.rules(Types::STRING)?.string(v))?;
+        self.0
+            .visitor
+            .visit_enum(de::value::StrDeserializer::<E>::new(v))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        pass(self.0.rules(Types::STRING)?.string(v))?;
+        self.0
+            .visitor
+            .visit_enum(de::value::BorrowedStrDeserializer::<E>::new(v))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        pass(self.0.rules(Types::STRING)?.string(&v))?;
+        self.0
+            .visitor
+            .visit_enum(de::value::StringDeserializer::<E>::new(v))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom(LONG_WAY))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom(LONG_WAY))
+    }
 }
 
 /// A visitor that checks each value against a node's rules before passing it on.
@@ -216,12 +279,49 @@ struct Wrap<'s, V> {
     node: NodeId,
 }
 
-impl<V> Wrap<'_, V> {
-    fn rules(&self) -> Rules<'_> {
-        Rules {
-            node: self.schema.node(self.node),
+impl<'s, V> Wrap<'s, V> {
+    /// The node whose rules a value of type `types` answers to: the node itself, or the branch
+    /// of a union the type (or, for objects, the tag) picks. `None`: not in passing.
+    fn select(&self, types: Types) -> Option<NodeId> {
+        let schema = self.schema;
+        let mut node = self.node;
+        for _ in 0..8 {
+            node = schema.target(node);
+            let branches = {
+                let n = schema.node(node);
+                if n.any_of.is_empty() {
+                    &n.one_of
+                } else {
+                    &n.any_of
+                }
+            };
+            match schema.passing(node) {
+                Passing::Plain | Passing::Listed => return Some(node),
+                Passing::Tagged if types == Types::OBJECT => return Some(node),
+                Passing::Union => {
+                    node = *branches
+                        .iter()
+                        .find(|branch| schema.types_of(**branch).accepts(types))?;
+                }
+                Passing::Tagged | Passing::No => return None,
+            }
         }
+        None
     }
+
+    /// The rules for a value of type `types`, or the long way.
+    fn rules<E: de::Error>(&self, types: Types) -> Result<Rules<'s>, E> {
+        let node = self.select(types).ok_or_else(|| E::custom(LONG_WAY))?;
+        Ok(Rules {
+            node: self.schema.node(node),
+            values: self.schema.listed(node),
+        })
+    }
+}
+
+/// The JSON type of a number as serde hands it over.
+fn number_type(value: &Value) -> Types {
+    Types::of(value)
 }
 
 /// Goes on when the rules hold; otherwise takes the long way.
@@ -233,7 +333,8 @@ macro_rules! visit_number {
     ($($method:ident($ty:ty);)*) => {
         $(
             fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
-                pass(self.rules().number(&Value::from(v)))?;
+                let value = Value::from(v);
+                pass(self.rules(number_type(&value))?.number(&value))?;
                 self.visitor.$method(v)
             }
         )*
@@ -263,38 +364,43 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<V::Value, E> {
         // Beyond 64 bits JSON numbers are floats to the schema.
         #[allow(clippy::cast_precision_loss)]
-        pass(self.rules().number(&Value::from(v as f64)))?;
+        let value = Value::from(v as f64);
+        pass(self.rules(number_type(&value))?.number(&value))?;
         self.visitor.visit_i128(v)
     }
 
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
         #[allow(clippy::cast_precision_loss)]
-        pass(self.rules().number(&Value::from(v as f64)))?;
+        let value = Value::from(v as f64);
+        pass(self.rules(number_type(&value))?.number(&value))?;
         self.visitor.visit_u128(v)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        pass(self.rules().literal(&Value::Bool(v)))?;
+        pass(self.rules(Types::BOOLEAN)?.literal(&Value::Bool(v)))?;
         self.visitor.visit_bool(v)
     }
 
     fn visit_char<E: de::Error>(self, v: char) -> Result<V::Value, E> {
-        pass(self.rules().string(v.encode_utf8(&mut [0; 4])))?;
+        pass(
+            self.rules(Types::STRING)?
+                .string(v.encode_utf8(&mut [0; 4])),
+        )?;
         self.visitor.visit_char(v)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        pass(self.rules().string(v))?;
+        pass(self.rules(Types::STRING)?.string(v))?;
         self.visitor.visit_str(v)
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        pass(self.rules().string(v))?;
+        pass(self.rules(Types::STRING)?.string(v))?;
         self.visitor.visit_borrowed_str(v)
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        pass(self.rules().string(&v))?;
+        pass(self.rules(Types::STRING)?.string(&v))?;
         self.visitor.visit_string(v)
     }
 
@@ -311,12 +417,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        pass(self.rules().literal(&Value::Null))?;
+        pass(self.rules(Types::NULL)?.literal(&Value::Null))?;
         self.visitor.visit_none()
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        pass(self.rules().literal(&Value::Null))?;
+        pass(self.rules(Types::NULL)?.literal(&Value::Null))?;
         self.visitor.visit_unit()
     }
 
@@ -332,18 +438,25 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        pass(self.rules().allows(Types::ARRAY))?;
+        let rules = self.rules(Types::ARRAY)?;
+        pass(rules.allows(Types::ARRAY))?;
+        let node = self.select(Types::ARRAY).unwrap_or(self.node);
         let count = Cell::new(0);
-        let (schema, node) = (self.schema, self.node);
+        // A set's items, as they pass, to compare.
+        let seen = rules.node.unique_items.then(|| RefCell::new(Vec::new()));
+        let schema = self.schema;
         let value = self.visitor.visit_seq(CheckedSeq {
             seq,
             schema,
             node,
             count: &count,
+            seen: seen.as_ref(),
         })?;
-        let rules = Rules {
-            node: schema.node(node),
-        };
+        if let Some(seen) = seen {
+            let mut seen = seen.into_inner();
+            seen.sort_unstable();
+            pass(seen.windows(2).all(|pair| pair[0] != pair[1]))?;
+        }
         if within(count.get(), rules.node.min_items, rules.node.max_items) {
             Ok(value)
         } else {
@@ -352,20 +465,29 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        pass(self.rules().allows(Types::OBJECT))?;
+        let node = self
+            .select(Types::OBJECT)
+            .ok_or_else(|| de::Error::custom(LONG_WAY))?;
+        let schema = self.schema;
+        // A tagged union: its branch is known once the tag is read.
+        let tag = if schema.passing(node) == Passing::Tagged {
+            schema.discriminator(node)
+        } else {
+            pass(self.rules(Types::OBJECT)?.allows(Types::OBJECT))?;
+            None
+        };
         let count = Cell::new(0);
-        let (schema, node) = (self.schema, self.node);
+        let current = Cell::new(if tag.is_some() { None } else { Some(node) });
         let value = self.visitor.visit_map(CheckedMap {
             map,
             schema,
-            node,
+            current: &current,
+            tag,
             child: None,
             count: &count,
         })?;
-        let rules = Rules {
-            node: schema.node(node),
-        };
-        let node = rules.node;
+        // Members counted against the object's (or the picked branch's) rules.
+        let node = schema.node(current.get().ok_or_else(|| de::Error::custom(LONG_WAY))?);
         if within(count.get(), node.min_properties, node.max_properties) {
             Ok(value)
         } else {
@@ -384,6 +506,8 @@ struct CheckedSeq<'s, 'c, A> {
     schema: &'s CompiledSchema,
     node: NodeId,
     count: &'c Cell<usize>,
+    /// A set's items so far, in canonical form.
+    seen: Option<&'c RefCell<Vec<String>>>,
 }
 
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for CheckedSeq<'_, '_, A> {
@@ -395,16 +519,30 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for CheckedSeq<'_, '_, A> {
     ) -> Result<Option<T::Value>, A::Error> {
         let index = self.count.get();
         let node = self.schema.node(self.node);
-        let child = node.prefix_items.get(index).copied().or(node.items);
-        let element = match child {
-            Some(child) if self.schema.needs_check(child) => {
-                self.seq.next_element_seed(CheckedSeed {
+        let child = node
+            .prefix_items
+            .get(index)
+            .copied()
+            .or(node.items)
+            .filter(|child| self.schema.needs_check(*child));
+        let element = match (child, self.seen) {
+            (None, None) => self.seq.next_element_seed(seed)?,
+            (None, Some(items)) => self
+                .seq
+                .next_element_seed(CaptureSeed { seed, seen: items })?,
+            (Some(child), None) => self.seq.next_element_seed(CheckedSeed {
+                seed,
+                schema: self.schema,
+                node: child,
+            })?,
+            (Some(child), Some(items)) => self.seq.next_element_seed(CaptureSeed {
+                seed: CheckedSeed {
                     seed,
                     schema: self.schema,
                     node: child,
-                })?
-            }
-            _ => self.seq.next_element_seed(seed)?,
+                },
+                seen: items,
+            })?,
         };
         if element.is_some() {
             self.count.set(index + 1);
@@ -417,13 +555,183 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for CheckedSeq<'_, '_, A> {
     }
 }
 
+/// A seed whose scalar value is noted, for a set's comparison of its items.
+struct CaptureSeed<'c, S> {
+    seed: S,
+    seen: &'c RefCell<Vec<String>>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for CaptureSeed<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(Capture {
+            de,
+            seen: self.seen,
+        })
+    }
+}
+
+struct Capture<'c, D> {
+    de: D,
+    seen: &'c RefCell<Vec<String>>,
+}
+
+impl<'c, D> Capture<'c, D> {
+    // The same shape as `Checked::wrap`, for the shared forwarding macro.
+    #[allow(clippy::unnecessary_wraps)]
+    fn capture<V, E>(&self, visitor: V) -> Result<CaptureVisitor<'c, V>, E> {
+        Ok(CaptureVisitor {
+            visitor,
+            seen: self.seen,
+        })
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Capture<'_, D> {
+    type Error = D::Error;
+
+    deserializer_methods!(capture);
+    forward_deserializer! { capture; deserialize_enum(name: &'static str, variants: &'static [&'static str]); }
+}
+
+struct CaptureVisitor<'c, V> {
+    visitor: V,
+    seen: &'c RefCell<Vec<String>>,
+}
+
+impl<V> CaptureVisitor<'_, V> {
+    /// Notes a scalar as JSON text (numbers by value: `1` and `1.0` alike).
+    fn note(&self, value: &Value) {
+        let text = match value {
+            Value::Number(n) => number::canonical(n),
+            other => other.to_string(),
+        };
+        self.seen.borrow_mut().push(text);
+    }
+}
+
+macro_rules! capture_number {
+    ($($method:ident($ty:ty);)*) => {
+        $(
+            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.note(&Value::from(v));
+                self.visitor.$method(v)
+            }
+        )*
+    };
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for CaptureVisitor<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    capture_number! {
+        visit_bool(bool);
+        visit_i8(i8);
+        visit_i16(i16);
+        visit_i32(i32);
+        visit_i64(i64);
+        visit_u8(u8);
+        visit_u16(u16);
+        visit_u32(u32);
+        visit_u64(u64);
+        visit_f32(f32);
+        visit_f64(f64);
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.note(&Value::from(v));
+        self.visitor.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.note(&Value::from(v));
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.note(&Value::from(v.as_str()));
+        self.visitor.visit_string(v)
+    }
+
+    fn visit_char<E: de::Error>(self, v: char) -> Result<V::Value, E> {
+        self.note(&Value::from(v.to_string()));
+        self.visitor.visit_char(v)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.note(&Value::Null);
+        self.visitor.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.note(&Value::Null);
+        self.visitor.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        self.visitor.visit_some(Capture {
+            de,
+            seen: self.seen,
+        })
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        self.visitor.visit_newtype_struct(Capture {
+            de,
+            seen: self.seen,
+        })
+    }
+
+    // Items that are not scalars (a set of objects or arrays, or 128-bit numbers): the long
+    // way compares them.
+    fn visit_i128<E: de::Error>(self, _v: i128) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_u128<E: de::Error>(self, _v: u128) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_bytes<E: de::Error>(self, _v: &[u8]) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom(LONG_WAY))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom(LONG_WAY))
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom(LONG_WAY))
+    }
+}
+
 struct CheckedMap<'s, 'c, A> {
     map: A,
     schema: &'s CompiledSchema,
-    node: NodeId,
-    /// The schema node of the member whose key was just read.
-    child: Option<NodeId>,
+    /// The object's node: known from the start, or (for a tagged union) once the tag is read.
+    current: &'c Cell<Option<NodeId>>,
+    tag: Option<&'s Discriminator>,
+    /// What the member whose key was just read is checked against.
+    child: Option<Member>,
     count: &'c Cell<usize>,
+}
+
+/// What a member's value is checked against.
+#[derive(Clone, Copy)]
+enum Member {
+    /// A schema node.
+    Node(NodeId),
+    /// The tag of a tagged union, which picks the branch.
+    Tag,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
@@ -436,7 +744,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
         let slot = Cell::new(None);
         let key = self.map.next_key_seed(KeySeed {
             seed,
-            node: self.schema.node(self.node),
+            schema: self.schema,
+            current: self.current.get(),
+            tag: self.tag,
             slot: &slot,
         })?;
         if key.is_some() {
@@ -448,12 +758,28 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         match self.child.take() {
-            Some(child) if self.schema.needs_check(child) => {
+            Some(Member::Node(child)) if self.schema.needs_check(child) => {
                 self.map.next_value_seed(CheckedSeed {
                     seed,
                     schema: self.schema,
                     node: child,
                 })
+            }
+            Some(Member::Tag) => {
+                let picked = Cell::new(None);
+                let value = self.map.next_value_seed(TagSeed {
+                    seed,
+                    tag: self.tag.ok_or_else(|| de::Error::custom(LONG_WAY))?,
+                    picked: &picked,
+                })?;
+                // The branch named must itself be checkable in passing.
+                let branch = picked
+                    .get()
+                    .map(|branch| self.schema.target(branch))
+                    .filter(|branch| self.schema.passing(*branch) == Passing::Plain)
+                    .ok_or_else(|| de::Error::custom(LONG_WAY))?;
+                self.current.set(Some(branch));
+                Ok(value)
             }
             _ => self.map.next_value_seed(seed),
         }
@@ -464,11 +790,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
     }
 }
 
-/// Reads a member's key as usual, noting which schema node the member's value has.
+/// Reads a member's key as usual, noting what the member's value is checked against.
 struct KeySeed<'s, 'c, K> {
     seed: K,
-    node: &'s Node,
-    slot: &'c Cell<Option<NodeId>>,
+    schema: &'s CompiledSchema,
+    current: Option<NodeId>,
+    tag: Option<&'s Discriminator>,
+    slot: &'c Cell<Option<Member>>,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
@@ -477,7 +805,9 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
         self.seed.deserialize(KeyDeserializer {
             de,
-            node: self.node,
+            schema: self.schema,
+            current: self.current,
+            tag: self.tag,
             slot: self.slot,
         })
     }
@@ -485,8 +815,10 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
 
 struct KeyDeserializer<'s, 'c, D> {
     de: D,
-    node: &'s Node,
-    slot: &'c Cell<Option<NodeId>>,
+    schema: &'s CompiledSchema,
+    current: Option<NodeId>,
+    tag: Option<&'s Discriminator>,
+    slot: &'c Cell<Option<Member>>,
 }
 
 impl<'s, 'c, D> KeyDeserializer<'s, 'c, D> {
@@ -495,7 +827,9 @@ impl<'s, 'c, D> KeyDeserializer<'s, 'c, D> {
     fn capture<V, E>(&self, visitor: V) -> Result<KeyVisitor<'s, 'c, V>, E> {
         Ok(KeyVisitor {
             visitor,
-            node: self.node,
+            schema: self.schema,
+            current: self.current,
+            tag: self.tag,
             slot: self.slot,
         })
     }
@@ -505,21 +839,149 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, '_, D>
     type Error = D::Error;
 
     deserializer_methods!(capture);
+    forward_deserializer! { capture; deserialize_enum(name: &'static str, variants: &'static [&'static str]); }
 }
 
 struct KeyVisitor<'s, 'c, V> {
     visitor: V,
-    node: &'s Node,
-    slot: &'c Cell<Option<NodeId>>,
+    schema: &'s CompiledSchema,
+    current: Option<NodeId>,
+    tag: Option<&'s Discriminator>,
+    slot: &'c Cell<Option<Member>>,
 }
 
 impl<V> KeyVisitor<'_, '_, V> {
-    fn note(&self, key: &str) {
-        let child = self.node.property(key).or(match self.node.additional {
+    /// Notes what the member's value is checked against; the long way for a member of a tagged
+    /// union read before its tag.
+    fn note<E: de::Error>(&self, key: &str) -> Result<(), E> {
+        let Some(current) = self.current else {
+            return match self.tag {
+                Some(tag) if tag.name == key => {
+                    self.slot.set(Some(Member::Tag));
+                    Ok(())
+                }
+                _ => Err(E::custom(LONG_WAY)),
+            };
+        };
+        let node = self.schema.node(current);
+        let child = node.property(key).or(match node.additional {
             Additional::Schema(id) => Some(id),
             _ => None,
         });
-        self.slot.set(child);
+        self.slot.set(child.map(Member::Node));
+        Ok(())
+    }
+}
+
+/// Reads a tagged union's tag, noting the branch it names (`None`: no branch, or not a string).
+struct TagSeed<'s, 'c, S> {
+    seed: S,
+    tag: &'s Discriminator,
+    picked: &'c Cell<Option<NodeId>>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for TagSeed<'_, '_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(TagDeserializer {
+            de,
+            tag: self.tag,
+            picked: self.picked,
+        })
+    }
+}
+
+struct TagDeserializer<'s, 'c, D> {
+    de: D,
+    tag: &'s Discriminator,
+    picked: &'c Cell<Option<NodeId>>,
+}
+
+impl<'s, 'c, D> TagDeserializer<'s, 'c, D> {
+    // The same shape as `Checked::wrap`, for the shared forwarding macro.
+    #[allow(clippy::unnecessary_wraps)]
+    fn capture<V, E>(&self, visitor: V) -> Result<TagVisitor<'s, 'c, V>, E> {
+        Ok(TagVisitor {
+            visitor,
+            tag: self.tag,
+            picked: self.picked,
+        })
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for TagDeserializer<'_, '_, D> {
+    type Error = D::Error;
+
+    deserializer_methods!(capture);
+    forward_deserializer! { capture; deserialize_enum(name: &'static str, variants: &'static [&'static str]); }
+}
+
+struct TagVisitor<'s, 'c, V> {
+    visitor: V,
+    tag: &'s Discriminator,
+    picked: &'c Cell<Option<NodeId>>,
+}
+
+impl<V> TagVisitor<'_, '_, V> {
+    fn pick(&self, value: &str) {
+        self.picked.set(self.tag.branch_of_tag(&Value::from(value)));
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for TagVisitor<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        self.pick(v);
+        self.visitor.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        self.pick(v);
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        self.pick(&v);
+        self.visitor.visit_string(v)
+    }
+
+    // A tag that is not a string: the long way decides.
+    fn visit_bool<E: de::Error>(self, _v: bool) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_i64<E: de::Error>(self, _v: i64) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_u64<E: de::Error>(self, _v: u64) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_f64<E: de::Error>(self, _v: f64) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        Err(E::custom(LONG_WAY))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom(LONG_WAY))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom(LONG_WAY))
     }
 }
 
@@ -541,17 +1003,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.note(v);
+        self.note(v)?;
         self.visitor.visit_str(v)
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.note(v);
+        self.note(v)?;
         self.visitor.visit_borrowed_str(v)
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.note(&v);
+        self.note(&v)?;
         self.visitor.visit_string(v)
     }
 

@@ -134,6 +134,21 @@ pub(crate) struct Dynamic {
     pub(crate) anchor: Option<String>,
 }
 
+/// How a node's rules are checked as serde reads a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Passing {
+    /// Not in passing: the value takes the checked path with the whole value.
+    No,
+    /// Its own rules, on each value read (a set's scalar items compared as they pass).
+    Plain,
+    /// A union of branches of disjoint types: the type read picks the branch.
+    Union,
+    /// A union of tagged objects: the tag, read first, picks the branch.
+    Tagged,
+    /// A union of constants: the value must be one of them.
+    Listed,
+}
+
 /// Branches of a union told apart by a tag: each requires the member `name` with its own
 /// constant (as serde's tagged enums are written), so a value's tag picks the one branch that
 /// can hold.
@@ -147,7 +162,11 @@ impl Discriminator {
     /// The branch a value's tag names; `None` when the tag is missing or names none (then no
     /// branch holds).
     pub(crate) fn branch_of(&self, value: &Value) -> Option<NodeId> {
-        let tag = value.get(&self.name)?;
+        self.branch_of_tag(value.get(&self.name)?)
+    }
+
+    /// The branch a tag's value names.
+    pub(crate) fn branch_of_tag(&self, tag: &Value) -> Option<NodeId> {
         self.branches
             .iter()
             .find(|(constant, _)| crate::args::validate::same(constant, tag))
@@ -264,7 +283,6 @@ impl Node {
             && self.not.is_none()
             && self.if_then_else.is_none()
             && self.contains.is_none()
-            && !self.unique_items
             && self.dependent_required.is_empty()
             && self.pattern_properties.is_empty()
             && self.property_names.is_none()
@@ -385,12 +403,14 @@ pub struct CompiledSchema {
     types: Vec<Types>,
     /// Per node: whether it or anything below it says more than serde enforces.
     checked: Vec<bool>,
-    /// Per node: whether its own rules can be checked on values in passing (`inline`).
-    passing: Vec<bool>,
+    /// Per node: how its own rules are checked on values in passing (`inline`).
+    passing: Vec<Passing>,
     /// Per node: the node its `$ref`-only chain leads to (itself for any other node).
     targets: Vec<NodeId>,
     /// Per node with `anyOf` or `oneOf` (not both) whose branches carry a tag: the tag.
     discriminators: Vec<Option<Discriminator>>,
+    /// Per node that is a union of constants only: the values it allows.
+    listed: Vec<Option<Vec<Value>>>,
     /// Whether every rule beyond serde can be checked in passing (no union, set, `not`, ...
     /// that needs the whole value): then typed arguments are checked as serde reads them.
     inline: bool,
@@ -452,17 +472,15 @@ impl CompiledSchema {
             })
         });
         let checked = CompiledSchema::compute_checked(&nodes);
-        let passing: Vec<bool> = nodes.iter().map(Node::checkable_in_passing).collect();
-        let inline =
-            (0..nodes.len()).all(|id| !checked[id] || nodes[id].only_reference || passing[id]);
         let mut compiled = CompiledSchema {
             nodes,
             types,
             checked,
-            passing,
+            passing: Vec::new(),
             targets: Vec::new(),
             discriminators: Vec::new(),
-            inline,
+            listed: Vec::new(),
+            inline: false,
             unsupported,
             beyond_serde,
             dynamic_anchors,
@@ -483,7 +501,129 @@ impl CompiledSchema {
                 },
             )
             .collect();
+        compiled.listed = (0..compiled.nodes.len())
+            .map(|id| compiled.union_of_constants(id))
+            .collect();
+        compiled.passing = (0..compiled.nodes.len())
+            .map(|id| compiled.passing_kind(id))
+            .collect();
+        compiled.inline = (0..compiled.nodes.len()).all(|id| {
+            !compiled.checked[id]
+                || compiled.nodes[id].only_reference
+                || compiled.passing[id] != Passing::No
+        });
         compiled
+    }
+
+    /// The values a union of constants allows: each branch a `const` or `enum` of scalars and
+    /// nothing else, no value in two branches (which `oneOf` would refuse).
+    fn union_of_constants(&self, id: NodeId) -> Option<Vec<Value>> {
+        let node = &self.nodes[id];
+        if node.keywords != keywords::COMBINATORS
+            || !node.all_of.is_empty()
+            || node.not.is_some()
+            || node.if_then_else.is_some()
+            || !node.dependent_schemas.is_empty()
+            || node.any_of.is_empty() == node.one_of.is_empty()
+        {
+            return None;
+        }
+        let branches = if node.any_of.is_empty() {
+            &node.one_of
+        } else {
+            &node.any_of
+        };
+        let mut values: Vec<Value> = Vec::new();
+        for branch in branches {
+            let branch = &self.nodes[self.resolve(*branch)];
+            if branch.keywords & !(keywords::LISTED | keywords::TYPES) != 0
+                || (branch.constant.is_none() && branch.enumeration.is_none())
+            {
+                return None;
+            }
+            for value in branch
+                .constant
+                .iter()
+                .chain(branch.enumeration.iter().flatten())
+            {
+                let fits = branch.types.is_none_or(|t| t.accepts(Types::of(value)));
+                if value.is_array() || value.is_object() || !fits {
+                    return None;
+                }
+                if values.iter().any(|v| crate::args::validate::same(v, value)) {
+                    return None;
+                }
+                values.push(value.clone());
+            }
+        }
+        Some(values)
+    }
+
+    /// The values of a union of constants.
+    pub(crate) fn listed(&self, id: NodeId) -> Option<&[Value]> {
+        self.listed[id].as_deref()
+    }
+
+    /// How a node's rules are checked as serde reads a value (see `inline`).
+    fn passing_kind(&self, id: NodeId) -> Passing {
+        let node = &self.nodes[id];
+        if node.checkable_in_passing() {
+            // A set: its items are compared as they pass, when they are scalars.
+            let scalars = Types::NULL
+                .union(Types::BOOLEAN)
+                .union(Types::INTEGER)
+                .union(Types::NUMBER)
+                .union(Types::STRING);
+            let items_scalar = node.items.is_some_and(|items| {
+                let types = self.types_of(items);
+                types.0 & !scalars.0 == 0
+            });
+            return if !node.unique_items || (items_scalar && node.prefix_items.is_empty()) {
+                Passing::Plain
+            } else {
+                Passing::No
+            };
+        }
+        // A union and nothing else (annotations aside).
+        let only_union = node.keywords == keywords::COMBINATORS
+            && node.all_of.is_empty()
+            && node.not.is_none()
+            && node.if_then_else.is_none()
+            && node.dependent_schemas.is_empty()
+            && (node.any_of.is_empty() != node.one_of.is_empty());
+        if !only_union {
+            return Passing::No;
+        }
+        if self.discriminators[id].is_some() {
+            return Passing::Tagged;
+        }
+        if self.listed[id].is_some() {
+            return Passing::Listed;
+        }
+        // Branches of disjoint types (`integer` and `number` count as one): the type of the
+        // value read picks the branch.
+        let branches = if node.any_of.is_empty() {
+            &node.one_of
+        } else {
+            &node.any_of
+        };
+        let family = |types: Types| {
+            if types.has(Types::INTEGER) || types.has(Types::NUMBER) {
+                types.union(Types::INTEGER).union(Types::NUMBER)
+            } else {
+                types
+            }
+        };
+        let disjoint = branches.iter().enumerate().all(|(i, a)| {
+            branches[..i]
+                .iter()
+                .all(|b| family(self.types_of(*a)).0 & family(self.types_of(*b)).0 == 0)
+        });
+        if disjoint {
+            Passing::Union
+        } else {
+            Passing::No
+        }
     }
 
     /// Keywords of the schema that are not enforced (with their location), and unresolvable
@@ -523,6 +663,11 @@ impl CompiledSchema {
         self.discriminators[id].as_ref()
     }
 
+    /// The tag of a node's union, whichever of `anyOf` and `oneOf` it has.
+    pub(crate) fn discriminator(&self, id: NodeId) -> Option<&Discriminator> {
+        self.discriminators[id].as_ref()
+    }
+
     /// [`resolve`](Self::resolve), computed once per node.
     pub(crate) fn target(&self, id: NodeId) -> NodeId {
         self.targets[id]
@@ -558,7 +703,7 @@ impl CompiledSchema {
     }
 
     /// Whether a node's own rules can be checked on values as serde reads them.
-    pub(crate) fn checkable_in_passing(&self, id: NodeId) -> bool {
+    pub(crate) fn passing(&self, id: NodeId) -> Passing {
         self.passing[id]
     }
 
