@@ -80,11 +80,12 @@ impl Rules<'_> {
                 .is_none_or(|values| values.iter().any(|v| same(v, value)))
     }
 
-    fn number(&self, value: &Value) -> bool {
+    /// A number, of JSON type `types` (`Types::of(value)`).
+    fn number(&self, value: &Value, types: Types) -> bool {
         let Value::Number(n) = value else {
             return false;
         };
-        self.allows(Types::of(value))
+        self.allows(types)
             && self.listed(value)
             && CompiledSchema::number_holds(self.node, n)
             && self.node.format.as_ref().is_none_or(|f| f.check(value))
@@ -282,8 +283,13 @@ struct Wrap<'s, V> {
 impl<'s, V> Wrap<'s, V> {
     /// The node whose rules a value of type `types` answers to: the node itself, or the branch
     /// of a union the type (or, for objects, the tag) picks. `None`: not in passing.
+    #[inline]
     fn select(&self, types: Types) -> Option<NodeId> {
         let schema = self.schema;
+        // Most nodes are no union: themselves.
+        if schema.passing(self.node) == Passing::Plain {
+            return Some(self.node);
+        }
         let mut node = self.node;
         for _ in 0..8 {
             node = schema.target(node);
@@ -310,18 +316,22 @@ impl<'s, V> Wrap<'s, V> {
     }
 
     /// The rules for a value of type `types`, or the long way.
+    #[inline]
     fn rules<E: de::Error>(&self, types: Types) -> Result<Rules<'s>, E> {
+        let schema = self.schema;
+        // Most nodes are no union: their own rules.
+        if schema.passing(self.node) == Passing::Plain {
+            return Ok(Rules {
+                node: schema.node(self.node),
+                values: None,
+            });
+        }
         let node = self.select(types).ok_or_else(|| E::custom(LONG_WAY))?;
         Ok(Rules {
-            node: self.schema.node(node),
-            values: self.schema.listed(node),
+            node: schema.node(node),
+            values: schema.listed(node),
         })
     }
-}
-
-/// The JSON type of a number as serde hands it over.
-fn number_type(value: &Value) -> Types {
-    Types::of(value)
 }
 
 /// Goes on when the rules hold; otherwise takes the long way.
@@ -334,7 +344,8 @@ macro_rules! visit_number {
         $(
             fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
                 let value = Value::from(v);
-                pass(self.rules(number_type(&value))?.number(&value))?;
+                let types = Types::of(&value);
+                pass(self.rules(types)?.number(&value, types))?;
                 self.visitor.$method(v)
             }
         )*
@@ -365,14 +376,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
         // Beyond 64 bits JSON numbers are floats to the schema.
         #[allow(clippy::cast_precision_loss)]
         let value = Value::from(v as f64);
-        pass(self.rules(number_type(&value))?.number(&value))?;
+        let types = Types::of(&value);
+        pass(self.rules(types)?.number(&value, types))?;
         self.visitor.visit_i128(v)
     }
 
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
         #[allow(clippy::cast_precision_loss)]
         let value = Value::from(v as f64);
-        pass(self.rules(number_type(&value))?.number(&value))?;
+        let types = Types::of(&value);
+        pass(self.rules(types)?.number(&value, types))?;
         self.visitor.visit_u128(v)
     }
 
@@ -473,22 +486,30 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
         let tag = if schema.passing(node) == Passing::Tagged {
             schema.discriminator(node)
         } else {
-            pass(self.rules(Types::OBJECT)?.allows(Types::OBJECT))?;
+            pass(
+                schema
+                    .node(node)
+                    .types
+                    .is_none_or(|t| t.accepts(Types::OBJECT)),
+            )?;
             None
         };
-        let count = Cell::new(0);
-        let current = Cell::new(if tag.is_some() { None } else { Some(node) });
+        let state = MapState {
+            schema,
+            current: Cell::new(if tag.is_some() { None } else { Some(node) }),
+            tag,
+            slot: Cell::new(None),
+            count: Cell::new(0),
+        };
         let value = self.visitor.visit_map(CheckedMap {
             map,
-            schema,
-            current: &current,
-            tag,
+            state: &state,
             child: None,
-            count: &count,
         })?;
         // Members counted against the object's (or the picked branch's) rules.
-        let node = schema.node(current.get().ok_or_else(|| de::Error::custom(LONG_WAY))?);
-        if within(count.get(), node.min_properties, node.max_properties) {
+        let current = state.current.get();
+        let node = schema.node(current.ok_or_else(|| de::Error::custom(LONG_WAY))?);
+        if within(state.count.get(), node.min_properties, node.max_properties) {
             Ok(value)
         } else {
             Err(de::Error::custom(LONG_WAY))
@@ -714,15 +735,22 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for CaptureVisitor<'_, V> {
     }
 }
 
-struct CheckedMap<'s, 'c, A> {
-    map: A,
+/// What the members of one object are checked against, shared by its map and key readers.
+struct MapState<'s> {
     schema: &'s CompiledSchema,
     /// The object's node: known from the start, or (for a tagged union) once the tag is read.
-    current: &'c Cell<Option<NodeId>>,
+    current: Cell<Option<NodeId>>,
     tag: Option<&'s Discriminator>,
     /// What the member whose key was just read is checked against.
+    slot: Cell<Option<Member>>,
+    count: Cell<usize>,
+}
+
+struct CheckedMap<'s, 'c, A> {
+    map: A,
+    state: &'c MapState<'s>,
+    /// What the member whose value comes next is checked against.
     child: Option<Member>,
-    count: &'c Cell<usize>,
 }
 
 /// What a member's value is checked against.
@@ -741,27 +769,23 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        let slot = Cell::new(None);
-        let key = self.map.next_key_seed(KeySeed {
-            seed,
-            schema: self.schema,
-            current: self.current.get(),
-            tag: self.tag,
-            slot: &slot,
-        })?;
+        let state = self.state;
+        state.slot.set(None);
+        let key = self.map.next_key_seed(KeySeed { seed, state })?;
         if key.is_some() {
-            self.count.set(self.count.get() + 1);
-            self.child = slot.get();
+            state.count.set(state.count.get() + 1);
+            self.child = state.slot.get();
         }
         Ok(key)
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        let schema = self.state.schema;
         match self.child.take() {
-            Some(Member::Node(child)) if self.schema.needs_check(child) => {
+            Some(Member::Node(child)) if schema.needs_check(child) => {
                 self.map.next_value_seed(CheckedSeed {
                     seed,
-                    schema: self.schema,
+                    schema,
                     node: child,
                 })
             }
@@ -769,16 +793,16 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
                 let picked = Cell::new(None);
                 let value = self.map.next_value_seed(TagSeed {
                     seed,
-                    tag: self.tag.ok_or_else(|| de::Error::custom(LONG_WAY))?,
+                    tag: self.state.tag.ok_or_else(|| de::Error::custom(LONG_WAY))?,
                     picked: &picked,
                 })?;
                 // The branch named must itself be checkable in passing.
                 let branch = picked
                     .get()
-                    .map(|branch| self.schema.target(branch))
-                    .filter(|branch| self.schema.passing(*branch) == Passing::Plain)
+                    .map(|branch| schema.target(branch))
+                    .filter(|branch| schema.passing(*branch) == Passing::Plain)
                     .ok_or_else(|| de::Error::custom(LONG_WAY))?;
-                self.current.set(Some(branch));
+                self.state.current.set(Some(branch));
                 Ok(value)
             }
             _ => self.map.next_value_seed(seed),
@@ -793,10 +817,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedMap<'_, '_, A> {
 /// Reads a member's key as usual, noting what the member's value is checked against.
 struct KeySeed<'s, 'c, K> {
     seed: K,
-    schema: &'s CompiledSchema,
-    current: Option<NodeId>,
-    tag: Option<&'s Discriminator>,
-    slot: &'c Cell<Option<Member>>,
+    state: &'c MapState<'s>,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
@@ -805,20 +826,14 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, K> {
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
         self.seed.deserialize(KeyDeserializer {
             de,
-            schema: self.schema,
-            current: self.current,
-            tag: self.tag,
-            slot: self.slot,
+            state: self.state,
         })
     }
 }
 
 struct KeyDeserializer<'s, 'c, D> {
     de: D,
-    schema: &'s CompiledSchema,
-    current: Option<NodeId>,
-    tag: Option<&'s Discriminator>,
-    slot: &'c Cell<Option<Member>>,
+    state: &'c MapState<'s>,
 }
 
 impl<'s, 'c, D> KeyDeserializer<'s, 'c, D> {
@@ -827,10 +842,7 @@ impl<'s, 'c, D> KeyDeserializer<'s, 'c, D> {
     fn capture<V, E>(&self, visitor: V) -> Result<KeyVisitor<'s, 'c, V>, E> {
         Ok(KeyVisitor {
             visitor,
-            schema: self.schema,
-            current: self.current,
-            tag: self.tag,
-            slot: self.slot,
+            state: self.state,
         })
     }
 }
@@ -844,31 +856,29 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, '_, D>
 
 struct KeyVisitor<'s, 'c, V> {
     visitor: V,
-    schema: &'s CompiledSchema,
-    current: Option<NodeId>,
-    tag: Option<&'s Discriminator>,
-    slot: &'c Cell<Option<Member>>,
+    state: &'c MapState<'s>,
 }
 
 impl<V> KeyVisitor<'_, '_, V> {
     /// Notes what the member's value is checked against; the long way for a member of a tagged
     /// union read before its tag.
     fn note<E: de::Error>(&self, key: &str) -> Result<(), E> {
-        let Some(current) = self.current else {
-            return match self.tag {
+        let state = self.state;
+        let Some(current) = state.current.get() else {
+            return match state.tag {
                 Some(tag) if tag.name == key => {
-                    self.slot.set(Some(Member::Tag));
+                    state.slot.set(Some(Member::Tag));
                     Ok(())
                 }
                 _ => Err(E::custom(LONG_WAY)),
             };
         };
-        let node = self.schema.node(current);
+        let node = state.schema.node(current);
         let child = node.property(key).or(match node.additional {
             Additional::Schema(id) => Some(id),
             _ => None,
         });
-        self.slot.set(child.map(Member::Node));
+        state.slot.set(child.map(Member::Node));
         Ok(())
     }
 }

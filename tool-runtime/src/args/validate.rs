@@ -85,21 +85,30 @@ impl CompiledSchema {
 
     /// Whether one number keeps a node's numeric rules (bounds and step), exactly.
     pub(crate) fn number_holds(node: &Node, n: &Number) -> bool {
+        // Integers against integer bounds, the common case, without the exact machinery.
+        let int = n.as_i64();
+        if let (Some(i), Some((low, high))) = (int, node.integer_range) {
+            return low <= i && i <= high;
+        }
+        let cmp = |bound: &Number| match (int, bound.as_i64()) {
+            (Some(i), Some(b)) => i.cmp(&b),
+            _ => number::compare(n, bound),
+        };
         node.minimum
             .as_ref()
-            .is_none_or(|min| number::compare(n, min) != Ordering::Less)
+            .is_none_or(|min| cmp(min) != Ordering::Less)
             && node
                 .maximum
                 .as_ref()
-                .is_none_or(|max| number::compare(n, max) != Ordering::Greater)
+                .is_none_or(|max| cmp(max) != Ordering::Greater)
             && node
                 .exclusive_minimum
                 .as_ref()
-                .is_none_or(|min| number::compare(n, min) == Ordering::Greater)
+                .is_none_or(|min| cmp(min) == Ordering::Greater)
             && node
                 .exclusive_maximum
                 .as_ref()
-                .is_none_or(|max| number::compare(n, max) == Ordering::Less)
+                .is_none_or(|max| cmp(max) == Ordering::Less)
             && node
                 .multiple_of
                 .as_ref()

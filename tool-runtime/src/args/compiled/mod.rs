@@ -216,6 +216,9 @@ pub(crate) struct Node {
     pub(crate) required_properties: usize,
     /// Per entry of `properties`: whether it is required.
     pub(crate) property_required: Vec<bool>,
+    /// The numeric rules as one inclusive integer range, when they are integer bounds only
+    /// (no `multipleOf`): the common case, checked on integers with two comparisons.
+    pub(crate) integer_range: Option<(i64, i64)>,
     /// `false`: nothing is valid.
     pub(crate) never: bool,
     pub(crate) types: Option<Types>,
@@ -371,9 +374,41 @@ impl Node {
             .iter()
             .map(|(name, _)| self.required.contains(name))
             .collect();
+        self.integer_range = self.integer_range();
+    }
+
+    fn integer_range(&self) -> Option<(i64, i64)> {
+        if self.multiple_of.is_some() {
+            return None;
+        }
+        let bound = |b: &Option<Number>| b.as_ref().map(Number::as_i64);
+        let mut low = i64::MIN;
+        let mut high = i64::MAX;
+        match bound(&self.minimum) {
+            Some(Some(min)) => low = low.max(min),
+            Some(None) => return None,
+            None => {}
+        }
+        match bound(&self.exclusive_minimum) {
+            Some(Some(min)) => low = low.max(min.checked_add(1)?),
+            Some(None) => return None,
+            None => {}
+        }
+        match bound(&self.maximum) {
+            Some(Some(max)) => high = high.min(max),
+            Some(None) => return None,
+            None => {}
+        }
+        match bound(&self.exclusive_maximum) {
+            Some(Some(max)) => high = high.min(max.checked_sub(1)?),
+            Some(None) => return None,
+            None => {}
+        }
+        Some((low, high))
     }
 
     /// The index in `properties` of a member name.
+    #[inline]
     pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
         // Length and first byte before the bytes: most names differ there, without a call.
         let (len, first) = (name.len(), name.as_bytes().first());
@@ -386,6 +421,7 @@ impl Node {
         self.keywords & keywords != 0
     }
 
+    #[inline]
     pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
         self.property_index(name)
             .map(|index| self.properties[index].1)
