@@ -6,7 +6,8 @@
 //! - `valid_call/<tool>/jsonschema`: the alternative above, validator built once.
 //! - `validate/<schema>/toolwright|jsonschema`: validation alone of a valid value
 //!   (`CompiledSchema::validate` against `jsonschema::Validator::is_valid`), for the schemas
-//!   whose unions and recursion made validation slow.
+//!   whose unions and recursion made validation slow (`recursive_one_of`: two untagged object
+//!   branches at every level, where each branch tried used to build its messages).
 //!
 //! Run: `cargo bench --bench schema -- --noplot`. Figures are in BENCHMARKS.md.
 
@@ -209,8 +210,31 @@ fn valid_calls(c: &mut Criterion) {
     compare(c, "evaluate", &evaluate {}, &json!({"expr": expression(4)}));
 }
 
+/// A recursive `oneOf` of two object branches with no tag: every level tries both.
+fn recursive_one_of() -> (Value, Value) {
+    let schema = json!({
+        "oneOf": [
+            {"type": "object", "properties": {"leaf": {"type": "number"}}, "required": ["leaf"]},
+            {
+                "type": "object",
+                "properties": {"children": {"type": "array", "items": {"$ref": "#"}}},
+                "required": ["children"],
+            },
+        ],
+    });
+    fn tree(depth: usize) -> Value {
+        if depth == 0 {
+            return json!({"leaf": 1.5});
+        }
+        json!({"children": [tree(depth - 1), tree(depth - 1), tree(depth - 1)]})
+    }
+    (schema, tree(4))
+}
+
 fn validation(c: &mut Criterion) {
+    let (tree_schema, tree) = recursive_one_of();
     for (name, parameters, value) in [
+        ("recursive_one_of", tree_schema, tree),
         (
             "draw",
             Tool::<()>::definition(&draw {}).parameters().clone(),
