@@ -320,7 +320,8 @@ fn is_email(s: &str) -> bool {
 }
 
 /// RFC 1123 host names (no trailing dot), with A-labels (`xn--`) that must decode as Punycode
-/// to a label that is not plain ASCII and has no `--` in its 3rd and 4th places.
+/// to a label that is not plain ASCII, has no `--` in its 3rd and 4th places, and keeps IDNA
+/// 2008's rules (`idna`).
 fn is_hostname(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 253
@@ -344,6 +345,7 @@ fn is_hostname(s: &str) -> bool {
                         && !hyphens
                         && decoded.first() != Some(&'-')
                         && decoded.last() != Some(&'-')
+                        && super::idna::label_ok(&decoded)
                 }),
                 // `--` in the 3rd and 4th places is reserved for such encodings.
                 None => lower.get(2..4) != Some("--"),

@@ -20,6 +20,7 @@ mod compiled;
 mod error;
 mod feedback;
 mod format;
+mod idna;
 mod inline;
 mod lenient;
 mod number;
