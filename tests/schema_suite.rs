@@ -6,7 +6,8 @@
 //! the list stays exact. Remote references are served from the suite's `remotes/` (its
 //! `http://localhost:1234/` convention) and the draft 2020-12 meta-schemas from
 //! `tests/data/metaschemas` (json-schema.org's documents), never from the network. Counts per
-//! file are printed (`cargo test --test schema_suite -- --nocapture`).
+//! file are printed (`cargo test --test schema_suite -- --nocapture`) and written to
+//! `target/tmp/schema-suite-{main,optional,optional-format}.txt`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -131,19 +132,29 @@ fn run(folders: &[&str]) {
         }
     }
     let (mut passed, mut differ) = (0, 0);
+    let mut report = String::new();
     for (file, count) in &counts {
-        println!(
-            "{file:<48} {:>4} pass {:>3} listed {:>3} fail",
+        report.push_str(&format!(
+            "{file:<48} {:>4} pass {:>3} listed {:>3} fail\n",
             count.passed, count.differ, count.failed
-        );
+        ));
         passed += count.passed;
         differ += count.differ;
     }
-    println!(
-        "{} passed, {differ} listed differences, {} failed",
-        passed,
+    report.push_str(&format!(
+        "{passed} passed, {differ} listed differences, {} failed\n",
         failures.len()
-    );
+    ));
+    print!("{report}");
+    // Kept beside the build, for a look without `--nocapture`.
+    let name = folders.join("+").replace('/', "-");
+    let name = if name.is_empty() {
+        "main".to_owned()
+    } else {
+        name
+    };
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("schema-suite-{name}.txt"));
+    fs::write(&path, &report).expect("the report");
     // A wildcard entry must still stand for at least one failing test of its files.
     let in_scope = |file: &str| {
         folders
