@@ -326,7 +326,7 @@ pub enum Expr {
 }
 
 /// An operator.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Op {
     /// Sum.
@@ -347,8 +347,10 @@ fn draw(
     layer: Option<Layer>,
     /// An optional expression.
     expr: Option<Expr>,
+    /// Distinct operators.
+    ops: Option<std::collections::BTreeSet<Op>>,
 ) -> String {
-    format!("{shapes:?} {marks:?} {layer:?} {expr:?}")
+    format!("{shapes:?} {marks:?} {layer:?} {expr:?} {ops:?}")
 }
 
 #[test]
@@ -359,10 +361,11 @@ fn unions_and_sets() {
             "marks": [1, 2, 3],
             "layer": {"shapes": [{"kind": "label", "text": "ab"}], "tags": ["a", "b"]},
             "expr": {"op": "add", "args": [1, {"op": "mul", "args": [2, 3]}]},
+            "ops": ["add", "mul"],
         }),
         json!({"shapes": [{"kind": "label", "text": "x"}], "marks": [], "layer": null, "expr": 7}),
         // Members before the tag, duplicates in a set: the long way decides.
-        json!({"shapes": [{"radius": 2, "kind": "circle"}], "marks": [4, 4], "expr": null}),
+        json!({"shapes": [{"radius": 2, "kind": "circle"}], "marks": [4, 4], "expr": null, "ops": ["mul", "mul"]}),
     ];
     agrees_from(&draw {}, seeds, 6_000);
 }

@@ -613,7 +613,64 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Capture<'_, D> {
     type Error = D::Error;
 
     deserializer_methods!(capture);
-    forward_deserializer! { capture; deserialize_enum(name: &'static str, variants: &'static [&'static str]); }
+
+    /// A unit variant in a set: its name is the item.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_enum(
+            name,
+            variants,
+            CaptureEnum {
+                visitor,
+                seen: self.seen,
+            },
+        )
+    }
+}
+
+/// Notes the name of a set's unit variant as it is read.
+struct CaptureEnum<'c, V> {
+    visitor: V,
+    seen: &'c RefCell<Vec<String>>,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for CaptureEnum<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_enum(CaptureVariant {
+            data,
+            seen: self.seen,
+        })
+    }
+}
+
+struct CaptureVariant<'c, A> {
+    data: A,
+    seen: &'c RefCell<Vec<String>>,
+}
+
+impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for CaptureVariant<'_, A> {
+    type Error = A::Error;
+    type Variant = A::Variant;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, A::Variant), A::Error> {
+        self.data.variant_seed(CaptureSeed {
+            seed,
+            seen: self.seen,
+        })
+    }
 }
 
 struct CaptureVisitor<'c, V> {
@@ -1073,5 +1130,125 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.visitor.visit_enum(data)
+    }
+}
+
+#[cfg(test)]
+// The types are read, never looked at: only whether they are read in passing matters.
+#[allow(dead_code)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use schemars::JsonSchema;
+    use serde::Deserialize;
+
+    use super::*;
+
+    /// A unit, with documented variants (a `oneOf` of constants).
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    enum Unit {
+        /// Celsius.
+        Celsius,
+        /// Fahrenheit.
+        Fahrenheit,
+    }
+
+    /// A tagged enum.
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(tag = "kind", rename_all = "lowercase")]
+    enum Shape {
+        /// A circle.
+        Circle {
+            /// At least 0.
+            #[schemars(range(min = 0.0))]
+            radius: f64,
+        },
+        /// A square.
+        Square {
+            /// At most 10.
+            #[schemars(range(max = 10))]
+            side: u32,
+        },
+    }
+
+    /// An untagged enum of different shapes.
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    enum Amount {
+        /// A number, at most 100.
+        Number(#[schemars(range(max = 100))] f64),
+        /// Words.
+        Words {
+            /// The words, 1 to 5 characters.
+            #[schemars(length(min = 1, max = 5))]
+            text: String,
+        },
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Args {
+        unit: Option<Unit>,
+        shape: Option<Shape>,
+        amount: Option<Amount>,
+        tags: Option<BTreeSet<String>>,
+        units: Option<BTreeSet<Unit>>,
+    }
+
+    fn schema() -> CompiledSchema {
+        CompiledSchema::compile(&serde_json::to_value(schemars::schema_for!(Args)).unwrap())
+    }
+
+    /// Whether the text is read in passing (`Ok`), or sent the long way (any error: ours, or
+    /// serde's own, as for an unknown tag), the same from text and from a value.
+    fn in_passing(text: &str) -> bool {
+        let schema = schema();
+        assert!(
+            schema.checks_inline(),
+            "the whole schema is checkable in passing"
+        );
+        let value: Value = serde_json::from_str(text).unwrap();
+        let from_text = from_str::<Args>(&schema, text).is_ok();
+        assert_eq!(
+            from_value::<Args>(&schema, &value).is_ok(),
+            from_text,
+            "{text}"
+        );
+        from_text
+    }
+
+    #[test]
+    fn unions_and_sets_are_read_in_passing() {
+        for text in [
+            r#"{"unit": "celsius"}"#,
+            r#"{"unit": null, "shape": null, "amount": null}"#,
+            r#"{"shape": {"kind": "circle", "radius": 1.5}}"#,
+            r#"{"shape": {"kind": "square", "side": 10}}"#,
+            r#"{"amount": 7}"#,
+            r#"{"amount": {"text": "seven"}}"#,
+            r#"{"tags": ["a", "b"], "units": ["celsius", "fahrenheit"]}"#,
+        ] {
+            assert!(in_passing(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn what_breaks_a_rule_or_cannot_be_told_in_passing_goes_the_long_way() {
+        for text in [
+            // Broken rules.
+            r#"{"unit": "kelvin"}"#,
+            r#"{"shape": {"kind": "circle", "radius": -1}}"#,
+            r#"{"shape": {"kind": "square", "side": 11}}"#,
+            r#"{"shape": {"kind": "triangle"}}"#,
+            r#"{"amount": 101}"#,
+            r#"{"amount": {"text": "seventeen"}}"#,
+            r#"{"tags": ["a", "a"]}"#,
+            r#"{"units": ["celsius", "celsius"]}"#,
+            // A member before the tag: its branch is not known yet.
+            r#"{"shape": {"radius": 1.5, "kind": "circle"}}"#,
+        ] {
+            assert!(!in_passing(text), "{text}");
+        }
     }
 }
