@@ -9,6 +9,8 @@
 //!   whose unions and recursion made validation slow (`recursive_one_of`: two untagged object
 //!   branches at every level, where each branch tried used to build its messages).
 //!
+//! - `compile/<tool>/toolwright|jsonschema`: compiling a tool's schema (once per tool).
+//!
 //! Run: `cargo bench --bench schema -- --noplot`. Figures are in BENCHMARKS.md.
 
 use std::collections::BTreeSet;
@@ -263,7 +265,38 @@ fn validation(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, valid_calls, validation);
+/// Compiling a tool's schema, once per tool: toolwright's node tree against `jsonschema`'s
+/// validator.
+fn compiling(c: &mut Criterion) {
+    for (name, parameters) in [
+        (
+            "update_preferences",
+            Tool::<demo::DemoContext>::definition(&demo::update_preferences {})
+                .parameters()
+                .clone(),
+        ),
+        (
+            "draw",
+            Tool::<()>::definition(&draw {}).parameters().clone(),
+        ),
+    ] {
+        let mut group = c.benchmark_group(format!("compile/{name}"));
+        group.bench_function("toolwright", |b| {
+            b.iter(|| toolwright::args::CompiledSchema::compile(black_box(&parameters)))
+        });
+        group.bench_function("jsonschema", |b| {
+            b.iter(|| {
+                jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .build(black_box(&parameters))
+                    .unwrap()
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, valid_calls, validation, compiling);
 
 /// `schema count <tool> <toolwright|jsonschema> <n>`: `n` valid calls in a plain loop, for
 /// instruction counts under callgrind (`benches/schema_instructions.sh`); otherwise criterion.

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use super::uri::{self, DEFAULT_BASE};
 use super::{Additional, Dynamic, Node, NodeId, Types};
@@ -36,10 +36,12 @@ pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<V
         retrieve,
         resources: HashMap::new(),
         anchors: HashMap::new(),
-        bases: HashMap::new(),
+        doc_bases: Vec::new(),
+        doc_resources: Vec::new(),
+        bases: Vec::new(),
         resource_ids: HashMap::new(),
         dynamic_anchors: Vec::new(),
-        cache: HashMap::new(),
+        cache: Vec::new(),
         nodes: Vec::new(),
         unsupported: Vec::new(),
         beyond_serde: false,
@@ -52,7 +54,7 @@ pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<V
     compiler.docs.push(Doc::Root(schema));
     compiler.index(0, DEFAULT_BASE);
     compiler.vocabularies(schema);
-    compiler.node_at(0, String::new());
+    compiler.node_at(0, "", Some(schema));
     compiler.finish_dynamic();
     let Compiler {
         nodes,
@@ -139,13 +141,17 @@ struct Compiler<'a, 'r> {
     resources: HashMap<String, Location>,
     /// `uri#name` of each `$anchor` and `$dynamicAnchor` -> where it is.
     anchors: HashMap<String, Location>,
-    /// The base URI in effect at each subschema found.
-    bases: HashMap<Location, String>,
+    /// Per document: its own base URI, and (when it names any: `$id`, `$anchor`) the base URI
+    /// in effect at each subschema found.
+    doc_bases: Vec<String>,
+    doc_resources: Vec<u32>,
+    bases: Vec<HashMap<String, String>>,
     /// Each resource's index, by its base URI.
     resource_ids: HashMap<String, u32>,
     /// Per resource: its dynamic anchors, their places and (once compiled) nodes.
     dynamic_anchors: Vec<Vec<(String, Location, Option<NodeId>)>>,
-    cache: HashMap<Location, NodeId>,
+    /// Per document: the node of each place compiled.
+    cache: Vec<HashMap<String, NodeId>>,
     nodes: Vec<Node>,
     unsupported: Vec<String>,
     beyond_serde: bool,
@@ -211,7 +217,45 @@ const SCHEMA_MAP: &[&str] = &[
 const SCHEMA_LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 
 fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(segment.len());
+    escape_into(segment, &mut out);
+    out
+}
+
+/// A JSON pointer's reference token (`~` as `~0`, `/` as `~1`), appended.
+fn escape_into(segment: &str, out: &mut String) {
+    if !segment.contains(['~', '/']) {
+        out.push_str(segment);
+        return;
+    }
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Whether a document names any subschema (`$id`, `$anchor`, `$dynamicAnchor`), anywhere.
+fn names_anything(document: &Value) -> bool {
+    let mut stack = vec![document];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if map.contains_key("$id")
+                    || map.contains_key("$anchor")
+                    || map.contains_key("$dynamicAnchor")
+                {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 impl Compiler<'_, '_> {
@@ -221,6 +265,15 @@ impl Compiler<'_, '_> {
         self.resources
             .entry(base.to_owned())
             .or_insert((doc, String::new()));
+        self.doc_bases.push(base.to_owned());
+        let resource = self.resource_id(base);
+        self.doc_resources.push(resource);
+        self.bases.push(HashMap::new());
+        self.cache.push(HashMap::new());
+        // A document that names nothing has one base everywhere: nothing to find.
+        if !names_anything(&document) {
+            return;
+        }
         // Iteratively: a document may nest deeply.
         let mut stack: Vec<(&Value, String, String, usize)> =
             vec![(&*document, String::new(), base.to_owned(), 0)];
@@ -251,7 +304,7 @@ impl Compiler<'_, '_> {
                     }
                 }
             }
-            self.bases.insert((doc, pointer.clone()), base.clone());
+            self.bases[doc].insert(pointer.clone(), base.clone());
             if depth >= MAX_SCHEMA_DEPTH {
                 continue;
             }
@@ -307,43 +360,48 @@ impl Compiler<'_, '_> {
     }
 
     /// The base URI in effect at a place: that of the nearest subschema found around it.
-    fn base_of(&self, doc: usize, pointer: &str) -> String {
+    fn base_of(&self, doc: usize, pointer: &str) -> &str {
+        let bases = &self.bases[doc];
         let mut pointer = pointer;
         loop {
-            if let Some(base) = self.bases.get(&(doc, pointer.to_owned())) {
-                return base.clone();
+            if let Some(base) = bases.get(pointer) {
+                return base;
             }
             match pointer.rfind('/') {
-                Some(at) => pointer = &pointer[..at],
-                None => return DEFAULT_BASE.to_owned(),
+                Some(at) if !bases.is_empty() => pointer = &pointer[..at],
+                _ => return &self.doc_bases[doc],
             }
         }
     }
 
-    /// The node of the subschema at a place, compiled once.
-    fn node_at(&mut self, doc: usize, pointer: String) -> NodeId {
-        let location = (doc, pointer);
-        if let Some(id) = self.cache.get(&location) {
+    /// The node of the subschema at a place (`schema`, when the caller has it at hand), compiled
+    /// once.
+    fn node_at(&mut self, doc: usize, pointer: &str, schema: Option<&Value>) -> NodeId {
+        if let Some(id) = self.cache[doc].get(pointer) {
             return *id;
         }
         // Reserve the id first: recursive schemas refer back to it.
         let id = self.nodes.len();
         self.nodes.push(Node::default());
-        self.cache.insert(location.clone(), id);
-        let (doc, pointer) = location;
+        self.cache[doc].insert(pointer.to_owned(), id);
         let document = self.docs[doc].clone();
-        let at = format!("#{pointer}");
-        let node = match document.pointer(&pointer) {
+        let schema = schema.or_else(|| document.pointer(pointer));
+        let node = match schema {
             _ if self.depth >= MAX_SCHEMA_DEPTH => {
-                self.unsupported(&at, "a schema nested too deeply");
+                self.unsupported(pointer, "a schema nested too deeply");
                 Node::default()
             }
             Some(schema) => {
                 self.depth += 1;
-                let mut node = self.build_own(schema, doc, &pointer);
+                let mut node = self.build_own(schema, doc, pointer);
                 self.depth -= 1;
-                let base = self.base_of(doc, &pointer);
-                node.resource = self.resource_id(&base);
+                node.resource = if self.bases[doc].is_empty() {
+                    // One base in the whole document.
+                    self.doc_resources[doc]
+                } else {
+                    let base = self.base_of(doc, pointer).to_owned();
+                    self.resource_id(&base)
+                };
                 node
             }
             None => Node::default(),
@@ -352,13 +410,15 @@ impl Compiler<'_, '_> {
         id
     }
 
-    fn child(&mut self, doc: usize, pointer: &str, path: &[&str]) -> NodeId {
-        let mut at = pointer.to_owned();
+    /// The node of a subschema below the one at `pointer`: `path` from it, `schema` itself.
+    fn child(&mut self, doc: usize, pointer: &str, path: &[&str], schema: &Value) -> NodeId {
+        let mut at = String::with_capacity(pointer.len() + 16);
+        at.push_str(pointer);
         for segment in path {
             at.push('/');
-            at.push_str(&escape(segment));
+            escape_into(segment, &mut at);
         }
-        self.node_at(doc, at)
+        self.node_at(doc, &at, Some(schema))
     }
 
     /// Builds a node, noting whether its own keywords (not its children's) go beyond serde.
@@ -370,9 +430,10 @@ impl Compiler<'_, '_> {
         node
     }
 
-    fn unsupported(&mut self, at: &str, what: impl std::fmt::Display) {
+    /// Notes what is not enforced, at the place `pointer` (within its document).
+    fn unsupported(&mut self, pointer: &str, what: impl std::fmt::Display) {
         self.own = true;
-        self.unsupported.push(format!("{what} at {at}"));
+        self.unsupported.push(format!("{what} at #{pointer}"));
         self.beyond_serde = true;
     }
 
@@ -383,7 +444,7 @@ impl Compiler<'_, '_> {
 
     /// The place a reference points to, loading its document when it is another one.
     fn locate(&mut self, reference: &str, doc: usize, pointer: &str) -> Option<Location> {
-        let target = uri::resolve(&self.base_of(doc, pointer), reference);
+        let target = uri::resolve(self.base_of(doc, pointer), reference);
         let (absolute, fragment) = uri::split_fragment(&target);
         let resource = if let Some(place) = self.resources.get(absolute) {
             place.clone()
@@ -409,10 +470,10 @@ impl Compiler<'_, '_> {
 
     fn reference(&mut self, reference: &str, doc: usize, pointer: &str) -> NodeId {
         if let Some((doc, pointer)) = self.locate(reference, doc, pointer) {
-            return self.node_at(doc, pointer);
+            return self.node_at(doc, &pointer, None);
         }
         self.unsupported(
-            &format!("#{pointer}"),
+            pointer,
             format_args!("the reference {reference:?}, which points nowhere"),
         );
         let id = self.nodes.len();
@@ -434,7 +495,7 @@ impl Compiler<'_, '_> {
             self.dynamic = true;
         }
         let fallback = match target {
-            Some((doc, pointer)) => self.node_at(doc, pointer),
+            Some((doc, pointer)) => self.node_at(doc, &pointer, None),
             None => self.reference(reference, doc, pointer),
         };
         Dynamic { fallback, anchor }
@@ -463,7 +524,7 @@ impl Compiler<'_, '_> {
                 break;
             }
             for (resource, anchor, (doc, pointer)) in pending {
-                let id = self.node_at(doc, pointer);
+                let id = self.node_at(doc, &pointer, None);
                 self.dynamic_anchors[resource][anchor].2 = Some(id);
             }
         }
@@ -472,8 +533,7 @@ impl Compiler<'_, '_> {
     #[allow(clippy::too_many_lines)]
     fn build(&mut self, schema: &Value, doc: usize, pointer: &str) -> Node {
         let is_root = doc == 0 && pointer.is_empty();
-        let at = format!("#{pointer}");
-        let at = at.as_str();
+        let at = pointer;
         let mut node = Node::default();
         let map = match schema {
             Value::Bool(true) => return node,
@@ -487,12 +547,12 @@ impl Compiler<'_, '_> {
                 return node;
             }
         };
-        node.has_default = map.get("default").is_some_and(|d| !d.is_null());
-        node.only_reference = map.contains_key("$ref")
-            && map
-                .keys()
-                .all(|key| key == "$ref" || ANNOTATIONS.contains(&key.as_str()));
+        // Keywords besides `$ref` and annotations: none makes the node a `$ref` and nothing else.
+        let mut own_keywords = false;
         for (key, value) in map {
+            if key != "$ref" && !ANNOTATIONS.contains(&key.as_str()) {
+                own_keywords = true;
+            }
             if !self.validation && VALIDATION_KEYWORDS.contains(&key.as_str()) {
                 continue;
             }
@@ -533,11 +593,20 @@ impl Compiler<'_, '_> {
                         number(value).filter(|m| m.as_f64().is_some_and(|m| m > 0.0));
                     self.constrains();
                 }
-                // Read after the loop, together: `minimum`/`maximum` with the format, both
-                // lengths (a `char` has both at 1), the item counts with the tuple; `then` and
-                // `else` with `if`.
-                "minimum" | "maximum" | "format" | "minLength" | "maxLength" | "minItems"
-                | "maxItems" | "then" | "else" | "minContains" | "maxContains" => {}
+                // Weighed after the loop, together: `minimum`/`maximum` with the format, both
+                // lengths (a `char` has both at 1), the item counts with the tuple.
+                "minimum" => node.minimum = number(value),
+                "maximum" => node.maximum = number(value),
+                "format" => node.format = value.as_str().map(Format::named),
+                "minLength" => node.min_length = count(value),
+                "maxLength" => node.max_length = count(value),
+                "minItems" => node.min_items = count(value),
+                "maxItems" => node.max_items = count(value),
+                "minContains" => node.min_contains = count(value),
+                "maxContains" => node.max_contains = count(value),
+                // Read with `if`.
+                "then" | "else" => {}
+                "default" => node.has_default = !value.is_null(),
                 "pattern" => {
                     let Some(source) = value.as_str() else {
                         continue;
@@ -551,23 +620,28 @@ impl Compiler<'_, '_> {
                 "items" => {
                     if let Value::Array(tuple) = value {
                         // Draft 2019-09 tuples.
-                        node.prefix_items = (0..tuple.len())
-                            .map(|i| self.child(doc, pointer, &["items", &i.to_string()]))
+                        node.prefix_items = tuple
+                            .iter()
+                            .enumerate()
+                            .map(|(i, s)| self.child(doc, pointer, &["items", &i.to_string()], s))
                             .collect();
                     } else {
-                        node.items = Some(self.child(doc, pointer, &["items"]));
+                        node.items = Some(self.child(doc, pointer, &["items"], value));
                     }
                 }
                 "prefixItems" => {
-                    let count = value.as_array().map_or(0, Vec::len);
-                    node.prefix_items = (0..count)
-                        .map(|i| self.child(doc, pointer, &["prefixItems", &i.to_string()]))
+                    node.prefix_items = value
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                        .map(|(i, s)| self.child(doc, pointer, &[key, &i.to_string()], s))
                         .collect();
                 }
                 // Draft 2019-09's, beside a tuple `items` only.
                 "additionalItems" => {
                     if map.get("items").is_some_and(Value::is_array) {
-                        node.items = Some(self.child(doc, pointer, &["additionalItems"]));
+                        node.items = Some(self.child(doc, pointer, &[key], value));
                     }
                 }
                 "uniqueItems" => {
@@ -577,12 +651,12 @@ impl Compiler<'_, '_> {
                     }
                 }
                 "contains" => {
-                    node.contains = Some(self.child(doc, pointer, &["contains"]));
+                    node.contains = Some(self.child(doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "properties" => {
-                    for name in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.child(doc, pointer, &["properties", name]);
+                    for (name, schema) in value.as_object().into_iter().flatten() {
+                        let id = self.child(doc, pointer, &[key, name], schema);
                         node.properties.push((name.clone(), id));
                     }
                     // A derived struct below the root also deserializes from an array of its
@@ -592,8 +666,8 @@ impl Compiler<'_, '_> {
                     }
                 }
                 "patternProperties" => {
-                    for source in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.child(doc, pointer, &["patternProperties", source]);
+                    for (source, schema) in value.as_object().into_iter().flatten() {
+                        let id = self.child(doc, pointer, &[key, source], schema);
                         match pattern::compile(source) {
                             Some(regex) => node.pattern_properties.push((regex, id)),
                             None => self.unsupported(at, format_args!("the pattern /{source}/")),
@@ -606,19 +680,19 @@ impl Compiler<'_, '_> {
                     node.additional = match value {
                         Value::Bool(false) => Additional::Deny,
                         // `true` too is a schema: it marks the members it takes as evaluated.
-                        _ => Additional::Schema(self.child(doc, pointer, &[key])),
+                        _ => Additional::Schema(self.child(doc, pointer, &[key], value)),
                     };
                 }
                 "unevaluatedProperties" => {
-                    node.unevaluated_properties = Some(self.child(doc, pointer, &[key]));
+                    node.unevaluated_properties = Some(self.child(doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "unevaluatedItems" => {
-                    node.unevaluated_items = Some(self.child(doc, pointer, &[key]));
+                    node.unevaluated_items = Some(self.child(doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "propertyNames" => {
-                    node.property_names = Some(self.child(doc, pointer, &[key]));
+                    node.property_names = Some(self.child(doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "minProperties" => {
@@ -636,8 +710,8 @@ impl Compiler<'_, '_> {
                     self.constrains();
                 }
                 "dependentSchemas" => {
-                    for name in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.child(doc, pointer, &[key, name]);
+                    for (name, schema) in value.as_object().into_iter().flatten() {
+                        let id = self.child(doc, pointer, &[key, name], schema);
                         node.dependent_schemas.push((name.clone(), id));
                     }
                     self.constrains();
@@ -649,16 +723,19 @@ impl Compiler<'_, '_> {
                             node.dependent_required
                                 .push((name.clone(), strings(dependent)));
                         } else {
-                            let id = self.child(doc, pointer, &[key, name]);
+                            let id = self.child(doc, pointer, &[key, name], dependent);
                             node.dependent_schemas.push((name.clone(), id));
                         }
                     }
                     self.constrains();
                 }
                 "anyOf" | "oneOf" | "allOf" => {
-                    let count = value.as_array().map_or(0, Vec::len);
-                    let ids: Vec<NodeId> = (0..count)
-                        .map(|i| self.child(doc, pointer, &[key, &i.to_string()]))
+                    let ids: Vec<NodeId> = value
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                        .map(|(i, s)| self.child(doc, pointer, &[key, &i.to_string()], s))
                         .collect();
                     match key.as_str() {
                         "anyOf" => node.any_of = ids,
@@ -667,17 +744,17 @@ impl Compiler<'_, '_> {
                     }
                 }
                 "not" => {
-                    node.not = Some(self.child(doc, pointer, &["not"]));
+                    node.not = Some(self.child(doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "if" => {
-                    let condition = self.child(doc, pointer, &["if"]);
+                    let condition = self.child(doc, pointer, &[key], value);
                     let then = map
-                        .contains_key("then")
-                        .then(|| self.child(doc, pointer, &["then"]));
+                        .get("then")
+                        .map(|s| self.child(doc, pointer, &["then"], s));
                     let otherwise = map
-                        .contains_key("else")
-                        .then(|| self.child(doc, pointer, &["else"]));
+                        .get("else")
+                        .map(|s| self.child(doc, pointer, &["else"], s));
                     node.if_then_else = Some((condition, then, otherwise));
                     self.constrains();
                 }
@@ -699,36 +776,30 @@ impl Compiler<'_, '_> {
                 other => self.unsupported(at, format_args!("the keyword `{other}`")),
             }
         }
+        node.only_reference = node.reference.is_some() && !own_keywords;
         if self.validation {
-            self.counts(map, &mut node);
-        } else {
-            node.format = map.get("format").and_then(Value::as_str).map(Format::named);
+            self.counts(&mut node);
         }
         node
     }
 
-    /// `minimum`/`maximum` with `format`, lengths, item and contains counts.
-    fn counts(&mut self, map: &Map<String, Value>, node: &mut Node) {
-        self.numbers_and_format(map, node);
+    /// Whether `minimum`/`maximum` with `format`, lengths, item and contains counts say more than
+    /// serde enforces.
+    fn counts(&mut self, node: &mut Node) {
+        self.numbers_and_format(node);
         // A `char`'s schema has both lengths at 1, which serde enforces; any other length is a
         // constraint of its own.
-        node.min_length = map.get("minLength").and_then(count);
-        node.max_length = map.get("maxLength").and_then(count);
         if (node.min_length.is_some() || node.max_length.is_some())
             && !(node.min_length == Some(1) && node.max_length == Some(1))
         {
             self.constrains();
         }
-        node.min_items = map.get("minItems").and_then(count);
-        node.max_items = map.get("maxItems").and_then(count);
         let tuple = Some(node.prefix_items.len()).filter(|n| *n > 0);
         let tuple_bounds = node.min_items.is_none_or(|n| Some(n) == tuple)
             && node.max_items.is_none_or(|n| Some(n) == tuple);
         if (node.min_items.is_some() || node.max_items.is_some()) && !tuple_bounds {
             self.constrains();
         }
-        node.min_contains = map.get("minContains").and_then(count);
-        node.max_contains = map.get("maxContains").and_then(count);
         if node.min_contains.is_some() || node.max_contains.is_some() {
             self.constrains();
         }
@@ -736,10 +807,7 @@ impl Compiler<'_, '_> {
 
     /// `minimum`/`maximum` and `format`: the bounds an integer format implies (`uint8`:
     /// 0..=255) are what serde enforces; any other bound is a constraint of its own.
-    fn numbers_and_format(&mut self, map: &Map<String, Value>, node: &mut Node) {
-        node.minimum = map.get("minimum").and_then(number);
-        node.maximum = map.get("maximum").and_then(number);
-        node.format = map.get("format").and_then(Value::as_str).map(Format::named);
+    fn numbers_and_format(&mut self, node: &Node) {
         let implied = node.format.as_ref().and_then(Format::integer_range);
         let within = |bound: &Option<Number>, implied: Option<i128>| {
             bound.as_ref().is_none_or(|b| {
