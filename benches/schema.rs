@@ -17,8 +17,6 @@ use std::collections::BTreeSet;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group};
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use toolwright::args::ParseSession;
@@ -27,44 +25,10 @@ use toolwright::{Arguments, Tool, tool};
 #[path = "../examples/demo/mod.rs"]
 #[allow(dead_code)]
 mod demo;
+#[path = "../tests/support/shapes.rs"]
+mod shapes;
 
-/// A shape, internally tagged (a `oneOf` of objects).
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Shape {
-    /// A circle.
-    Circle {
-        /// Radius, at least 0.
-        #[schemars(range(min = 0.0))]
-        radius: f64,
-    },
-    /// A rectangle.
-    Rect {
-        /// Width.
-        width: u32,
-        /// Height.
-        height: u32,
-    },
-    /// A text label.
-    Label {
-        /// The text, 1 to 40 characters.
-        #[schemars(length(min = 1, max = 40))]
-        text: String,
-    },
-}
-
-/// A layer of a drawing.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct Layer {
-    /// The layer's name.
-    pub name: String,
-    /// Its shapes.
-    pub shapes: Vec<Shape>,
-    /// Distinct tags.
-    pub tags: BTreeSet<String>,
-    /// Whether it is hidden.
-    pub hidden: Option<bool>,
-}
+use shapes::{Expr, Layer};
 
 /// Draw layers of shapes (nested, with sets and a tagged union).
 #[tool]
@@ -76,32 +40,6 @@ fn draw(
     labels: BTreeSet<String>,
 ) -> usize {
     layers.len() + labels.len()
-}
-
-/// An expression: a number, or an operation over expressions (a recursive union).
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Expr {
-    /// A literal.
-    Number(f64),
-    /// An operation.
-    Op {
-        /// The operator.
-        op: Operator,
-        /// The operands, at least 1.
-        #[schemars(length(min = 1))]
-        args: Vec<Expr>,
-    },
-}
-
-/// An operator.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Operator {
-    /// Sum.
-    Add,
-    /// Product.
-    Mul,
 }
 
 /// Evaluate an expression (a recursive `anyOf`).

@@ -11,6 +11,10 @@
 mod demo;
 #[path = "support/mutate.rs"]
 mod mutate;
+#[path = "support/shapes.rs"]
+mod shapes;
+
+use shapes::{Expr, Layer, Op, Shape};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -274,67 +278,6 @@ fn create_invoice() {
     agrees::<_>(&demo::create_invoice {}, 2000);
 }
 
-/// A shape: an internally tagged enum (a `oneOf` of objects told apart by `kind`).
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Shape {
-    /// A circle.
-    Circle {
-        /// Radius, at least 0.
-        #[schemars(range(min = 0.0))]
-        radius: f64,
-    },
-    /// A rectangle.
-    Rect {
-        /// Width.
-        width: u32,
-        /// Height, at most 100.
-        #[schemars(range(max = 100))]
-        height: u32,
-    },
-    /// A label.
-    Label {
-        /// The text, 1 to 4 characters.
-        #[schemars(length(min = 1, max = 4))]
-        text: String,
-    },
-}
-
-/// A layer of a drawing.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct Layer {
-    /// Its shapes.
-    pub shapes: Vec<Shape>,
-    /// Distinct tags.
-    pub tags: std::collections::BTreeSet<String>,
-}
-
-/// An expression: a number, or an operation over expressions (untagged, recursive).
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-#[serde(untagged)]
-pub enum Expr {
-    /// A literal, at most 1000.
-    Number(#[schemars(range(max = 1000))] f64),
-    /// An operation.
-    Op {
-        /// `add` or `mul`.
-        op: Op,
-        /// Operands, one or more.
-        #[schemars(length(min = 1))]
-        args: Vec<Expr>,
-    },
-}
-
-/// An operator.
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Op {
-    /// Sum.
-    Add,
-    /// Product.
-    Mul,
-}
-
 /// A tool with tagged and untagged unions, sets and optional nested structs.
 #[tool]
 fn draw(
@@ -359,7 +302,7 @@ fn unions_and_sets() {
         json!({
             "shapes": [{"kind": "circle", "radius": 1.5}, {"kind": "rect", "width": 2, "height": 3}],
             "marks": [1, 2, 3],
-            "layer": {"shapes": [{"kind": "label", "text": "ab"}], "tags": ["a", "b"]},
+            "layer": {"name": "top", "shapes": [{"kind": "label", "text": "ab"}], "tags": ["a", "b"]},
             "expr": {"op": "add", "args": [1, {"op": "mul", "args": [2, 3]}]},
             "ops": ["add", "mul"],
         }),

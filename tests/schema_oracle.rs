@@ -11,6 +11,10 @@
 mod demo;
 #[path = "support/mutate.rs"]
 mod mutate;
+#[path = "support/shapes.rs"]
+mod shapes;
+
+use shapes::{Expr, Shape};
 
 use std::cell::Cell;
 use std::fs;
@@ -268,25 +272,6 @@ fn agrees_with_jsonschema_on_the_suites_schemas() {
     );
 }
 
-/// Sets, unions and nesting, as in the benches.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Shape {
-    /// A circle.
-    Circle {
-        /// Radius, above 0.
-        #[schemars(range(min = 0.0))]
-        radius: f64,
-    },
-    /// A rectangle.
-    Rect {
-        /// Width.
-        width: u32,
-        /// Height.
-        height: u32,
-    },
-}
-
 /// A drawing.
 #[tool]
 fn draw(
@@ -297,8 +282,10 @@ fn draw(
     labels: std::collections::BTreeSet<String>,
     /// A label or a number.
     tag: Option<serde_json::Value>,
+    /// An expression.
+    expr: Option<Expr>,
 ) -> usize {
-    let _ = (labels, tag);
+    let _ = (labels, tag, expr);
     shapes.len()
 }
 
@@ -342,6 +329,7 @@ fn agrees_with_jsonschema_on_the_demo_tools() {
                 "shapes": [{"kind": "circle", "radius": 1.5}, {"kind": "rect", "width": 2, "height": 3}],
                 "labels": ["a", "b"],
                 "tag": "x",
+                "expr": {"op": "add", "args": [1, {"op": "mul", "args": [2, 3.5]}]},
             })],
         ),
     ];
