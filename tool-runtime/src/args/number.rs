@@ -78,7 +78,11 @@ fn decimal(n: &Number) -> (u128, i64) {
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
     let mut mantissa: u128 = 0;
     let mut exponent = exponent - i64::try_from(fraction.len()).unwrap_or(0);
-    for b in whole.bytes().chain(fraction.bytes()) {
+    for b in whole
+        .bytes()
+        .chain(fraction.bytes())
+        .filter(u8::is_ascii_digit)
+    {
         mantissa = mantissa
             .saturating_mul(10)
             .saturating_add(u128::from(b - b'0'));
@@ -102,6 +106,11 @@ pub(crate) fn is_multiple(value: &Number, step: &Number) -> bool {
     }
     if p < q {
         // `a` has no trailing zeros, so it is not a multiple of 10^(q - p).
+        return false;
+    }
+    if b > 10_u128.pow(37) {
+        // More significant digits than any JSON number parsed here has (a float has 17, an
+        // integer 20): not a step anyone wrote.
         return false;
     }
     // (a * 10^(p - q)) mod b, one factor of ten at a time (b fits in 64 bits for any number a
