@@ -22,8 +22,7 @@ use serde_json::Value;
 use super::compiled::{
     Additional, CompiledSchema, Discriminator, Node, NodeId, Passing, ROOT, Types,
 };
-use super::number;
-use super::validate::same;
+use super::number::{self, same};
 
 /// The error that sends a call the long way; never shown to anyone.
 const LONG_WAY: &str = "the value needs the full check against the schema";
@@ -87,7 +86,7 @@ impl Rules<'_> {
         };
         self.allows(types)
             && self.listed(value)
-            && CompiledSchema::number_holds(self.node, n)
+            && self.node.number_holds(n)
             && self.node.format.as_ref().is_none_or(|f| f.check(value))
     }
 

@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use serde_json::Number;
+use serde_json::{Number, Value};
 
 /// A number as exactly as JSON gives it: an integer (any integral value that fits), or a float.
 #[derive(Clone, Copy)]
@@ -63,6 +63,22 @@ fn int_float(x: i128, y: f64) -> Ordering {
 /// Whether two JSON numbers are the same value (`1` and `1.0` are).
 pub(crate) fn equal(a: &Number, b: &Number) -> bool {
     compare(a, b) == Ordering::Equal
+}
+
+/// JSON equality with numbers compared by value (`1` equals `1.0`), for `const`, `enum` and
+/// `uniqueItems`.
+pub(crate) fn same(left: &Value, right: &Value) -> bool {
+    match (left, right) {
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => equal(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => left == right,
+    }
 }
 
 /// A number's decimal digits: `mantissa * 10^exponent`, without trailing zeros.

@@ -1,14 +1,13 @@
 //! Validation of a value against a compiled schema: every violation, each with its path.
 
-use std::cmp::Ordering;
 use std::collections::HashSet;
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use super::compiled::{
     Additional, CompiledSchema, Dynamic, Node, NodeId, ROOT, Types, keywords, one_of_values,
 };
-use super::number;
+use super::number::{self, same};
 use super::problem::{ArgPath, PathSegment, Problem, ProblemKind, show};
 use crate::json;
 use crate::names::close_matches;
@@ -81,38 +80,6 @@ impl CompiledSchema {
         let mut problems = Vec::new();
         checker.check(id, value, &Frame::Root, &mut problems);
         (problems, !checker.exhausted)
-    }
-
-    /// Whether one number keeps a node's numeric rules (bounds and step), exactly.
-    pub(crate) fn number_holds(node: &Node, n: &Number) -> bool {
-        // Integers against integer bounds, the common case, without the exact machinery.
-        let int = n.as_i64();
-        if let (Some(i), Some((low, high))) = (int, node.integer_range) {
-            return low <= i && i <= high;
-        }
-        let cmp = |bound: &Number| match (int, bound.as_i64()) {
-            (Some(i), Some(b)) => i.cmp(&b),
-            _ => number::compare(n, bound),
-        };
-        node.minimum
-            .as_ref()
-            .is_none_or(|min| cmp(min) != Ordering::Less)
-            && node
-                .maximum
-                .as_ref()
-                .is_none_or(|max| cmp(max) != Ordering::Greater)
-            && node
-                .exclusive_minimum
-                .as_ref()
-                .is_none_or(|min| cmp(min) == Ordering::Greater)
-            && node
-                .exclusive_maximum
-                .as_ref()
-                .is_none_or(|max| cmp(max) == Ordering::Less)
-            && node
-                .multiple_of
-                .as_ref()
-                .is_none_or(|step| number::is_multiple(n, step))
     }
 }
 
@@ -204,21 +171,6 @@ fn problem(path: &Frame<'_>, kind: ProblemKind, expected: String, found: String)
 #[inline(never)]
 fn push(out: &mut Vec<Problem>, make: impl FnOnce() -> Problem) {
     out.push(make());
-}
-
-/// JSON equality with numbers compared by value (`1` equals `1.0`).
-pub(crate) fn same(left: &Value, right: &Value) -> bool {
-    match (left, right) {
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => number::equal(x, y),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => left == right,
-    }
 }
 
 /// What the in-place subschemas of a node evaluated (for `unevaluated*`): member names, item
@@ -418,9 +370,7 @@ impl<'s> Checker<'s> {
         // reported again for its integer format's bounds.
         let mut range_reported = false;
         match value {
-            Value::Number(n)
-                if node.has(keywords::NUMBER) && !CompiledSchema::number_holds(node, n) =>
-            {
+            Value::Number(n) if node.has(keywords::NUMBER) && !node.number_holds(n) => {
                 range_reported = true;
                 self.report(out, || {
                     problem(path, ProblemKind::Range, schema.describe(id), show(value))

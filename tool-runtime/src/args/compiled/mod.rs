@@ -1,9 +1,12 @@
 //! A parameters schema compiled once per tool: `$ref`s resolved to node indices, patterns
 //! compiled, types as bit sets. Coercion and validation both walk it beside a value.
 
+use std::cmp::Ordering;
+
 use serde_json::{Number, Value};
 
 use super::format::Format;
+use super::number;
 
 pub(crate) type NodeId = usize;
 
@@ -169,7 +172,7 @@ impl Discriminator {
     pub(crate) fn branch_of_tag(&self, tag: &Value) -> Option<NodeId> {
         self.branches
             .iter()
-            .find(|(constant, _)| crate::args::validate::same(constant, tag))
+            .find(|(constant, _)| number::same(constant, tag))
             .map(|(_, id)| *id)
     }
 
@@ -193,11 +196,10 @@ impl Discriminator {
                 .iter()
                 .map(|branch| tag_of(*branch, name))
                 .collect::<Option<_>>()?;
-            let distinct = tags.iter().enumerate().all(|(i, tag)| {
-                tags[..i]
-                    .iter()
-                    .all(|other| !crate::args::validate::same(other, tag))
-            });
+            let distinct = tags
+                .iter()
+                .enumerate()
+                .all(|(i, tag)| tags[..i].iter().all(|other| !number::same(other, tag)));
             distinct.then(|| Discriminator {
                 name: name.clone(),
                 branches: tags.into_iter().zip(branches.iter().copied()).collect(),
@@ -417,6 +419,39 @@ impl Node {
             .position(|(key, _)| key.len() == len && key.as_bytes().first() == first && key == name)
     }
 
+    /// Whether one number keeps a node's numeric rules (bounds and step), exactly.
+    pub(crate) fn number_holds(&self, n: &Number) -> bool {
+        let node = self;
+        // Integers against integer bounds, the common case, without the exact machinery.
+        let int = n.as_i64();
+        if let (Some(i), Some((low, high))) = (int, node.integer_range) {
+            return low <= i && i <= high;
+        }
+        let cmp = |bound: &Number| match (int, bound.as_i64()) {
+            (Some(i), Some(b)) => i.cmp(&b),
+            _ => number::compare(n, bound),
+        };
+        node.minimum
+            .as_ref()
+            .is_none_or(|min| cmp(min) != Ordering::Less)
+            && node
+                .maximum
+                .as_ref()
+                .is_none_or(|max| cmp(max) != Ordering::Greater)
+            && node
+                .exclusive_minimum
+                .as_ref()
+                .is_none_or(|min| cmp(min) == Ordering::Greater)
+            && node
+                .exclusive_maximum
+                .as_ref()
+                .is_none_or(|max| cmp(max) == Ordering::Less)
+            && node
+                .multiple_of
+                .as_ref()
+                .is_none_or(|step| number::is_multiple(n, step))
+    }
+
     pub(crate) fn has(&self, keywords: u16) -> bool {
         self.keywords & keywords != 0
     }
@@ -586,7 +621,7 @@ impl CompiledSchema {
                 if value.is_array() || value.is_object() || !fits {
                     return None;
                 }
-                if values.iter().any(|v| crate::args::validate::same(v, value)) {
+                if values.iter().any(|v| number::same(v, value)) {
                     return None;
                 }
                 values.push(value.clone());
