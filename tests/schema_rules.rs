@@ -300,3 +300,58 @@ fn valid_input_within_the_limits_passes() {
     assert!(!is_error, "{text}");
     assert_eq!(text, "60001");
 }
+
+/// A schema nested `levels` deep (`items` in `items`), and one whose `$ref`s chain as long.
+fn deep_schemas(levels: usize) -> [Value; 2] {
+    let mut nested = json!({"type": "integer"});
+    for _ in 0..levels {
+        // Not `json!` with `nested` inside: that would copy it, recursively.
+        let mut array = serde_json::Map::new();
+        array.insert("type".into(), json!("array"));
+        array.insert("items".into(), nested);
+        nested = Value::Object(array);
+    }
+    let mut defs = serde_json::Map::new();
+    for i in 0..levels {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1), "minimum": 0}),
+        );
+    }
+    defs.insert(format!("d{levels}"), json!({"type": "integer"}));
+    let chained = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+    [nested, chained]
+}
+
+/// Drops a deeply nested schema one level at a time (serde_json's own drop recurses).
+fn dispose(mut schema: Value) {
+    while let Some(inner) = schema.get_mut("items").map(Value::take) {
+        schema = inner;
+    }
+}
+
+#[test]
+fn deep_and_long_schemas_compile_and_check_on_a_small_stack() {
+    // A third-party server's schema can nest anything: compiling and checking take bounded
+    // stack (here 1 MiB, half of a default thread, in a debug build), past the nesting compiled
+    // (192) too.
+    let worker = std::thread::Builder::new().stack_size(1 << 20).spawn(|| {
+        for levels in [100, 191, 5_000] {
+            let [nested, chained] = deep_schemas(levels);
+            // Nesting past 192 is listed, not compiled; a chain of references is compiled
+            // whole (references are followed from a queue, not by recursion).
+            for (schema, whole) in [(nested, levels < 192), (chained, true)] {
+                let compiled = CompiledSchema::compile(&schema);
+                assert_eq!(compiled.unsupported().is_empty(), whole, "{levels}");
+                let mut value = json!(1);
+                for _ in 0..levels.min(120) {
+                    value = json!([value]);
+                }
+                let _ = compiled.validate(&value);
+                let _ = compiled.validate(&json!(-1));
+                dispose(schema);
+            }
+        }
+    });
+    worker.unwrap().join().expect("no overflow");
+}

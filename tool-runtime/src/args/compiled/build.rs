@@ -42,6 +42,7 @@ pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<V
         resource_ids: HashMap::new(),
         dynamic_anchors: Vec::new(),
         cache: Vec::new(),
+        queue: Vec::new(),
         nodes: Vec::new(),
         unsupported: Vec::new(),
         beyond_serde: false,
@@ -54,7 +55,9 @@ pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<V
     compiler.docs.push(Doc::Root(schema));
     compiler.index(0, DEFAULT_BASE);
     compiler.vocabularies(schema);
-    compiler.node_at(0, "", Some(schema));
+    let (root, _) = compiler.reserve(0, "");
+    compiler.compile_node(root, 0, "", schema);
+    compiler.drain();
     compiler.finish_dynamic();
     let Compiler {
         nodes,
@@ -99,6 +102,9 @@ impl std::ops::Deref for Doc<'_> {
         }
     }
 }
+
+/// Subschemas reserved while their parent is built, compiled after it: node, place, schema.
+type Children<'v> = Vec<(NodeId, String, &'v Value)>;
 
 /// A subschema's place: its document and the JSON pointer to it there.
 type Location = (usize, String);
@@ -152,6 +158,8 @@ struct Compiler<'a, 'r> {
     dynamic_anchors: Vec<Vec<(String, Location, Option<NodeId>)>>,
     /// Per document: the node of each place compiled.
     cache: Vec<HashMap<String, NodeId>>,
+    /// Places reserved by a reference or an anchor, still to compile.
+    queue: Vec<(NodeId, usize, String)>,
     nodes: Vec<Node>,
     unsupported: Vec<String>,
     beyond_serde: bool,
@@ -374,57 +382,110 @@ impl Compiler<'_, '_> {
         }
     }
 
-    /// The node of the subschema at a place (`schema`, when the caller has it at hand), compiled
-    /// once.
-    fn node_at(&mut self, doc: usize, pointer: &str, schema: Option<&Value>) -> NodeId {
-        if let Some(id) = self.cache[doc].get(pointer) {
-            return *id;
+    /// The node of the subschema at a place, reserved once; its keywords are compiled from the
+    /// queue (`drain`), not here: compiling never recurses through references.
+    fn node_at(&mut self, doc: usize, pointer: &str) -> NodeId {
+        let (id, new) = self.reserve(doc, pointer);
+        if new {
+            self.queue.push((id, doc, pointer.to_owned()));
         }
-        // Reserve the id first: recursive schemas refer back to it.
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
-        self.cache[doc].insert(pointer.to_owned(), id);
-        let document = self.docs[doc].clone();
-        let schema = schema.or_else(|| document.pointer(pointer));
-        let node = match schema {
-            _ if self.depth >= MAX_SCHEMA_DEPTH => {
-                self.unsupported(pointer, "a schema nested too deeply");
-                Node::default()
-            }
-            Some(schema) => {
-                self.depth += 1;
-                let mut node = self.build_own(schema, doc, pointer);
-                self.depth -= 1;
-                node.resource = if self.bases[doc].is_empty() {
-                    // One base in the whole document.
-                    self.doc_resources[doc]
-                } else {
-                    let base = self.base_of(doc, pointer).to_owned();
-                    self.resource_id(&base)
-                };
-                node
-            }
-            None => Node::default(),
-        };
-        self.nodes[id] = node;
         id
     }
 
-    /// The node of a subschema below the one at `pointer`: `path` from it, `schema` itself.
-    fn child(&mut self, doc: usize, pointer: &str, path: &[&str], schema: &Value) -> NodeId {
+    /// The node id of a place, and whether it is new (its keywords still to compile).
+    fn reserve(&mut self, doc: usize, pointer: &str) -> (NodeId, bool) {
+        if let Some(id) = self.cache[doc].get(pointer) {
+            return (*id, false);
+        }
+        // Reserved first: recursive schemas refer back to it.
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        self.cache[doc].insert(pointer.to_owned(), id);
+        (id, true)
+    }
+
+    /// Compiles the places queued (references, anchors), until none is left.
+    fn drain(&mut self) {
+        while let Some((id, doc, pointer)) = self.queue.pop() {
+            let document = self.docs[doc].clone();
+            if let Some(schema) = document.pointer(&pointer) {
+                self.compile_node(id, doc, &pointer, schema);
+            }
+        }
+    }
+
+    /// Compiles a reserved node from its subschema, then its children. The node's keywords are
+    /// read in one call (`build`), which only reserves its children: the recursion into them
+    /// happens here, in a small frame, nested at most [`MAX_SCHEMA_DEPTH`] deep.
+    fn compile_node(&mut self, id: NodeId, doc: usize, pointer: &str, schema: &Value) {
+        if self.depth >= MAX_SCHEMA_DEPTH {
+            self.unsupported(pointer, "a schema nested too deeply");
+            return;
+        }
+        let children = self.build_node(id, doc, pointer, schema);
+        self.depth += 1;
+        for (child, at, value) in children {
+            self.compile_node(child, doc, &at, value);
+        }
+        self.depth -= 1;
+    }
+
+    /// Builds and keeps one node (out of [`compile_node`](Self::compile_node)'s frame, which
+    /// recurses): the children it reserved are returned.
+    #[inline(never)]
+    fn build_node<'v>(
+        &mut self,
+        id: NodeId,
+        doc: usize,
+        pointer: &str,
+        schema: &'v Value,
+    ) -> Children<'v> {
+        let mut children = Vec::new();
+        let mut node = self.build_own(schema, doc, pointer, &mut children);
+        node.resource = if self.bases[doc].is_empty() {
+            // One base in the whole document.
+            self.doc_resources[doc]
+        } else {
+            let base = self.base_of(doc, pointer).to_owned();
+            self.resource_id(&base)
+        };
+        self.nodes[id] = node;
+        children
+    }
+
+    /// The node of a subschema below the one at `pointer` (`path` from it, `schema` itself),
+    /// reserved, and noted in `children` to compile once its parent is.
+    fn child<'v>(
+        &mut self,
+        children: &mut Children<'v>,
+        doc: usize,
+        pointer: &str,
+        path: &[&str],
+        schema: &'v Value,
+    ) -> NodeId {
         let mut at = String::with_capacity(pointer.len() + 16);
         at.push_str(pointer);
         for segment in path {
             at.push('/');
             escape_into(segment, &mut at);
         }
-        self.node_at(doc, &at, Some(schema))
+        let (id, new) = self.reserve(doc, &at);
+        if new {
+            children.push((id, at, schema));
+        }
+        id
     }
 
     /// Builds a node, noting whether its own keywords (not its children's) go beyond serde.
-    fn build_own(&mut self, schema: &Value, doc: usize, pointer: &str) -> Node {
+    fn build_own<'v>(
+        &mut self,
+        schema: &'v Value,
+        doc: usize,
+        pointer: &str,
+        children: &mut Children<'v>,
+    ) -> Node {
         let outer = std::mem::replace(&mut self.own, false);
-        let mut node = self.build(schema, doc, pointer);
+        let mut node = self.build(schema, doc, pointer, children);
         node.beyond_serde = self.own;
         self.own = outer;
         node
@@ -470,7 +531,7 @@ impl Compiler<'_, '_> {
 
     fn reference(&mut self, reference: &str, doc: usize, pointer: &str) -> NodeId {
         if let Some((doc, pointer)) = self.locate(reference, doc, pointer) {
-            return self.node_at(doc, &pointer, None);
+            return self.node_at(doc, &pointer);
         }
         self.unsupported(
             pointer,
@@ -495,7 +556,7 @@ impl Compiler<'_, '_> {
             self.dynamic = true;
         }
         let fallback = match target {
-            Some((doc, pointer)) => self.node_at(doc, &pointer, None),
+            Some((doc, pointer)) => self.node_at(doc, &pointer),
             None => self.reference(reference, doc, pointer),
         };
         Dynamic { fallback, anchor }
@@ -524,14 +585,21 @@ impl Compiler<'_, '_> {
                 break;
             }
             for (resource, anchor, (doc, pointer)) in pending {
-                let id = self.node_at(doc, &pointer, None);
+                let id = self.node_at(doc, &pointer);
                 self.dynamic_anchors[resource][anchor].2 = Some(id);
             }
+            self.drain();
         }
     }
 
     #[allow(clippy::too_many_lines)]
-    fn build(&mut self, schema: &Value, doc: usize, pointer: &str) -> Node {
+    fn build<'v>(
+        &mut self,
+        schema: &'v Value,
+        doc: usize,
+        pointer: &str,
+        children: &mut Children<'v>,
+    ) -> Node {
         let is_root = doc == 0 && pointer.is_empty();
         let at = pointer;
         let mut node = Node::default();
@@ -623,10 +691,12 @@ impl Compiler<'_, '_> {
                         node.prefix_items = tuple
                             .iter()
                             .enumerate()
-                            .map(|(i, s)| self.child(doc, pointer, &["items", &i.to_string()], s))
+                            .map(|(i, s)| {
+                                self.child(children, doc, pointer, &["items", &i.to_string()], s)
+                            })
                             .collect();
                     } else {
-                        node.items = Some(self.child(doc, pointer, &["items"], value));
+                        node.items = Some(self.child(children, doc, pointer, &["items"], value));
                     }
                 }
                 "prefixItems" => {
@@ -635,13 +705,13 @@ impl Compiler<'_, '_> {
                         .into_iter()
                         .flatten()
                         .enumerate()
-                        .map(|(i, s)| self.child(doc, pointer, &[key, &i.to_string()], s))
+                        .map(|(i, s)| self.child(children, doc, pointer, &[key, &i.to_string()], s))
                         .collect();
                 }
                 // Draft 2019-09's, beside a tuple `items` only.
                 "additionalItems" => {
                     if map.get("items").is_some_and(Value::is_array) {
-                        node.items = Some(self.child(doc, pointer, &[key], value));
+                        node.items = Some(self.child(children, doc, pointer, &[key], value));
                     }
                 }
                 "uniqueItems" => {
@@ -651,12 +721,12 @@ impl Compiler<'_, '_> {
                     }
                 }
                 "contains" => {
-                    node.contains = Some(self.child(doc, pointer, &[key], value));
+                    node.contains = Some(self.child(children, doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "properties" => {
                     for (name, schema) in value.as_object().into_iter().flatten() {
-                        let id = self.child(doc, pointer, &[key, name], schema);
+                        let id = self.child(children, doc, pointer, &[key, name], schema);
                         node.properties.push((name.clone(), id));
                     }
                     // A derived struct below the root also deserializes from an array of its
@@ -667,7 +737,7 @@ impl Compiler<'_, '_> {
                 }
                 "patternProperties" => {
                     for (source, schema) in value.as_object().into_iter().flatten() {
-                        let id = self.child(doc, pointer, &[key, source], schema);
+                        let id = self.child(children, doc, pointer, &[key, source], schema);
                         match pattern::compile(source) {
                             Some(regex) => node.pattern_properties.push((regex, id)),
                             None => self.unsupported(at, format_args!("the pattern /{source}/")),
@@ -680,19 +750,21 @@ impl Compiler<'_, '_> {
                     node.additional = match value {
                         Value::Bool(false) => Additional::Deny,
                         // `true` too is a schema: it marks the members it takes as evaluated.
-                        _ => Additional::Schema(self.child(doc, pointer, &[key], value)),
+                        _ => Additional::Schema(self.child(children, doc, pointer, &[key], value)),
                     };
                 }
                 "unevaluatedProperties" => {
-                    node.unevaluated_properties = Some(self.child(doc, pointer, &[key], value));
+                    node.unevaluated_properties =
+                        Some(self.child(children, doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "unevaluatedItems" => {
-                    node.unevaluated_items = Some(self.child(doc, pointer, &[key], value));
+                    node.unevaluated_items =
+                        Some(self.child(children, doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "propertyNames" => {
-                    node.property_names = Some(self.child(doc, pointer, &[key], value));
+                    node.property_names = Some(self.child(children, doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "minProperties" => {
@@ -711,7 +783,7 @@ impl Compiler<'_, '_> {
                 }
                 "dependentSchemas" => {
                     for (name, schema) in value.as_object().into_iter().flatten() {
-                        let id = self.child(doc, pointer, &[key, name], schema);
+                        let id = self.child(children, doc, pointer, &[key, name], schema);
                         node.dependent_schemas.push((name.clone(), id));
                     }
                     self.constrains();
@@ -723,7 +795,7 @@ impl Compiler<'_, '_> {
                             node.dependent_required
                                 .push((name.clone(), strings(dependent)));
                         } else {
-                            let id = self.child(doc, pointer, &[key, name], dependent);
+                            let id = self.child(children, doc, pointer, &[key, name], dependent);
                             node.dependent_schemas.push((name.clone(), id));
                         }
                     }
@@ -735,7 +807,7 @@ impl Compiler<'_, '_> {
                         .into_iter()
                         .flatten()
                         .enumerate()
-                        .map(|(i, s)| self.child(doc, pointer, &[key, &i.to_string()], s))
+                        .map(|(i, s)| self.child(children, doc, pointer, &[key, &i.to_string()], s))
                         .collect();
                     match key.as_str() {
                         "anyOf" => node.any_of = ids,
@@ -744,17 +816,17 @@ impl Compiler<'_, '_> {
                     }
                 }
                 "not" => {
-                    node.not = Some(self.child(doc, pointer, &[key], value));
+                    node.not = Some(self.child(children, doc, pointer, &[key], value));
                     self.constrains();
                 }
                 "if" => {
-                    let condition = self.child(doc, pointer, &[key], value);
+                    let condition = self.child(children, doc, pointer, &[key], value);
                     let then = map
                         .get("then")
-                        .map(|s| self.child(doc, pointer, &["then"], s));
+                        .map(|s| self.child(children, doc, pointer, &["then"], s));
                     let otherwise = map
                         .get("else")
-                        .map(|s| self.child(doc, pointer, &["else"], s));
+                        .map(|s| self.child(children, doc, pointer, &["else"], s));
                     node.if_then_else = Some((condition, then, otherwise));
                     self.constrains();
                 }

@@ -409,6 +409,39 @@ impl Node {
         Some((low, high))
     }
 
+    /// Every subschema node this node refers to (members, items, branches, references, ...).
+    pub(crate) fn children(&self, out: &mut Vec<NodeId>) {
+        out.extend(self.properties.iter().map(|(_, id)| *id));
+        out.extend(self.pattern_properties.iter().map(|(_, id)| *id));
+        out.extend(&self.prefix_items);
+        out.extend(&self.any_of);
+        out.extend(&self.one_of);
+        out.extend(&self.all_of);
+        out.extend(self.dependent_schemas.iter().map(|(_, id)| *id));
+        if let Additional::Schema(id) = self.additional {
+            out.push(id);
+        }
+        if let Some((condition, then, otherwise)) = self.if_then_else {
+            out.push(condition);
+            out.extend(then);
+            out.extend(otherwise);
+        }
+        out.extend(
+            [
+                self.items,
+                self.property_names,
+                self.contains,
+                self.not,
+                self.reference,
+                self.unevaluated_properties,
+                self.unevaluated_items,
+                self.dynamic_reference.as_ref().map(|d| d.fallback),
+            ]
+            .into_iter()
+            .flatten(),
+        );
+    }
+
     /// The index in `properties` of a member name.
     #[inline]
     pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
@@ -780,45 +813,21 @@ impl CompiledSchema {
 
     /// Every node's `needs_check`; a reference cycle counts as needing it.
     fn compute_checked(nodes: &[Node]) -> Vec<bool> {
-        per_node(nodes, true, &|node, visit| {
-            let additional = match node.additional {
-                Additional::Schema(id) => Some(id),
-                _ => None,
-            };
-            let conditional = node
-                .if_then_else
-                .into_iter()
-                .flat_map(|(cond, then, otherwise)| [Some(cond), then, otherwise])
-                .flatten();
-            node.beyond_serde
-                || node
-                    .properties
-                    .iter()
-                    .map(|(_, id)| *id)
-                    .chain(node.pattern_properties.iter().map(|(_, id)| *id))
-                    .chain(node.prefix_items.iter().copied())
-                    .chain(node.any_of.iter().copied())
-                    .chain(node.one_of.iter().copied())
-                    .chain(node.all_of.iter().copied())
-                    .chain(node.items)
-                    .chain(additional)
-                    .chain(node.property_names)
-                    .chain(node.contains)
-                    .chain(node.not)
-                    .chain(node.reference)
-                    .chain(node.dependent_schemas.iter().map(|(_, id)| *id))
-                    .chain(node.unevaluated_properties)
-                    .chain(node.unevaluated_items)
-                    .chain(node.dynamic_reference.as_ref().map(|d| d.fallback))
-                    .chain(conditional)
-                    .any(visit)
+        let mut children = Vec::new();
+        per_node(nodes, true, &mut |node, value| {
+            if node.beyond_serde {
+                return true;
+            }
+            children.clear();
+            node.children(&mut children);
+            children.iter().any(|child| value(*child))
         })
     }
 
     /// Every node's accepted types; a reference cycle counts as accepting anything where it
     /// loops.
     fn compute_types(nodes: &[Node]) -> Vec<Types> {
-        per_node(nodes, Types::ANY, &|node, visit| {
+        per_node(nodes, Types::ANY, &mut |node, visit| {
             if node.never {
                 return Types::default();
             }
@@ -854,44 +863,45 @@ impl CompiledSchema {
 
 /// A value per node, computed from the node and its children's values, each node once (memoized,
 /// so linear in the schema); `on_cycle` where a reference loops back to a node being computed.
-fn per_node<T: Copy>(nodes: &[Node], on_cycle: T, rule: &Rule<'_, T>) -> Vec<T> {
-    struct Walk<'a, T> {
-        nodes: &'a [Node],
-        memo: Vec<Option<T>>,
-        busy: Vec<bool>,
-        on_cycle: T,
-        rule: &'a Rule<'a, T>,
-    }
-
-    impl<T: Copy> Walk<'_, T> {
-        fn visit(&mut self, id: NodeId) -> T {
-            if let Some(value) = self.memo[id] {
-                return value;
+/// Without recursion (children first, on a stack of its own): a schema's nesting takes no
+/// thread stack.
+fn per_node<T: Copy>(nodes: &[Node], on_cycle: T, rule: &mut Rule<'_, T>) -> Vec<T> {
+    let mut memo: Vec<Option<T>> = vec![None; nodes.len()];
+    // Expanded and not finished: the nodes on the path from the start to the current one.
+    let mut busy = vec![false; nodes.len()];
+    let mut stack: Vec<(NodeId, bool)> = Vec::new();
+    let mut children = Vec::new();
+    for start in 0..nodes.len() {
+        stack.push((start, false));
+        while let Some((id, expanded)) = stack.pop() {
+            if memo[id].is_some() {
+                continue;
             }
-            if self.busy[id] {
-                return self.on_cycle;
+            if expanded {
+                // Every child is finished, or on the path (a cycle).
+                let value = rule(&nodes[id], &|child| memo[child].unwrap_or(on_cycle));
+                busy[id] = false;
+                memo[id] = Some(value);
+            } else if !busy[id] {
+                busy[id] = true;
+                stack.push((id, true));
+                children.clear();
+                nodes[id].children(&mut children);
+                for child in &children {
+                    if memo[*child].is_none() && !busy[*child] {
+                        stack.push((*child, false));
+                    }
+                }
             }
-            self.busy[id] = true;
-            let (nodes, rule) = (self.nodes, self.rule);
-            let value = rule(&nodes[id], &mut |child| self.visit(child));
-            self.busy[id] = false;
-            self.memo[id] = Some(value);
-            value
         }
     }
-
-    let mut walk = Walk {
-        nodes,
-        memo: vec![None; nodes.len()],
-        busy: vec![false; nodes.len()],
-        on_cycle,
-        rule,
-    };
-    (0..nodes.len()).map(|id| walk.visit(id)).collect()
+    memo.into_iter()
+        .map(|value| value.unwrap_or(on_cycle))
+        .collect()
 }
 
 /// How a node's value follows from the node and (through the callback) its children's.
-type Rule<'a, T> = dyn Fn(&Node, &mut dyn FnMut(NodeId) -> T) -> T + 'a;
+type Rule<'a, T> = dyn FnMut(&Node, &dyn Fn(NodeId) -> T) -> T + 'a;
 
 fn intersect(a: Types, b: Types) -> Types {
     // `integer` within `number` stays integer.
