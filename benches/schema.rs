@@ -76,6 +76,14 @@ fn expression(depth: usize) -> Value {
     json!({"op": if depth.is_multiple_of(2) { "add" } else { "mul" }, "args": [expression(depth - 1), 2, expression(depth - 1)]})
 }
 
+/// The `jsonschema` validator of a schema, draft 2020-12 (formats as annotations, its default).
+fn oracle(schema: &Value) -> jsonschema::Validator {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(schema)
+        .expect("jsonschema compiles the schema")
+}
+
 fn compare<T>(c: &mut Criterion, name: &str, tool: &T, arguments: &Value)
 where
     T: Tool<demo::DemoContext>,
@@ -89,10 +97,7 @@ where
         tool.parse_args(&call, &context, &mut session).is_ok(),
         "{name}: {text}"
     );
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(tool.definition().parameters())
-        .unwrap();
+    let validator = oracle(tool.definition().parameters());
     assert!(validator.is_valid(arguments), "{name}");
     let mut group = c.benchmark_group(format!("valid_call/{name}"));
     group.bench_function("toolwright", |b| {
@@ -188,10 +193,7 @@ fn validation(c: &mut Criterion) {
     ] {
         let ours = toolwright::args::CompiledSchema::compile(&parameters);
         assert!(ours.validate(&value).is_empty());
-        let theirs = jsonschema::options()
-            .with_draft(jsonschema::Draft::Draft202012)
-            .build(&parameters)
-            .unwrap();
+        let theirs = oracle(&parameters);
         let mut group = c.benchmark_group(format!("validate/{name}"));
         group.bench_function("toolwright", |b| {
             b.iter(|| ours.validate(black_box(&value)))
@@ -281,10 +283,7 @@ where
     let text = arguments.to_string();
     let call = Arguments::from(text.as_str());
     let context = demo::context();
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(tool.definition().parameters())
-        .unwrap();
+    let validator = oracle(tool.definition().parameters());
     let mut checksum = 0;
     for _ in 0..n {
         if which == "toolwright" {

@@ -430,7 +430,7 @@ fn converted(value: &Value, want: Types) -> Option<(Value, CoercionKind)> {
     clippy::cast_precision_loss
 )]
 fn integral(f: f64) -> Option<Number> {
-    if f.fract() != 0.0 || !f.is_finite() {
+    if !super::compiled::is_integral_float(f) {
         return None;
     }
     // Beyond 2^63 in magnitude a float cannot tell an integer in range from one out of it
