@@ -839,7 +839,8 @@ impl<'s> Checker<'s> {
     /// Marks what a node evaluates in place (with `top`, leaving out its own `unevaluated*`),
     /// following only the subschemas that hold.
     fn mark<'v>(&mut self, id: NodeId, value: &'v Value, evaluated: &mut Evaluated<'v>, top: bool) {
-        if self.exhausted || self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
+        // Marking is schema visits too: from the same budget.
+        if !self.spend() || self.depth >= MAX_DEPTH || self.in_place >= MAX_IN_PLACE {
             self.give_up();
             return;
         }
