@@ -355,3 +355,35 @@ fn deep_and_long_schemas_compile_and_check_on_a_small_stack() {
     });
     worker.unwrap().join().expect("no overflow");
 }
+
+#[test]
+fn a_retriever_that_answers_everything_does_not_make_compiling_endless() {
+    // Found by the `schemas` fuzz target: a relative reference resolves to a new address in
+    // every document retrieved for it; a retriever that answers every address (here: the same
+    // schema again) would be asked forever. Documents per schema are bounded (64).
+    let schema = json!({"$ref": " http://example.com/ref", "type": "integer"});
+    let asked = std::cell::Cell::new(0);
+    let compiled = CompiledSchema::compile_with(&schema, &|_| {
+        asked.set(asked.get() + 1);
+        Some(schema.clone())
+    });
+    assert!(asked.get() <= 65, "{}", asked.get());
+    assert!(
+        !compiled.unsupported().is_empty(),
+        "the reference left unresolved is listed"
+    );
+    // Refused, the rule said once although every document in the chain says it.
+    let problems: Vec<String> = compiled
+        .validate(&json!("text"))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        problems
+            .iter()
+            .filter(|p| p.contains("expected an integer"))
+            .count(),
+        1,
+        "{problems:?}"
+    );
+}

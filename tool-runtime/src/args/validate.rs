@@ -46,6 +46,12 @@ impl CompiledSchema {
     /// ```
     pub fn validate(&self, value: &Value) -> Vec<Problem> {
         let (mut problems, complete) = self.check_at(ROOT, value);
+        if problems.len() > 1 {
+            // The same rule met twice on one value (`allOf` parts, a chain of `$ref`s that each
+            // say it) is one problem.
+            let mut seen = HashSet::new();
+            problems.retain(|problem| seen.insert(problem.to_string()));
+        }
         if !complete {
             problems.push(Problem::too_complex());
         }

@@ -113,6 +113,9 @@ type Location = (usize, String);
 /// it is reported, not compiled, rather than overflowing the stack.
 const MAX_SCHEMA_DEPTH: usize = 192;
 
+/// Documents retrieved for one schema at most.
+const MAX_DOCUMENTS: usize = 64;
+
 const VALIDATION_VOCABULARY: &str = "https://json-schema.org/draft/2020-12/vocab/validation";
 
 /// Keywords of the validation vocabulary, which a meta-schema may leave out.
@@ -510,6 +513,11 @@ impl Compiler<'_, '_> {
         let resource = if let Some(place) = self.resources.get(absolute) {
             place.clone()
         } else {
+            // A retriever that answers every address (documents referring to ever new ones)
+            // would never end: a bound on documents per schema.
+            if self.docs.len() > MAX_DOCUMENTS {
+                return None;
+            }
             let document = (self.retrieve)(absolute)?;
             let doc = self.docs.len();
             self.docs.push(Doc::Retrieved(Rc::new(document)));
