@@ -387,3 +387,20 @@ fn a_retriever_that_answers_everything_does_not_make_compiling_endless() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn a_union_that_refers_back_to_itself_is_coerced_in_bounded_stack() {
+    // Found by the `schemas` fuzz target: coercing a scalar no branch takes tries each branch
+    // on a copy; a branch that refers back to the union started its trials at the same depth
+    // again, and recursed until the stack overflowed. Trials now go deeper each time.
+    let schema = json!({"anyOf": [{"$ref": "#", "type": "number"}, {"type": "boolean"}]});
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let compiled = CompiledSchema::compile(&schema);
+            let mut value = json!("x");
+            let _ = compiled.coerce(&mut value);
+            assert!(!compiled.validate(&value).is_empty());
+        });
+    worker.unwrap().join().expect("no overflow");
+}

@@ -221,7 +221,7 @@ impl CompiledSchema {
         }
         let id = self.resolve(id);
         let node = self.node(id);
-        if let Some(branch) = self.choose_branch(node, value, walk) {
+        if let Some(branch) = self.choose_branch(node, value, walk, depth) {
             self.coerce_at(branch, value, path, walk, depth + 1);
             return;
         }
@@ -243,7 +243,7 @@ impl CompiledSchema {
             });
             // A string that held an object: now its tag or type can pick a branch.
             if (!node.any_of.is_empty() || !node.one_of.is_empty())
-                && let Some(branch) = self.choose_branch(node, value, walk)
+                && let Some(branch) = self.choose_branch(node, value, walk, depth)
             {
                 self.coerce_at(branch, value, path, walk, depth + 1);
                 return;
@@ -294,7 +294,13 @@ impl CompiledSchema {
     /// `const` in each branch), by its type when that picks one branch (the first one it is
     /// already valid against when several take its type), or, for a scalar no branch takes,
     /// the first branch into which it coerces validly.
-    fn choose_branch(&self, node: &Node, value: &Value, walk: &mut Walk) -> Option<NodeId> {
+    fn choose_branch(
+        &self,
+        node: &Node,
+        value: &Value,
+        walk: &mut Walk,
+        depth: usize,
+    ) -> Option<NodeId> {
         let branches = if node.any_of.is_empty() {
             &node.one_of
         } else {
@@ -329,12 +335,14 @@ impl CompiledSchema {
                 out: Vec::new(),
                 steps: walk.steps,
             };
+            // A scalar has no depth of its own: trials go at most 8 levels further, trials
+            // within trials included (a union that refers back to itself).
             self.coerce_at(
                 *branch,
                 &mut trial,
                 &ArgPath::root(),
                 &mut scratch,
-                MAX_DEPTH - 8,
+                (depth + 1).max(MAX_DEPTH - 8),
             );
             walk.steps = scratch.steps;
             self.valid_at(*branch, &trial)
