@@ -84,75 +84,105 @@ fn oracle(schema: &Value) -> jsonschema::Validator {
         .expect("jsonschema compiles the schema")
 }
 
-fn compare<T>(c: &mut Criterion, name: &str, tool: &T, arguments: &Value)
+/// One valid call, ready for both routes: toolwright's `Tool::parse_args`, and text -> `Value`
+/// -> `jsonschema::is_valid` -> `serde_json::from_value` into the same arguments struct.
+struct Route<'t, T> {
+    tool: &'t T,
+    text: String,
+    call: Arguments,
+    context: demo::DemoContext,
+    validator: jsonschema::Validator,
+}
+
+impl<'t, T> Route<'t, T>
 where
     T: Tool<demo::DemoContext>,
     T::Args: DeserializeOwned,
 {
-    let text = arguments.to_string();
-    let call = Arguments::from(text.as_str());
-    let context = demo::context();
-    let mut session = ParseSession::default();
-    assert!(
-        tool.parse_args(&call, &context, &mut session).is_ok(),
-        "{name}: {text}"
-    );
-    let validator = oracle(tool.definition().parameters());
-    assert!(validator.is_valid(arguments), "{name}");
-    let mut group = c.benchmark_group(format!("valid_call/{name}"));
-    group.bench_function("toolwright", |b| {
-        b.iter(|| {
-            let mut session = ParseSession::default();
-            tool.parse_args(black_box(&call), &context, &mut session)
-                .unwrap()
-        })
-    });
-    group.bench_function("jsonschema", |b| {
-        b.iter(|| {
-            let value: Value = serde_json::from_str(black_box(&text)).unwrap();
-            assert!(validator.is_valid(&value));
-            serde_json::from_value::<T::Args>(value).unwrap()
-        })
-    });
-    group.finish();
+    fn new(name: &str, tool: &'t T, arguments: &Value) -> Self {
+        let text = arguments.to_string();
+        let route = Route {
+            tool,
+            call: Arguments::from(text.as_str()),
+            text,
+            context: demo::context(),
+            validator: oracle(tool.definition().parameters()),
+        };
+        assert!(
+            route.toolwright() && route.jsonschema(),
+            "{name}: {}",
+            route.text
+        );
+        route
+    }
+
+    fn toolwright(&self) -> bool {
+        let mut session = ParseSession::default();
+        self.tool
+            .parse_args(black_box(&self.call), &self.context, &mut session)
+            .is_ok()
+    }
+
+    fn jsonschema(&self) -> bool {
+        let value: Value = serde_json::from_str(black_box(&self.text)).unwrap();
+        self.validator.is_valid(&value) && serde_json::from_value::<T::Args>(value).is_ok()
+    }
 }
 
-fn valid_calls(c: &mut Criterion) {
-    compare(c, "add", &demo::add {}, &json!({"a": 2, "b": 3}));
-    compare(
-        c,
-        "get_weather",
-        &demo::get_weather {},
-        &json!({"city": "Paris", "unit": "celsius"}),
-    );
-    compare(c, "divide", &demo::divide {}, &json!({"a": 7.5, "b": 2}));
-    compare(
-        c,
+/// What is done with each case: benched, or counted.
+trait Case {
+    fn case<T>(&mut self, name: &str, tool: &T, arguments: &Value)
+    where
+        T: Tool<demo::DemoContext>,
+        T::Args: DeserializeOwned;
+}
+
+/// Every demo tool and the two nested test tools, each with a valid call.
+fn each_case(visit: &mut impl Case) {
+    visit.case("add", &demo::add {}, &json!({"a": 2, "b": 3}));
+    let weather = json!({"city": "Paris", "unit": "celsius"});
+    visit.case("get_weather", &demo::get_weather {}, &weather);
+    visit.case("divide", &demo::divide {}, &json!({"a": 7.5, "b": 2}));
+    visit.case(
         "set_tags",
         &demo::set_tags {},
         &json!({"tags": ["a", "b", "c"]}),
     );
-    compare(
-        c,
+    let preferences =
+        json!({"unique_code": "u-1", "data": {"auto_complete_email": true, "items_per_page": 20}});
+    visit.case(
         "update_preferences",
         &demo::update_preferences {},
-        &json!({"unique_code": "u-1", "data": {"auto_complete_email": true, "items_per_page": 20}}),
+        &preferences,
     );
-    compare(
-        c,
-        "search",
-        &demo::search {},
-        &json!({"query": "rust tools", "limit": 10}),
-    );
-    compare(
-        c,
-        "create_invoice",
-        &demo::create_invoice {},
-        &json!({"vendor_name": "Acme", "total_amount": "120.50 EUR"}),
-    );
-    compare(c, "sleep", &demo::sleep {}, &json!({"ms": 10}));
-    compare(c, "draw", &draw {}, &drawing());
-    compare(c, "evaluate", &evaluate {}, &json!({"expr": expression(4)}));
+    let search = json!({"query": "rust tools", "limit": 10});
+    visit.case("search", &demo::search {}, &search);
+    let invoice = json!({"vendor_name": "Acme", "total_amount": "120.50 EUR"});
+    visit.case("create_invoice", &demo::create_invoice {}, &invoice);
+    visit.case("sleep", &demo::sleep {}, &json!({"ms": 10}));
+    visit.case("draw", &draw {}, &drawing());
+    visit.case("evaluate", &evaluate {}, &json!({"expr": expression(4)}));
+}
+
+/// Benches both routes of every case.
+struct Bench<'c>(&'c mut Criterion);
+
+impl Case for Bench<'_> {
+    fn case<T>(&mut self, name: &str, tool: &T, arguments: &Value)
+    where
+        T: Tool<demo::DemoContext>,
+        T::Args: DeserializeOwned,
+    {
+        let route = Route::new(name, tool, arguments);
+        let mut group = self.0.benchmark_group(format!("valid_call/{name}"));
+        group.bench_function("toolwright", |b| b.iter(|| route.toolwright()));
+        group.bench_function("jsonschema", |b| b.iter(|| route.jsonschema()));
+        group.finish();
+    }
+}
+
+fn valid_calls(c: &mut Criterion) {
+    each_case(&mut Bench(c));
 }
 
 /// A recursive `oneOf` of two object branches with no tag: every level tries both.
@@ -238,65 +268,55 @@ fn compiling(c: &mut Criterion) {
 
 criterion_group!(benches, valid_calls, validation, compiling);
 
-/// `schema count <tool> <toolwright|jsonschema> <n>`: `n` valid calls in a plain loop, for
-/// instruction counts under callgrind (`benches/schema_instructions.sh`); otherwise criterion.
+/// `schema count <tool> <toolwright|jsonschema> <n>`: `n` valid calls of one case in a plain
+/// loop, for instruction counts under callgrind (`benches/schema_instructions.sh`); otherwise
+/// criterion.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "count") {
-        let (tool, which) = (&args[at + 1], &args[at + 2]);
-        let n: usize = args[at + 3].parse().unwrap();
-        match tool.as_str() {
-            "add" => count(&demo::add {}, &json!({"a": 2, "b": 3}), which, n),
-            "get_weather" => count(
-                &demo::get_weather {},
-                &json!({"city": "Paris", "unit": "celsius"}),
-                which,
-                n,
-            ),
-            "update_preferences" => count(
-                &demo::update_preferences {},
-                &json!({"unique_code": "u-1", "data": {"auto_complete_email": true, "items_per_page": 20}}),
-                which,
-                n,
-            ),
-            "search" => count(
-                &demo::search {},
-                &json!({"query": "rust tools", "limit": 10}),
-                which,
-                n,
-            ),
-            "draw" => count(&draw {}, &drawing(), which, n),
-            "evaluate" => count(&evaluate {}, &json!({"expr": expression(4)}), which, n),
-            other => panic!("no such tool: {other}"),
-        }
+        let mut count = Count {
+            name: args[at + 1].clone(),
+            route: args[at + 2].clone(),
+            n: args[at + 3].parse().unwrap(),
+            ran: false,
+        };
+        each_case(&mut count);
+        assert!(count.ran, "no such tool: {}", count.name);
         return;
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }
 
-fn count<T>(tool: &T, arguments: &Value, which: &str, n: usize)
-where
-    T: Tool<demo::DemoContext>,
-    T::Args: DeserializeOwned,
-{
-    let text = arguments.to_string();
-    let call = Arguments::from(text.as_str());
-    let context = demo::context();
-    let validator = oracle(tool.definition().parameters());
-    let mut checksum = 0;
-    for _ in 0..n {
-        if which == "toolwright" {
-            let mut session = ParseSession::default();
-            checksum += usize::from(
-                tool.parse_args(black_box(&call), &context, &mut session)
-                    .is_ok(),
-            );
-        } else {
-            let value: Value = serde_json::from_str(black_box(&text)).unwrap();
-            assert!(validator.is_valid(&value));
-            checksum += usize::from(serde_json::from_value::<T::Args>(value).is_ok());
+/// Runs one case's route `n` times.
+struct Count {
+    name: String,
+    route: String,
+    n: usize,
+    ran: bool,
+}
+
+impl Case for Count {
+    fn case<T>(&mut self, name: &str, tool: &T, arguments: &Value)
+    where
+        T: Tool<demo::DemoContext>,
+        T::Args: DeserializeOwned,
+    {
+        if name != self.name {
+            return;
         }
+        let route = Route::new(name, tool, arguments);
+        let toolwright = self.route == "toolwright";
+        let valid = (0..self.n)
+            .filter(|_| {
+                if toolwright {
+                    route.toolwright()
+                } else {
+                    route.jsonschema()
+                }
+            })
+            .count();
+        assert_eq!(valid, self.n);
+        self.ran = true;
     }
-    assert_eq!(checksum, n);
 }

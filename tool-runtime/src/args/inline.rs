@@ -318,13 +318,6 @@ impl<'s, V> Wrap<'s, V> {
     #[inline]
     fn rules<E: de::Error>(&self, types: Types) -> Result<Rules<'s>, E> {
         let schema = self.schema;
-        // Most nodes are no union: their own rules.
-        if schema.passing(self.node) == Passing::Plain {
-            return Ok(Rules {
-                node: schema.node(self.node),
-                values: None,
-            });
-        }
         let node = self.select(types).ok_or_else(|| E::custom(LONG_WAY))?;
         Ok(Rules {
             node: schema.node(node),

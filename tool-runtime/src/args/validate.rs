@@ -705,7 +705,8 @@ impl<'s> Checker<'s> {
             if branches.is_empty() {
                 continue;
             }
-            let matched = match schema.discriminated(id, exactly_one) {
+            // (`branches` is not empty: this is the one list the node's tag, if any, is of.)
+            let matched = match schema.discriminator(id) {
                 // Branches told apart by a tag: only the one the value names can hold.
                 Some(tag) => tag
                     .branch_of(value)

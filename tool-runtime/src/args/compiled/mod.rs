@@ -756,18 +756,8 @@ impl CompiledSchema {
         &self.nodes[id]
     }
 
-    /// The tag of a node's union, when its branches carry one (`anyOf` or `oneOf`, whichever
-    /// the node has).
-    pub(crate) fn discriminated(&self, id: NodeId, one_of: bool) -> Option<&Discriminator> {
-        let node = &self.nodes[id];
-        let branches = if one_of { &node.one_of } else { &node.any_of };
-        if branches.is_empty() {
-            return None;
-        }
-        self.discriminators[id].as_ref()
-    }
-
-    /// The tag of a node's union, whichever of `anyOf` and `oneOf` it has.
+    /// The tag of a node's union, whichever of `anyOf` and `oneOf` it has (only a node with one
+    /// of the two has a tag).
     pub(crate) fn discriminator(&self, id: NodeId) -> Option<&Discriminator> {
         self.discriminators[id].as_ref()
     }
