@@ -11,7 +11,7 @@ use toolwright::{Arguments, Tool, ToolCall, Toolbox};
 
 mod common;
 
-use common::{add, baseline, search};
+use common::{add, baseline, baseline_value, search};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
@@ -32,6 +32,22 @@ fn main() {
     if which == "toolwright" || which == "both" {
         for _ in 0..iterations {
             checksum += black_box(tools.execute_blocking(black_box(&call), &()))
+                .content
+                .len();
+        }
+    }
+    // The same call with its arguments as a JSON value, as Anthropic, Gemini and MCP send them.
+    let value = serde_json::json!({"a": 2, "b": 3});
+    let call_value = ToolCall::new("call_1", "add", value.clone());
+    if which == "value-base" || which == "both" {
+        for _ in 0..iterations {
+            let result = black_box(baseline_value(black_box("call_1"), black_box(&value)));
+            checksum += result.content.len() + result.call_id.len() + usize::from(result.is_error);
+        }
+    }
+    if which == "value-toolwright" || which == "both" {
+        for _ in 0..iterations {
+            checksum += black_box(tools.execute_blocking(black_box(&call_value), &()))
                 .content
                 .len();
         }

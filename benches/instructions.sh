@@ -14,7 +14,7 @@ count() {
   rm -f "$out"
 }
 n=${1:-100000}
-for which in ${WHICH:-base toolwright parse-base parse-toolwright search-base search-toolwright}; do
+for which in ${WHICH:-base toolwright value-base value-toolwright parse-base parse-toolwright search-base search-toolwright}; do
   full=$(count "$which" "$n")
   half=$(count "$which" $((n / 2)))
   echo "$which: $(((full - half) / (n / 2))) instructions per call"

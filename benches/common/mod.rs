@@ -55,3 +55,19 @@ pub fn baseline(call_id: &str, arguments: &str) -> Baseline {
         },
     }
 }
+
+/// [`baseline`] for arguments that arrive as a JSON value: serde from the value.
+pub fn baseline_value(call_id: &str, arguments: &serde_json::Value) -> Baseline {
+    match AddArgs::deserialize(arguments) {
+        Ok(args) => Baseline {
+            call_id: call_id.to_owned(),
+            content: serde_json::to_string(&add(args.a, args.b)).unwrap_or_default(),
+            is_error: false,
+        },
+        Err(error) => Baseline {
+            call_id: call_id.to_owned(),
+            content: error.to_string(),
+            is_error: true,
+        },
+    }
+}

@@ -221,6 +221,25 @@ fn generate(tool: &ToolFn) -> TokenStream {
             }
         }
     });
+    // A sync body's future is the one `Ready` type all sync tools share, around `call_now`: no
+    // state machine of its own, nor a second copy of the body.
+    let call_body = if call_now.is_some() {
+        quote! {
+            ::core::future::ready(
+                match <Self as #rt::Tool<#ctx>>::call_now(self, __tool_args, __tool_ctx, &__tool_call) {
+                    ::core::result::Result::Ok(__tool_outcome) => __tool_outcome,
+                    ::core::result::Result::Err(_) => #rt::deferred_sync_body(),
+                }
+            )
+        }
+    } else {
+        call_body
+    };
+    let (call_ctx_binding, call_call_binding) = if call_now.is_some() {
+        (quote!(__tool_ctx), quote!(__tool_call))
+    } else {
+        (ctx_binding.clone(), call_binding.clone())
+    };
     let docs = tool.docs.iter();
     let description = option(&rt, tool.args.description.as_ref().map(|d| quote!(#d)));
     let display = option(&rt, tool.args.display.as_ref().map(|d| quote!(#d)));
@@ -256,11 +275,11 @@ fn generate(tool: &ToolFn) -> TokenStream {
 
     let entry = match ctx_ty {
         None => quote! {
-            #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::Arc::new(#ident {}) })
+            #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::erase(#ident {}) })
         },
         Some(ctx) => quote! {
             #rt::ToolEntry::with_context(|| -> #rt::Box<dyn #rt::Any> {
-                #rt::Box::new(#rt::Arc::new(#ident {}) as #rt::Arc<dyn #rt::DynTool<#ctx>>)
+                #rt::Box::new(#rt::erase::<#ctx, #ident>(#ident {}))
             })
         },
     };
@@ -320,40 +339,43 @@ fn generate(tool: &ToolFn) -> TokenStream {
 
             #(#default_fns)*
 
+            // What the tool's definition is built from, once, by shared code: only the schema
+            // fns are the tool's own.
+            static __TOOL: #rt::MacroTool = #rt::MacroTool {
+                name: #name,
+                doc: #rt::core::concat!(#(#docs, "\n",)*),
+                description: #description,
+                params: &[#(#param_names),*],
+                display: #display,
+                tags: &[#(#tags),*],
+                deprecated: #deprecation,
+                annotations: #rt::ToolAnnotations {
+                    read_only: #read_only,
+                    destructive: #destructive,
+                    idempotent: #idempotent,
+                    open_world: #open_world,
+                },
+                unknown_args: #unknown_args,
+                repair: #repair,
+                coerce: #coerce,
+                strict: #strict,
+                concurrent: #concurrent,
+                timeout_ms: #timeout_ms,
+                needs_approval: #needs_approval,
+                parameters: #rt::schema_for::<__ToolArgs>,
+                output_schema: || {
+                    #[allow(unused_imports)]
+                    use #rt::{SchemaViaNone as _, SchemaViaResult as _, SchemaViaValue as _};
+                    (&&&#rt::SchemaProbe::<#ret>::NEW).__tool_output_schema()
+                },
+                definition: &__TOOL_DEFINITION,
+            };
+
+            // Apart, so that it is zeroed memory rather than bytes of the binary.
+            static __TOOL_DEFINITION: #rt::OnceLock<#rt::ToolDefinition> = #rt::OnceLock::new();
+
             fn __tool_definition() -> &'static #rt::ToolDefinition {
-                static DEFINITION: #rt::OnceLock<#rt::ToolDefinition> = #rt::OnceLock::new();
-                DEFINITION.get_or_init(|| {
-                    let output_schema = {
-                        #[allow(unused_imports)]
-                        use #rt::{SchemaViaNone as _, SchemaViaResult as _, SchemaViaValue as _};
-                        (&&&#rt::SchemaProbe::<#ret>::NEW).__tool_output_schema()
-                    };
-                    #rt::definition::<__ToolArgs>(
-                        &#rt::MacroTool {
-                            name: #name,
-                            doc: #rt::core::concat!(#(#docs, "\n",)*),
-                            description: #description,
-                            params: &[#(#param_names),*],
-                            display: #display,
-                            tags: &[#(#tags),*],
-                            deprecated: #deprecation,
-                            annotations: #rt::ToolAnnotations {
-                                read_only: #read_only,
-                                destructive: #destructive,
-                                idempotent: #idempotent,
-                                open_world: #open_world,
-                            },
-                            unknown_args: #unknown_args,
-                            repair: #repair,
-                            coerce: #coerce,
-                            strict: #strict,
-                            concurrent: #concurrent,
-                            timeout_ms: #timeout_ms,
-                            needs_approval: #needs_approval,
-                        },
-                        output_schema,
-                    )
-                })
+                __TOOL.definition()
             }
 
             #[automatically_derived]
@@ -378,8 +400,8 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 fn call<'__tool>(
                     &'__tool self,
                     __tool_args: __ToolArgs,
-                    #ctx_binding: &'__tool #ctx,
-                    #call_binding: #rt::CallScope<'__tool>,
+                    #call_ctx_binding: &'__tool #ctx,
+                    #call_call_binding: #rt::CallScope<'__tool>,
                 ) -> impl ::core::future::Future<Output = #rt::Outcome> + ::core::marker::Send + '__tool {
                     #call_body
                 }

@@ -19,7 +19,7 @@ pub use crate::call::{Arguments, CallInfo, CallScope, ToolCall};
 pub use crate::output::{IntoOutcome, Outcome};
 pub use crate::registry::ToolEntry;
 use crate::tool::Deprecation;
-pub use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, UnknownArgs};
+pub use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, UnknownArgs, erase};
 use crate::{docs, schema};
 
 #[cfg(feature = "inventory")]
@@ -80,10 +80,35 @@ pub struct MacroTool {
     pub timeout_ms: Option<u64>,
     /// `#[tool(needs_approval)]`.
     pub needs_approval: bool,
+    /// The arguments struct's schema.
+    pub parameters: fn() -> Value,
+    /// The return type's schema, when it has one.
+    pub output_schema: fn() -> Option<Value>,
+    /// The definition, built on first use.
+    pub definition: &'static OnceLock<ToolDefinition>,
 }
 
-/// Builds a generated tool's definition; called once per tool and cached by the generated code.
-pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>) -> ToolDefinition {
+impl MacroTool {
+    /// The tool's definition, built on first use: shared code, compiled once for all tools.
+    pub fn definition(&self) -> &ToolDefinition {
+        self.definition.get_or_init(|| definition(self))
+    }
+}
+
+/// The schema of a generated arguments struct or return type.
+pub fn schema_for<T: JsonSchema>() -> Value {
+    schema::schema_for::<T>()
+}
+
+/// What a sync tool's future gives if its `call_now` ever handed the arguments back, which it
+/// does not: an error rather than a panic.
+#[cold]
+pub fn deferred_sync_body() -> Outcome {
+    Outcome::from_error("the tool's sync body did not run")
+}
+
+fn definition(tool: &MacroTool) -> ToolDefinition {
+    let output_schema = (tool.output_schema)();
     let parts = docs::split(tool.doc);
     let description = match tool.description {
         Some(text) => docs::tidy(text),
@@ -93,7 +118,7 @@ pub fn definition<A: JsonSchema>(tool: &MacroTool, output_schema: Option<Value>)
         tool.name.into(),
         description,
         // The generated arguments struct always has an object schema; the fallback is never taken.
-        schema::canonical_parameters(schema::schema_for::<A>()).unwrap_or_else(
+        schema::canonical_parameters((tool.parameters)()).unwrap_or_else(
             |_| serde_json::json!({"type": "object", "properties": {}, "required": []}),
         ),
     );

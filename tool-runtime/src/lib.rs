@@ -57,7 +57,7 @@ pub use crate::schema::{
 };
 pub use crate::tool::{
     Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
-    ToolDefinition, UnknownArgs, parse_arguments,
+    ToolDefinition, UnknownArgs, erase, parse_arguments,
 };
 pub use crate::toolbox::{
     DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ParsedArguments, RegisterError, Toolbox,

@@ -2,13 +2,13 @@
 
 use std::any::Any;
 use std::fmt;
-use std::future::{Future, IntoFuture};
 use std::sync::Arc;
 
-use crate::args::{ArgumentError, ParseSession};
+use crate::args::{ArgumentError, ArgumentPolicy, ParseSession};
 use crate::call::{Arguments, CallScope};
-use crate::output::Outcome;
-use crate::tool::{DynTool, Tool, ToolDefinition};
+use crate::exec::MaybeReady;
+use crate::result::ToolResult;
+use crate::tool::{DynTool, ToolDefinition};
 
 /// A generated tool's entry in the binary-wide registry.
 pub struct ToolEntry {
@@ -62,29 +62,28 @@ inventory::collect!(ToolEntry);
 /// A context-free tool in a toolbox of any context type.
 struct AnyContext(Arc<dyn DynTool<()>>);
 
-impl<C: ?Sized + Sync + 'static> Tool<C> for AnyContext {
-    type Args = Box<dyn Any + Send>;
-
+impl<C: ?Sized + Sync + 'static> DynTool<C> for AnyContext {
     fn definition(&self) -> &ToolDefinition {
         self.0.definition()
     }
 
-    fn parse_args(
+    fn parse_dyn(
         &self,
         arguments: &Arguments,
         _ctx: &C,
         session: &mut ParseSession,
-    ) -> Result<Self::Args, ArgumentError> {
+    ) -> Result<Box<dyn Any + Send>, ArgumentError> {
         self.0.parse_dyn(arguments, &(), session)
     }
 
-    fn call<'a>(
+    fn run_dyn<'a>(
         &'a self,
-        args: Self::Args,
+        arguments: &'a Arguments,
         _ctx: &'a C,
         call: CallScope<'a>,
-    ) -> impl Future<Output = Outcome> + Send + 'a {
-        self.0.call_dyn(args, &(), call).into_future()
+        policy: &ArgumentPolicy,
+    ) -> MaybeReady<'a, ToolResult> {
+        self.0.run_dyn(arguments, &(), call, policy)
     }
 }
 

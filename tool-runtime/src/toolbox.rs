@@ -319,7 +319,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// # Errors
     /// When a tool of the same name is already registered.
     pub fn register<T: Tool<C>>(&mut self, tool: T) -> Result<&mut Self, RegisterError> {
-        self.register_dyn(Arc::new(tool))
+        self.register_dyn(crate::tool::erase(tool))
     }
 
     /// Registers an already erased tool.
@@ -365,8 +365,16 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// # Errors
     /// When a tool of the same name is already registered.
-    pub fn with<T: Tool<C>>(mut self, tool: T) -> Result<Self, RegisterError> {
-        self.register(tool)?;
+    pub fn with<T: Tool<C>>(self, tool: T) -> Result<Self, RegisterError> {
+        self.with_dyn(crate::tool::erase(tool))
+    }
+
+    /// Registers an already erased tool, builder style.
+    ///
+    /// # Errors
+    /// When a tool of the same name is already registered.
+    pub fn with_dyn(mut self, tool: Arc<dyn DynTool<C>>) -> Result<Self, RegisterError> {
+        self.register_dyn(tool)?;
         Ok(self)
     }
 

@@ -1,21 +1,24 @@
-//! Checking the schema while serde deserializes, for the fast path.
+//! Checking the schema in the pass that reads the text, for the fast path.
 //!
 //! A generated arguments struct enforces types, required and unknown names itself; what a schema
 //! adds (a range, a pattern, a length, an enum over a string, ...) is checked here, on each value
-//! as serde reads it, so a valid call still costs one pass of serde. The wrappers below pass
-//! everything through unchanged, and look only at values whose schema node says more than serde
-//! enforces ([`CompiledSchema::needs_check`]). Unions are taken where the value read picks the
-//! branch: by its JSON type (`Option<T>`, untagged enums of different shapes) or by a tag read
-//! first (serde's tagged enums); sets of scalars compare their items as they pass. Anything they
+//! as `serde_json` reads it into the [`tape`](super::tape) the typed arguments are then read
+//! from, so a valid call still costs one pass over its text. The wrappers below pass everything
+//! through unchanged, and look only at values whose schema node says more than serde enforces
+//! ([`CompiledSchema::needs_check`]). Unions are taken where the value read picks the branch: by
+//! its JSON type (`Option<T>`, untagged enums of different shapes) or by a tag read first
+//! (serde's tagged enums); sets of scalars compare their items as they pass. Anything they
 //! cannot check in passing (`not`, unions of one type without a tag, sets of objects, a tag
-//! after other members, ...) or any value that breaks a rule stops deserialization with a
-//! private error: the call then takes the long way (decode, coerce, validate with every
-//! problem, serde), which decides and explains.
+//! after other members, ...) or any value that breaks a rule stops the pass with a private
+//! error: the call then takes the long way (decode, coerce, validate with every problem,
+//! serde), which decides and explains.
+//!
+//! The wrappers are generic, as serde's traits are, but compiled once, here, around the tape's
+//! writer: no tool's own types pass through them.
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
-use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -23,35 +26,41 @@ use super::compiled::{
     Additional, CompiledSchema, Discriminator, Node, NodeId, Passing, ROOT, Types,
 };
 use super::number::{self, same};
+use super::tape::{Build, Tape};
 
 /// The error that sends a call the long way; never shown to anyone.
 const LONG_WAY: &str = "the value needs the full check against the schema";
 
-/// Deserializes `T` from JSON text, checking the schema on the way.
-pub(crate) fn from_str<'a, T: Deserialize<'a>>(
-    schema: &CompiledSchema,
-    text: &'a str,
-) -> serde_json::Result<T> {
+/// The tape of JSON text whose values hold to the schema's rules beyond what serde enforces,
+/// written in the same pass as the rules are checked; `None` when a rule is broken, or cannot
+/// be told in passing (the long way then decides). The typed arguments are read from the tape,
+/// so each tool's arguments type is compiled against the tape's deserializer only; the checks
+/// are compiled once, here.
+pub(crate) fn tape_str<'a>(schema: &CompiledSchema, text: &'a str) -> Option<Tape<'a>> {
+    let mut tape = Vec::with_capacity(16);
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(Checked {
-        de: &mut de,
-        schema,
-        node: ROOT,
-    })?;
-    de.end()?;
-    Ok(value)
+    Build(&mut tape)
+        .deserialize(Checked {
+            de: &mut de,
+            schema,
+            node: ROOT,
+        })
+        .ok()?;
+    de.end().ok()?;
+    Some(tape)
 }
 
-/// Deserializes `T` from a JSON value, checking the schema on the way.
-pub(crate) fn from_value<'a, T: Deserialize<'a>>(
-    schema: &CompiledSchema,
-    value: &'a Value,
-) -> serde_json::Result<T> {
-    T::deserialize(Checked {
-        de: value,
-        schema,
-        node: ROOT,
-    })
+/// [`tape_str`] for a JSON value.
+pub(crate) fn tape_value<'a>(schema: &CompiledSchema, value: &'a Value) -> Option<Tape<'a>> {
+    let mut tape = Vec::with_capacity(16);
+    Build(&mut tape)
+        .deserialize(Checked {
+            de: value,
+            schema,
+            node: ROOT,
+        })
+        .ok()?;
+    Some(tape)
 }
 
 /// The rules of one node, applied to scalars.
@@ -189,7 +198,15 @@ macro_rules! deserializer_methods {
             deserialize_map();
             deserialize_struct(name: &'static str, fields: &'static [&'static str]);
             deserialize_identifier();
-            deserialize_ignored_any();
+        }
+
+        /// A value the reader would skip is still read whole here: the checks must see it.
+        fn deserialize_ignored_any<V: Visitor<'de>>(
+            self,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            let visitor = self.$wrap(visitor)?;
+            self.de.deserialize_any(visitor)
         }
 
         fn is_human_readable(&self) -> bool {
@@ -1201,12 +1218,13 @@ mod tests {
             "the whole schema is checkable in passing"
         );
         let value: Value = serde_json::from_str(text).unwrap();
-        let from_text = from_str::<Args>(&schema, text).is_ok();
-        assert_eq!(
-            from_value::<Args>(&schema, &value).is_ok(),
-            from_text,
-            "{text}"
-        );
+        let from_text = tape_str(&schema, text)
+            .and_then(|tape| super::super::tape::from_tape::<Args>(&tape).ok())
+            .is_some();
+        let from_value = tape_value(&schema, &value)
+            .and_then(|tape| super::super::tape::from_tape::<Args>(&tape).ok())
+            .is_some();
+        assert_eq!(from_value, from_text, "{text}");
         from_text
     }
 

@@ -26,6 +26,7 @@ mod lenient;
 mod number;
 mod pattern;
 mod problem;
+mod tape;
 mod validate;
 
 use std::borrow::Cow;
@@ -347,6 +348,11 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// unknown names themselves, as the generated ones do: the strict fast path first, then the
 /// whole pipeline.
 ///
+/// Of all this only the serde calls depend on `T`: plain text is read by `serde_json`'s text
+/// deserializer, everything else (checked text, values, the long way) from a [`tape`]. Nothing
+/// else is compiled per arguments type, which is what every `#[tool]` costs its user's build
+/// (see BENCHMARKS.md).
+///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`] whose `Display` is the message for the model.
 pub(crate) fn parse_default<T: DeserializeOwned>(
@@ -354,55 +360,90 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     arguments: &Arguments,
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    // Only objects take the fast path: serde's derived structs would also accept an array. Text
-    // over the size limit goes the long way, to its error. Where the schema says more than serde
-    // enforces, it is checked as serde reads (see `inline`).
-    let schema = definition.compiled_schema();
-    let checked = schema.constrains_beyond_types();
-    let inline = schema.checks_inline();
-    let fast = match arguments {
-        _ if session.policy.null_as_absent && schema.null_is_not_default() => None,
-        Arguments::Text(text)
-            if first_non_space(text) == Some(b'{')
-                && text.len() <= session.policy.limits.max_len =>
-        {
-            if !checked {
-                serde_json::from_str::<T>(text).ok()
-            } else if inline {
-                inline::from_str::<T>(schema, text).ok()
-            } else {
-                // Owned, so that serde moves its strings out instead of copying them.
-                serde_json::from_str::<Value>(text)
-                    .ok()
-                    .filter(|value| schema.valid_beyond_serde(value))
-                    .and_then(|value| serde_json::from_value(value).ok())
-            }
-        }
-        Arguments::Json(value @ Value::Object(_)) => {
-            if !checked {
-                T::deserialize(value).ok()
-            } else if inline {
-                inline::from_value::<T>(schema, value).ok()
-            } else {
-                valid_then_typed(schema, value)
-            }
-        }
-        _ => None,
+    let parsed = match fast_path(definition, arguments, session) {
+        Fast::Text(text) => serde_json::from_str(text).ok(),
+        Fast::Tape(tape) => tape::from_tape(&tape).ok(),
+        Fast::No => None,
     };
-    match fast {
+    match parsed {
         Some(parsed) => Ok(parsed),
         None => parse_checked(definition, arguments, session),
     }
 }
 
-/// The fast path for schemas with rules serde cannot check as it reads (unions, sets, ...):
-/// the whole value checked against the schema (no message built), then deserialized. Anything
-/// wrong takes the long way, which explains.
-fn valid_then_typed<T: DeserializeOwned>(schema: &CompiledSchema, value: &Value) -> Option<T> {
-    if schema.valid_beyond_serde(value) {
-        T::deserialize(value).ok()
-    } else {
-        None
+/// What the fast path reads.
+enum Fast<'a> {
+    /// Text that holds to the schema (`serde_json` reads it).
+    Text(&'a str),
+    /// The tape of arguments that hold to the schema: written as the rules were checked, or from
+    /// a value.
+    Tape(tape::Tape<'a>),
+    No,
+}
+
+/// What the fast path reads, when it may: the schema's rules beyond serde's checked already.
+/// Only objects take it: serde's derived structs would also accept an array. Text over the size
+/// limit goes the long way, to its error. Text that no rule beyond serde's is about is read as
+/// it is; otherwise the rules are checked in one pass that writes the tape the arguments are
+/// then read from (see `inline`). A value is read from its tape.
+#[inline]
+fn fast_path<'a>(
+    definition: &ToolDefinition,
+    arguments: &'a Arguments,
+    session: &ParseSession,
+) -> Fast<'a> {
+    // The commonest case first, where it costs least: text that no rule beyond serde's is about.
+    let schema = definition.compiled_schema();
+    if let Arguments::Text(text) = arguments
+        && !schema.constrains_beyond_types()
+        && !(session.policy.null_as_absent && schema.null_is_not_default())
+        && first_non_space(text) == Some(b'{')
+        && text.len() <= session.policy.limits.max_len
+    {
+        return Fast::Text(text);
+    }
+    fast_path_checked(schema, arguments, session)
+}
+
+#[inline(never)]
+fn fast_path_checked<'a>(
+    schema: &CompiledSchema,
+    arguments: &'a Arguments,
+    session: &ParseSession,
+) -> Fast<'a> {
+    if session.policy.null_as_absent && schema.null_is_not_default() {
+        return Fast::No;
+    }
+    let checked = schema.constrains_beyond_types();
+    match arguments {
+        Arguments::Text(text)
+            if first_non_space(text) == Some(b'{')
+                && text.len() <= session.policy.limits.max_len =>
+        {
+            if !checked {
+                Fast::Text(text)
+            } else if schema.checks_inline() {
+                inline::tape_str(schema, text).map_or(Fast::No, Fast::Tape)
+            } else if serde_json::from_str::<Value>(text)
+                .is_ok_and(|value| schema.valid_beyond_serde(&value))
+            {
+                Fast::Text(text)
+            } else {
+                Fast::No
+            }
+        }
+        Arguments::Json(value @ Value::Object(_)) => {
+            if !checked {
+                Fast::Tape(tape::of_value(value))
+            } else if schema.checks_inline() {
+                inline::tape_value(schema, value).map_or(Fast::No, Fast::Tape)
+            } else if schema.valid_beyond_serde(value) {
+                Fast::Tape(tape::of_value(value))
+            } else {
+                Fast::No
+            }
+        }
+        _ => Fast::No,
     }
 }
 
@@ -417,18 +458,28 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
     let value = checked_value(definition, arguments, session)?;
-    serde_path_to_error::deserialize(&value).map_err(|error| {
-        let path = serde_path(error.path());
-        let found = value_at(&value, &path).map_or_else(|| "nothing".to_owned(), problem::show);
-        let problem = Problem {
-            path,
-            kind: ProblemKind::Deserialize,
-            expected: error.into_inner().to_string(),
-            found,
-            suggestions: Vec::new(),
-        };
-        invalid(definition, vec![problem], value.clone())
-    })
+    let parsed = tape::from_tape(&tape::of_value(&value));
+    parsed.map_err(|(error, path)| refused(definition, &error, path, value))
+}
+
+/// Serde refused arguments the schema accepted: the one problem, where it is.
+#[cold]
+#[inline(never)]
+fn refused(
+    definition: &ToolDefinition,
+    error: &serde_json::Error,
+    path: ArgPath,
+    value: Value,
+) -> ArgumentError {
+    let found = value_at(&value, &path).map_or_else(|| "nothing".to_owned(), problem::show);
+    let problem = Problem {
+        path,
+        kind: ProblemKind::Deserialize,
+        expected: strip_position(error),
+        found,
+        suggestions: Vec::new(),
+    };
+    invalid(definition, vec![problem], value)
 }
 
 /// Decoded, coerced and validated arguments, as JSON.
@@ -509,20 +560,6 @@ fn invalid(definition: &ToolDefinition, problems: Vec<Problem>, arguments: Value
         accepted,
         arguments,
     }))
-}
-
-fn serde_path(path: &serde_path_to_error::Path) -> ArgPath {
-    use serde_path_to_error::Segment;
-    ArgPath(
-        path.iter()
-            .filter_map(|segment| match segment {
-                Segment::Seq { index } => Some(PathSegment::Index(*index)),
-                Segment::Map { key } => Some(PathSegment::Key(key.clone())),
-                Segment::Enum { variant } => Some(PathSegment::Key(variant.clone())),
-                Segment::Unknown => None,
-            })
-            .collect(),
-    )
 }
 
 fn value_at<'v>(value: &'v Value, path: &ArgPath) -> Option<&'v Value> {

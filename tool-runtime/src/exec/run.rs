@@ -2,7 +2,6 @@
 //! settings for it. Plain calls (no hook, approval or timeout in play) take the shorter path in
 //! `toolbox.rs`, which keeps the retry budget too.
 
-use std::any::Any;
 use std::borrow::Cow;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -17,7 +16,7 @@ use tracing::Instrument;
 use tracing::field::Empty;
 
 use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, block_on, sleep};
-use crate::args::{self, Fixes, ParseSession};
+use crate::args::{self, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{Arguments, CallScope, ToolCall};
 use crate::output::{HookFailure, Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult, panic_message};
@@ -166,15 +165,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         self.approval_rule(
             &name,
             Arc::new(move |_, parsed, ctx| {
-                // A context-free tool collected into a toolbox of another context holds its
-                // arguments one box further down.
-                let args = parsed.downcast_ref::<T::Args>().or_else(|| {
-                    parsed
-                        .downcast_ref::<Box<dyn Any + Send>>()
-                        .and_then(|inner| inner.downcast_ref::<T::Args>())
-                });
                 // Arguments of another type: another tool answers to the name; ask, to be safe.
-                args.is_none_or(|args| rule(args, ctx))
+                parsed
+                    .downcast_ref::<T::Args>()
+                    .is_none_or(|args| rule(args, ctx))
             }),
         )
     }
@@ -420,15 +414,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                         result.set_fixes(session.fixes);
                         result
                     } else {
-                        run_parsed(tool, parsed, session.fixes, ctx, info).await
+                        // Parsed again to run, as at any execution: what each tool compiles
+                        // for itself is one parse-and-start, shared by both paths.
+                        drop(parsed);
+                        run(tool, ctx, info, &self.policy).await
                     }
                 }
             }
         } else {
-            match tool.run_dyn(&call.arguments, ctx, info, &self.policy) {
-                MaybeReady::Ready(result) => result,
-                MaybeReady::Pending(future) => future.await,
-            }
+            run(tool, ctx, info, &self.policy).await
         };
         self.account(index, &mut result);
         result
@@ -475,23 +469,17 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 }
 
-/// Runs a body with arguments parsed already.
-async fn run_parsed<C: ?Sized + Sync>(
+/// Parses the call's arguments and runs the body.
+async fn run<C: ?Sized + Sync>(
     tool: &Arc<dyn DynTool<C>>,
-    parsed: Box<dyn Any + Send>,
-    fixes: Fixes,
     ctx: &C,
     info: CallScope<'_>,
+    policy: &ArgumentPolicy,
 ) -> ToolResult {
-    let call_id = info.call_id();
-    let outcome = match tool.call_dyn(parsed, ctx, info) {
-        MaybeReady::Ready(outcome) => outcome,
+    match tool.run_dyn(&info.call().arguments, ctx, info, policy) {
+        MaybeReady::Ready(result) => result,
         MaybeReady::Pending(future) => future.await,
-    };
-    let name = tool.definition().name_cow();
-    let mut result = ToolResult::from_outcome(call_id, name, outcome);
-    result.set_fixes(fixes);
-    result
+    }
 }
 
 fn held_for_approval(call: &ToolCall, definition: &ToolDefinition, arguments: Value) -> ToolResult {

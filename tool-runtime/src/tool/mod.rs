@@ -6,15 +6,16 @@ mod dynamic;
 
 use std::any::Any;
 use std::future::Future;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
 pub(crate) use self::definition::Kept;
 pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
-use crate::args::{self, ArgumentError, ArgumentPolicy, ParseSession};
-use crate::call::{Arguments, CallScope};
-use crate::exec::MaybeReady;
+use crate::args::{self, ArgumentError, ArgumentPolicy, Fixes, ParseSession};
+use crate::call::{Arguments, CallScope, ToolCall};
+use crate::exec::{BoxFuture, MaybeReady};
 use crate::output::Outcome;
 use crate::result::ToolResult;
 
@@ -91,8 +92,12 @@ pub fn parse_arguments<T: DeserializeOwned>(
     args::parse_checked(definition, arguments, session)
 }
 
-/// The object-safe form of [`Tool`], as a [`Toolbox`](crate::Toolbox) stores tools. Every `Tool<C>`
-/// is a `DynTool<C>`.
+/// The object-safe form of [`Tool`], as a [`Toolbox`](crate::Toolbox) stores tools. A `Tool<C>`
+/// becomes a `DynTool<C>` when registered, or through [`erase`].
+///
+/// Its methods are what each tool compiles for itself, and are kept to what depends on the tool's
+/// own types (its arguments' parse, its body's call); the result around them is built by code
+/// all tools share.
 pub trait DynTool<C: ?Sized>: Send + Sync {
     /// The tool's definition.
     fn definition(&self) -> &ToolDefinition;
@@ -108,18 +113,8 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
         session: &mut ParseSession,
     ) -> Result<Box<dyn Any + Send>, ArgumentError>;
 
-    /// Runs the body with arguments from [`parse_dyn`](Self::parse_dyn) of this same tool; other
-    /// arguments give an error outcome.
-    fn call_dyn<'a>(
-        &'a self,
-        args: Box<dyn Any + Send>,
-        ctx: &'a C,
-        call: CallScope<'a>,
-    ) -> MaybeReady<'a, Outcome>;
-
     /// Parses the arguments under `policy` and, when they are good, runs the body: at once for
-    /// sync bodies, through a boxed future for async ones. The result is built here, where the
-    /// values are, so that it is not moved through the layers above; it carries the repairs and
+    /// sync bodies, through a boxed future for async ones. The result carries the repairs and
     /// coercions the arguments needed.
     fn run_dyn<'a>(
         &'a self,
@@ -130,9 +125,56 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
     ) -> MaybeReady<'a, ToolResult>;
 }
 
-impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
+/// The result of a call whose body gave `outcome`: shared by all tools, written straight into
+/// the slot of the caller's result.
+#[inline(never)]
+fn finished(
+    call: &ToolCall,
+    definition: &ToolDefinition,
+    outcome: Outcome,
+    fixes: Fixes,
+) -> ToolResult {
+    let mut result = ToolResult::from_outcome(&call.call_id, definition.name_cow(), outcome);
+    result.set_fixes(fixes);
+    result
+}
+
+/// The result of a call whose arguments were refused.
+#[cold]
+#[inline(never)]
+fn refused(
+    call: &ToolCall,
+    definition: &ToolDefinition,
+    error: ArgumentError,
+    fixes: Fixes,
+) -> ToolResult {
+    let mut result = ToolResult::invalid_arguments(call, definition, error);
+    result.set_fixes(fixes);
+    result
+}
+
+/// The result of an async body, once it is done: one future type for all tools, around the
+/// body's own.
+fn finish_later<'a>(
+    call: &'a ToolCall,
+    definition: &'a ToolDefinition,
+    running: BoxFuture<'a, Outcome>,
+    fixes: Fixes,
+) -> BoxFuture<'a, ToolResult> {
+    Box::pin(async move { finished(call, definition, running.await, fixes) })
+}
+
+/// A [`Tool`] as a [`DynTool`]: what [`Toolbox::register`](crate::Toolbox::register) stores.
+pub(crate) struct Erased<T>(pub(crate) T);
+
+/// A [`Tool`] as a [`DynTool`], for [`Toolbox::register_dyn`](crate::Toolbox::register_dyn).
+pub fn erase<C: ?Sized + Sync, T: Tool<C>>(tool: T) -> Arc<dyn DynTool<C>> {
+    Arc::new(Erased(tool))
+}
+
+impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for Erased<T> {
     fn definition(&self) -> &ToolDefinition {
-        Tool::definition(self)
+        self.0.definition()
     }
 
     fn parse_dyn(
@@ -142,24 +184,7 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         session: &mut ParseSession,
     ) -> Result<Box<dyn Any + Send>, ArgumentError> {
         args::admit(arguments, &session.policy.limits)?;
-        Ok(Box::new(self.parse_args(arguments, ctx, session)?))
-    }
-
-    fn call_dyn<'a>(
-        &'a self,
-        args: Box<dyn Any + Send>,
-        ctx: &'a C,
-        call: CallScope<'a>,
-    ) -> MaybeReady<'a, Outcome> {
-        let Ok(args) = args.downcast::<T::Args>() else {
-            let name = Tool::definition(self).name();
-            let message = format!("tool `{name}` was given arguments parsed for another tool");
-            return MaybeReady::Ready(Outcome::from_error(message));
-        };
-        match self.call_now(*args, ctx, &call) {
-            Ok(outcome) => MaybeReady::Ready(outcome),
-            Err(args) => MaybeReady::Pending(Box::pin(self.call(args, ctx, call))),
-        }
+        Ok(Box::new(self.0.parse_args(arguments, ctx, session)?))
     }
 
     fn run_dyn<'a>(
@@ -169,38 +194,25 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for T {
         info: CallScope<'a>,
         policy: &ArgumentPolicy,
     ) -> MaybeReady<'a, ToolResult> {
+        let tool = &self.0;
         let call = info.call();
-        let definition = Tool::definition(self);
+        let definition = tool.definition();
         let mut session = ParseSession::new(*policy);
         if let Err(error) = args::admit(arguments, &policy.limits) {
-            return MaybeReady::Ready(ToolResult::invalid_arguments(call, definition, error));
+            return MaybeReady::Ready(refused(call, definition, error, session.fixes));
         }
-        let args = match self.parse_args(arguments, ctx, &mut session) {
+        let args = match tool.parse_args(arguments, ctx, &mut session) {
             Ok(args) => args,
             Err(error) => {
-                let mut result = ToolResult::invalid_arguments(call, definition, error);
-                result.set_fixes(session.fixes);
-                return MaybeReady::Ready(result);
+                return MaybeReady::Ready(refused(call, definition, error, session.fixes));
             }
         };
-        let fixes = session.fixes;
-        match self.call_now(args, ctx, &info) {
-            Ok(outcome) => {
-                let mut result =
-                    ToolResult::from_outcome(&call.call_id, definition.name_cow(), outcome);
-                result.set_fixes(fixes);
-                MaybeReady::Ready(result)
+        match tool.call_now(args, ctx, &info) {
+            Ok(outcome) => MaybeReady::Ready(finished(call, definition, outcome, session.fixes)),
+            Err(args) => {
+                let running = Box::pin(tool.call(args, ctx, info));
+                MaybeReady::Pending(finish_later(call, definition, running, session.fixes))
             }
-            Err(args) => MaybeReady::Pending(Box::pin(async move {
-                let outcome = self.call(args, ctx, info).await;
-                let mut result = ToolResult::from_outcome(
-                    &call.call_id,
-                    Tool::definition(self).name_cow(),
-                    outcome,
-                );
-                result.set_fixes(fixes);
-                result
-            })),
         }
     }
 }
