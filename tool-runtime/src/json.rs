@@ -27,9 +27,30 @@ pub(crate) enum Exceeded {
 /// (escapes not counted) and each float as up to 24 bytes: the same bound as for arguments sent
 /// as text, to within escapes.
 pub(crate) fn measure(value: &Value, max_depth: usize, max_len: usize) -> Result<(), Exceeded> {
+    // Most arguments are one object of scalars: measured without the stack (and its allocation).
+    if let Value::Object(map) = value
+        && max_depth >= 1
+        && map
+            .values()
+            .all(|member| !member.is_array() && !member.is_object())
+    {
+        let size = map
+            .iter()
+            .fold(2 + map.len().saturating_sub(1), |size, (key, member)| {
+                size.saturating_add(key.len() + 3 + scalar_size(member))
+            });
+        return if size > max_len {
+            Err(Exceeded::Size {
+                size,
+                limit: max_len,
+            })
+        } else {
+            Ok(())
+        };
+    }
     let mut size = 0usize;
     // Containers being walked, as iterators over their remaining members (and whether one was
-    // seen, for the commas); the stack's length is the depth. Nothing is allocated for a flat object.
+    // seen, for the commas); the stack's length is the depth.
     let mut stack: Vec<(Members<'_>, bool)> = Vec::new();
     let mut next = Some(value);
     loop {
@@ -266,6 +287,8 @@ mod tests {
     fn depth_counts_containers() {
         assert_eq!(measure(&json!(1), 0, 100), Ok(()));
         assert_eq!(measure(&json!({}), 0, 100), Err(Exceeded::Depth(0)));
+        assert_eq!(measure(&json!({"a": 1}), 0, 100), Err(Exceeded::Depth(0)));
+        assert_eq!(measure(&json!({"a": 1}), 1, 100), Ok(()));
         assert_eq!(measure(&json!({"a": [1]}), 2, 100), Ok(()));
         assert_eq!(
             measure(&json!({"a": [[]]}), 2, 100),
@@ -285,6 +308,10 @@ mod tests {
             json!([1, 22, 333, {"k": "v"}]),
             json!({}),
             json!(u64::MAX),
+            // Flat objects, measured without the stack.
+            json!({"a": 2, "b": -3}),
+            json!({"only": "one"}),
+            json!({"t": true, "f": false, "n": null, "s": "", "i": i64::MIN}),
         ] {
             let text = value.to_string();
             assert_eq!(measure(&value, 128, text.len()), Ok(()), "{text}");

@@ -384,8 +384,8 @@ enum Fast<'a> {
 /// What the fast path reads, when it may: the schema's rules beyond serde's checked already.
 /// Only objects take it: serde's derived structs would also accept an array. Text over the size
 /// limit goes the long way, to its error. Text that no rule beyond serde's is about is read as
-/// it is; otherwise the rules are checked in one pass that writes the tape the arguments are
-/// then read from (see `inline`). A value is read from its tape.
+/// it is; otherwise it is read into a tape, the rules are checked on its tokens (see `inline`),
+/// and the arguments are read from it. A value is read from its tape.
 #[inline]
 fn fast_path<'a>(
     definition: &ToolDefinition,
@@ -423,7 +423,10 @@ fn fast_path_checked<'a>(
             if !checked {
                 Fast::Text(text)
             } else if schema.checks_inline() {
-                inline::tape_str(schema, text).map_or(Fast::No, Fast::Tape)
+                match tape::of_text(text) {
+                    Some(tape) if inline::holds(schema, &tape) => Fast::Tape(tape),
+                    _ => Fast::No,
+                }
             } else if serde_json::from_str::<Value>(text)
                 .is_ok_and(|value| schema.valid_beyond_serde(&value))
             {
@@ -436,7 +439,12 @@ fn fast_path_checked<'a>(
             if !checked {
                 Fast::Tape(tape::of_value(value))
             } else if schema.checks_inline() {
-                inline::tape_value(schema, value).map_or(Fast::No, Fast::Tape)
+                let tape = tape::of_value(value);
+                if inline::holds(schema, &tape) {
+                    Fast::Tape(tape)
+                } else {
+                    Fast::No
+                }
             } else if schema.valid_beyond_serde(value) {
                 Fast::Tape(tape::of_value(value))
             } else {

@@ -77,9 +77,18 @@ impl Trail {
     }
 }
 
+/// The tape of JSON text; `None` when it is no JSON (or nests deeper than `serde_json` reads).
+pub(crate) fn of_text(text: &str) -> Option<Tape<'_>> {
+    let mut tape = Vec::with_capacity(8);
+    let mut de = serde_json::Deserializer::from_str(text);
+    Build(&mut tape).deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(tape)
+}
+
 /// The tape of a JSON value.
 pub(crate) fn of_value(value: &Value) -> Tape<'_> {
-    let mut tape = Vec::with_capacity(16);
+    let mut tape = Vec::with_capacity(8);
     push_value(&mut tape, value);
     tape
 }
@@ -118,9 +127,8 @@ fn number(n: &serde_json::Number) -> Tok<'static> {
     }
 }
 
-/// Writes the tape of whatever it is deserialized from: a seed for `serde_json`'s readers, as
-/// they are or wrapped in the checks of `inline`.
-pub(crate) struct Build<'t, 'a>(pub(crate) &'t mut Tape<'a>);
+/// Writes the tape of whatever it is deserialized from.
+struct Build<'t, 'a>(&'t mut Tape<'a>);
 
 impl<'a> DeserializeSeed<'a> for Build<'_, 'a> {
     type Value = ();

@@ -127,7 +127,7 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
 
 /// The result of a call whose body gave `outcome`: shared by all tools, written straight into
 /// the slot of the caller's result.
-#[inline(never)]
+#[inline]
 fn finished(
     call: &ToolCall,
     definition: &ToolDefinition,
