@@ -92,8 +92,17 @@ impl Format {
 
     /// Whether a value satisfies the format; formats apply to their own type only.
     pub(crate) fn check(&self, value: &Value) -> bool {
-        match (self, value) {
-            (Format::Integer { min, max }, Value::Number(n)) => {
+        match value {
+            Value::Number(n) => self.check_number(n),
+            Value::String(s) => self.check_str(s),
+            _ => true,
+        }
+    }
+
+    /// [`check`](Self::check) for a number.
+    pub(crate) fn check_number(&self, n: &serde_json::Number) -> bool {
+        match self {
+            Format::Integer { min, max } => {
                 match n
                     .as_i64()
                     .map(i128::from)
@@ -113,7 +122,6 @@ impl Format {
                     }),
                 }
             }
-            (_, Value::String(s)) => self.check_str(s),
             _ => true,
         }
     }

@@ -13,45 +13,60 @@
 //!
 //! Nothing here is generic: it is compiled once, in the runtime, whatever the tools' types.
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 
-use super::compiled::{Additional, CompiledSchema, Node, NodeId, Passing, ROOT, Types};
+use super::compiled::{
+    Additional, CompiledSchema, Node, NodeId, Passing, ROOT, Types, is_integral, keywords,
+};
 use super::number::{self, same};
 use super::tape::Tok;
 
 /// Whether the document on `tape` holds to the schema's rules beyond serde's, as far as they can
 /// be told here; `false` sends the call the long way.
 pub(crate) fn holds(schema: &CompiledSchema, tape: &[Tok<'_>]) -> bool {
-    !tape.is_empty() && check(schema, tape, 0, ROOT).is_some()
+    !tape.is_empty() && (!schema.needs_check(ROOT) || check(schema, tape, 0, ROOT).is_some())
 }
 
-/// Checks the value whose token is at `at` against `node`: the index just past the value, or
-/// `None` when a rule is broken or cannot be told here.
+/// Checks the value whose token is at `at` against `node` (which needs a check): the index
+/// just past the value, or `None` when a rule is broken or cannot be told here.
 fn check(schema: &CompiledSchema, tape: &[Tok<'_>], at: usize, node: NodeId) -> Option<usize> {
-    let token = tape.get(at)?;
-    let end = skip(tape, at);
-    if !schema.needs_check(node) {
-        return Some(end);
-    }
     let node = schema.target(node);
-    if schema.passing(node) == Passing::No {
-        return None;
-    }
-    match token {
+    match tape.get(at)? {
         Tok::Seq { end } => seq(schema, tape, at, *end, node),
         Tok::Map { end } => map(schema, tape, at, *end, node),
-        _ => {
-            let value = scalar(token)?;
-            let types = Types::of(&value);
-            let rules = rules(schema, node, types)?;
-            let holds = match &value {
-                Value::Number(_) => rules.number(&value, types),
-                Value::String(s) => rules.string(s),
-                _ => rules.literal(&value),
-            };
-            holds.then_some(end)
-        }
+        Tok::U64(u) => number(schema, node, &Number::from(*u)).then_some(at + 1),
+        Tok::I64(i) => number(schema, node, &Number::from(*i)).then_some(at + 1),
+        Tok::F64(f) => number(schema, node, &Number::from_f64(*f)?).then_some(at + 1),
+        Tok::Str(s) => rules(schema, node, Types::STRING)?
+            .string(s)
+            .then_some(at + 1),
+        Tok::Null => rules(schema, node, Types::NULL)?
+            .literal(&Value::Null)
+            .then_some(at + 1),
+        Tok::Bool(b) => rules(schema, node, Types::BOOLEAN)?
+            .literal(&Value::Bool(*b))
+            .then_some(at + 1),
     }
+}
+
+/// A number against its node's rules; a value is built only for rules that compare values
+/// (`const`, `enum`, a union of constants).
+fn number(schema: &CompiledSchema, node: NodeId, n: &Number) -> bool {
+    let types = if is_integral(n) {
+        Types::INTEGER.union(Types::NUMBER)
+    } else {
+        Types::NUMBER
+    };
+    let Some(rules) = rules(schema, node, types) else {
+        return false;
+    };
+    let listed = rules.values.is_some() || rules.node.keywords & keywords::LISTED != 0;
+    if listed {
+        return rules.number(&Value::Number(n.clone()), types);
+    }
+    rules.allows(types)
+        && rules.node.number_holds(n)
+        && rules.node.format.as_ref().is_none_or(|f| f.check_number(n))
 }
 
 /// An array: its own rules, its items' (each against its schema), how many, and for a set that
@@ -79,8 +94,8 @@ fn seq(
         }
         let child = node.prefix_items.get(count).copied().or(node.items);
         item = match child {
-            Some(child) => check(schema, tape, item, child)?,
-            None => skip(tape, item),
+            Some(child) if schema.needs_check(child) => check(schema, tape, item, child)?,
+            _ => skip(tape, item),
         };
         count += 1;
     }
@@ -133,7 +148,9 @@ fn map(
             Additional::Schema(id) => Some(id),
             _ => None,
         });
-        if let Some(child) = child {
+        if let Some(child) = child
+            && schema.needs_check(child)
+        {
             check(schema, tape, value, child)?;
         }
     }
