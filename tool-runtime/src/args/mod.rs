@@ -362,7 +362,11 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
 ) -> Result<T, ArgumentError> {
     let parsed = match fast_path(definition, arguments, session) {
         Fast::Text(text) => serde_json::from_str(text).ok(),
-        Fast::Tape(tape) => tape::from_tape(&tape).ok(),
+        Fast::Tape(tape) => {
+            let parsed = tape::from_tape(&tape).ok();
+            tape::recycle(tape);
+            parsed
+        }
         Fast::No => None,
     };
     match parsed {

@@ -11,7 +11,7 @@
 //! type) used to give, at no cost while deserialization succeeds.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::value::BorrowedStrDeserializer;
@@ -77,9 +77,36 @@ impl Trail {
     }
 }
 
+thread_local! {
+    /// A tape's memory, kept between calls on this thread: a call's tape then costs no
+    /// allocation (most calls need far fewer tokens than it holds).
+    static SPARE: Cell<Vec<Tok<'static>>> = const { Cell::new(Vec::new()) };
+}
+
+/// An empty tape, on this thread's spare memory when there is some.
+fn spare<'a>() -> Tape<'a> {
+    let spare = SPARE.with(Cell::take);
+    if spare.capacity() == 0 {
+        return Vec::with_capacity(16);
+    }
+    // Empty, so nothing is converted: the collect keeps the memory for the new lifetime.
+    spare.into_iter().filter_map(|_| None).collect()
+}
+
+/// Gives a tape's memory back for the next call on this thread.
+pub(crate) fn recycle(tape: Tape<'_>) {
+    // A tape grown for a large document is let go: the spare stays small.
+    if tape.capacity() > 256 {
+        return;
+    }
+    // The tokens are dropped on the way; the memory stays.
+    let spare: Vec<Tok<'static>> = tape.into_iter().filter_map(|_| None).collect();
+    SPARE.with(|cell| cell.set(spare));
+}
+
 /// The tape of JSON text; `None` when it is no JSON (or nests deeper than `serde_json` reads).
 pub(crate) fn of_text(text: &str) -> Option<Tape<'_>> {
-    let mut tape = Vec::with_capacity(8);
+    let mut tape = spare();
     let mut de = serde_json::Deserializer::from_str(text);
     Build(&mut tape).deserialize(&mut de).ok()?;
     de.end().ok()?;
@@ -88,7 +115,7 @@ pub(crate) fn of_text(text: &str) -> Option<Tape<'_>> {
 
 /// The tape of a JSON value.
 pub(crate) fn of_value(value: &Value) -> Tape<'_> {
-    let mut tape = Vec::with_capacity(8);
+    let mut tape = spare();
     push_value(&mut tape, value);
     tape
 }
