@@ -848,6 +848,22 @@ mod tests {
     }
 
     #[test]
+    fn a_tape_reuses_the_last_ones_memory() {
+        let first = of_text(r#"{"a": 1}"#).unwrap();
+        let memory = first.as_ptr() as usize;
+        recycle(first);
+        let text = String::from(r#"{"b": "two"}"#);
+        let second = of_text(&text).unwrap();
+        assert_eq!(second.as_ptr() as usize, memory);
+        assert_eq!(second[2], Tok::Str(Cow::Borrowed("two")));
+        // A large one is let go, and the next starts afresh.
+        let large = of_value(&json!((0..300).collect::<Vec<u32>>()));
+        assert!(large.capacity() > 256);
+        recycle(large);
+        recycle(second);
+    }
+
+    #[test]
     fn a_struct_is_an_object() {
         // serde_json's own deserializers take a struct from an array of its fields; the schema
         // does not, and neither does the tape.
