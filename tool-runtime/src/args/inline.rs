@@ -392,7 +392,7 @@ mod tests {
         let read = |tape: &[Tok<'_>]| {
             holds(&schema, tape) && super::super::tape::from_tape::<Args>(tape).is_ok()
         };
-        let from_text = super::super::tape::of_text(text).is_some_and(|tape| read(&tape));
+        let from_text = super::super::tape::of_text(text, 128).is_some_and(|tape| read(&tape));
         let from_value = read(&super::super::tape::of_value(&value));
         assert_eq!(from_value, from_text, "{text}");
         from_text

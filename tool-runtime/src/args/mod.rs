@@ -348,10 +348,11 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// unknown names themselves, as the generated ones do: the strict fast path first, then the
 /// whole pipeline.
 ///
-/// Of all this only the serde calls depend on `T`: plain text is read by `serde_json`'s text
-/// deserializer, everything else (checked text, values, the long way) from a [`tape`]. Nothing
-/// else is compiled per arguments type, which is what every `#[tool]` costs its user's build
-/// (see BENCHMARKS.md).
+/// Of all this only the serde reads depend on `T`, against two deserializers: `serde_json`'s
+/// for text no rule beyond serde's is about (the commonest call), and the [`tape`]'s for the
+/// rest (text whose rules are checked, values, the long way's checked value). Nothing else is
+/// compiled per arguments type, which is what every `#[tool]` costs its user's build (see
+/// BENCHMARKS.md).
 ///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`] whose `Display` is the message for the model.
@@ -377,19 +378,19 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
 
 /// What the fast path reads.
 enum Fast<'a> {
-    /// Text that holds to the schema (`serde_json` reads it).
+    /// Text no rule beyond serde's is about: `serde_json` reads it as it is, the commonest call
+    /// at serde's own speed.
     Text(&'a str),
-    /// The tape of arguments that hold to the schema: written as the rules were checked, or from
-    /// a value.
+    /// The tape of arguments whose rules held (text scanned into it, or a value).
     Tape(tape::Tape<'a>),
     No,
 }
 
-/// What the fast path reads, when it may: the schema's rules beyond serde's checked already.
-/// Only objects take it: serde's derived structs would also accept an array. Text over the size
-/// limit goes the long way, to its error. Text that no rule beyond serde's is about is read as
-/// it is; otherwise it is read into a tape, the rules are checked on its tokens (see `inline`),
-/// and the arguments are read from it. A value is read from its tape.
+/// What the fast path reads the typed arguments from, when it may: the schema's rules beyond
+/// serde's checked already. Only objects take it: serde's derived structs would also accept an
+/// array. Text over the size limit or nesting past the depth limit goes the long way, to its
+/// error. Where rules beyond serde's apply, they are checked on a tape's tokens (see `inline`),
+/// and the arguments read from the tape.
 #[inline]
 fn fast_path<'a>(
     definition: &ToolDefinition,
@@ -406,56 +407,45 @@ fn fast_path<'a>(
     {
         return Fast::Text(text);
     }
-    fast_path_checked(schema, arguments, session)
+    fast_tape(schema, arguments, session).map_or(Fast::No, Fast::Tape)
 }
 
+/// The fast path's tape, when the rules hold.
 #[inline(never)]
-fn fast_path_checked<'a>(
+fn fast_tape<'a>(
     schema: &CompiledSchema,
     arguments: &'a Arguments,
     session: &ParseSession,
-) -> Fast<'a> {
+) -> Option<tape::Tape<'a>> {
     if session.policy.null_as_absent && schema.null_is_not_default() {
-        return Fast::No;
+        return None;
     }
-    let checked = schema.constrains_beyond_types();
-    match arguments {
+    let limits = &session.policy.limits;
+    let tape = match arguments {
         Arguments::Text(text)
-            if first_non_space(text) == Some(b'{')
-                && text.len() <= session.policy.limits.max_len =>
+            if first_non_space(text) == Some(b'{') && text.len() <= limits.max_len =>
         {
-            if !checked {
-                Fast::Text(text)
-            } else if schema.checks_inline() {
-                match tape::of_text(text) {
-                    Some(tape) if inline::holds(schema, &tape) => Fast::Tape(tape),
-                    _ => Fast::No,
-                }
-            } else if serde_json::from_str::<Value>(text)
-                .is_ok_and(|value| schema.valid_beyond_serde(&value))
-            {
-                Fast::Text(text)
-            } else {
-                Fast::No
-            }
+            tape::of_text(text, limits.max_depth)?
         }
-        Arguments::Json(value @ Value::Object(_)) => {
-            if !checked {
-                Fast::Tape(tape::of_value(value))
-            } else if schema.checks_inline() {
-                let tape = tape::of_value(value);
-                if inline::holds(schema, &tape) {
-                    Fast::Tape(tape)
-                } else {
-                    Fast::No
-                }
-            } else if schema.valid_beyond_serde(value) {
-                Fast::Tape(tape::of_value(value))
-            } else {
-                Fast::No
+        Arguments::Json(value @ Value::Object(_)) => tape::of_value(value),
+        _ => return None,
+    };
+    let holds = !schema.constrains_beyond_types()
+        || if schema.checks_inline() {
+            inline::holds(schema, &tape)
+        } else {
+            // Rules the tape's checks do not decide: the whole value checked, no message built.
+            match arguments {
+                Arguments::Json(value) => schema.valid_beyond_serde(value),
+                Arguments::Text(text) => serde_json::from_str::<Value>(text)
+                    .is_ok_and(|value| schema.valid_beyond_serde(&value)),
             }
-        }
-        _ => Fast::No,
+        };
+    if holds {
+        Some(tape)
+    } else {
+        tape::recycle(tape);
+        None
     }
 }
 

@@ -12,7 +12,6 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::fmt;
 
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
@@ -93,25 +92,220 @@ fn spare<'a>() -> Tape<'a> {
 }
 
 /// Gives a tape's memory back for the next call on this thread.
-pub(crate) fn recycle(tape: Tape<'_>) {
+pub(crate) fn recycle(mut tape: Tape<'_>) {
     // A tape grown for a large document is let go: the spare stays small.
     if tape.capacity() > 256 {
         return;
     }
-    // The tokens are dropped on the way, and the collect (in place, as std collects a vector's
-    // own iterator) keeps the memory under the longer lifetime.
+    // The tokens are dropped here, and the collect of none (in place, as std collects a
+    // vector's own iterator) keeps the memory under the longer lifetime.
+    tape.clear();
     #[allow(clippy::unnecessary_filter_map)] // `filter` could not change the tokens' lifetime.
     let spare: Vec<Tok<'static>> = tape.into_iter().filter_map(|_| None).collect();
     SPARE.with(|cell| cell.set(spare));
 }
 
-/// The tape of JSON text; `None` when it is no JSON (or nests deeper than `serde_json` reads).
-pub(crate) fn of_text(text: &str) -> Option<Tape<'_>> {
+/// How deep the scanner reads: as deep as `serde_json` reads text (its recursion limit), so the
+/// fast path never recurses further than it did.
+const SCAN_DEPTH: usize = 128;
+
+/// The tape of JSON text, nesting at most `max_depth` (and 128) arrays and objects; `None` for
+/// anything else: text that is no JSON, or deeper, takes the long way, which repairs or
+/// explains. Read by a scanner of its own, not through serde: serde's visitor for each token
+/// cost more than the reading itself. Strings are borrowed from the text unless they have
+/// escapes; numbers other than plain integers, and strings with escapes, are read by
+/// `serde_json` itself, so every value is the one it would read.
+pub(crate) fn of_text(text: &str, max_depth: usize) -> Option<Tape<'_>> {
     let mut tape = spare();
-    let mut de = serde_json::Deserializer::from_str(text);
-    Build(&mut tape).deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    Some(tape)
+    if scan(text, max_depth.min(SCAN_DEPTH), &mut tape).is_some() {
+        Some(tape)
+    } else {
+        recycle(tape);
+        None
+    }
+}
+
+/// The scanner: one loop over the bytes. An open container's token holds, until it is closed,
+/// the place of the container around it (so the open ones need no stack of their own).
+fn scan<'a>(text: &'a str, max_depth: usize, tape: &mut Tape<'a>) -> Option<()> {
+    /// No container around it.
+    const OUTSIDE: usize = usize::MAX;
+    let bytes = text.as_bytes();
+    let mut top = OUTSIDE;
+    let mut depth = 0;
+    let mut at = 0;
+    'value: loop {
+        at = skip_space(bytes, at);
+        match *bytes.get(at)? {
+            byte @ (b'{' | b'[') => {
+                if depth == max_depth {
+                    return None;
+                }
+                depth += 1;
+                let around = top;
+                top = tape.len();
+                at = skip_space(bytes, at + 1);
+                if byte == b'{' {
+                    tape.push(Tok::Map { end: around });
+                    if bytes.get(at) != Some(&b'}') {
+                        at = key(text, at, tape)?;
+                        continue 'value;
+                    }
+                } else {
+                    tape.push(Tok::Seq { end: around });
+                    if bytes.get(at) != Some(&b']') {
+                        continue 'value;
+                    }
+                }
+                // Empty: closed below, as after a last member.
+            }
+            b'"' => {
+                let (string, next) = string(text, at)?;
+                tape.push(Tok::Str(string));
+                at = next;
+            }
+            b'-' | b'0'..=b'9' => at = number(text, at, tape)?,
+            b't' => at = literal(bytes, at, b"true", Tok::Bool(true), tape)?,
+            b'f' => at = literal(bytes, at, b"false", Tok::Bool(false), tape)?,
+            b'n' => at = literal(bytes, at, b"null", Tok::Null, tape)?,
+            _ => return None,
+        }
+        // After a value (or an empty container's opening): the next member or element, or the
+        // container's end.
+        loop {
+            if top == OUTSIDE {
+                return (skip_space(bytes, at) == bytes.len()).then_some(());
+            }
+            at = skip_space(bytes, at);
+            let (object, around) = match tape[top] {
+                Tok::Map { end } => (true, end),
+                Tok::Seq { end } => (false, end),
+                _ => return None,
+            };
+            match (*bytes.get(at)?, object) {
+                (b',', true) => {
+                    at = key(text, skip_space(bytes, at + 1), tape)?;
+                    continue 'value;
+                }
+                (b',', false) => {
+                    at += 1;
+                    continue 'value;
+                }
+                (b'}', true) | (b']', false) => {
+                    at += 1;
+                    let end = tape.len();
+                    tape[top] = if object {
+                        Tok::Map { end }
+                    } else {
+                        Tok::Seq { end }
+                    };
+                    top = around;
+                    depth -= 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+#[inline]
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
+        at += 1;
+    }
+    at
+}
+
+/// A member's key at `at` and its colon: the index after the colon.
+#[inline(always)]
+fn key<'a>(text: &'a str, at: usize, tape: &mut Tape<'a>) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let (key, next) = string(text, at)?;
+    tape.push(Tok::Str(key));
+    let colon = skip_space(bytes, next);
+    (bytes.get(colon) == Some(&b':')).then_some(colon + 1)
+}
+
+/// The string whose opening quote is at `open`, and the index after its closing quote.
+#[inline(always)]
+fn string(text: &str, open: usize) -> Option<(Cow<'_, str>, usize)> {
+    let bytes = text.as_bytes();
+    let mut at = open + 1;
+    let mut escaped = false;
+    loop {
+        match *bytes.get(at)? {
+            b'"' => break,
+            b'\\' => {
+                escaped = true;
+                at += 2;
+            }
+            // Control characters must be escaped in JSON.
+            0..=0x1f => return None,
+            _ => at += 1,
+        }
+    }
+    let string = if escaped {
+        // `serde_json` decodes the escapes (and refuses the bad ones).
+        Cow::Owned(serde_json::from_str::<String>(text.get(open..=at)?).ok()?)
+    } else {
+        Cow::Borrowed(text.get(open + 1..at)?)
+    };
+    Some((string, at + 1))
+}
+
+fn literal<'a>(
+    bytes: &[u8],
+    at: usize,
+    word: &[u8],
+    token: Tok<'a>,
+    tape: &mut Tape<'a>,
+) -> Option<usize> {
+    if bytes.get(at..at + word.len())? != word {
+        return None;
+    }
+    tape.push(token);
+    Some(at + word.len())
+}
+
+/// A number at `start`: plain integers read here, every other (fractions, exponents, `-0`,
+/// integers past 64 bits) by `serde_json`, so each is the number it reads. The index after it.
+fn number<'a>(text: &'a str, start: usize, tape: &mut Tape<'a>) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let negative = bytes[start] == b'-';
+    let digits = start + usize::from(negative);
+    let mut at = digits;
+    let mut magnitude = 0u64;
+    while let Some(&digit @ b'0'..=b'9') = bytes.get(at) {
+        magnitude = magnitude
+            .wrapping_mul(10)
+            .wrapping_add(u64::from(digit - b'0'));
+        at += 1;
+    }
+    // At most 19 digits always fit in a u64; a leading zero only alone; `-0` is serde_json's.
+    let plain = at > digits
+        && at - digits <= 19
+        && !matches!(bytes.get(at), Some(b'.' | b'e' | b'E'))
+        && (bytes[digits] != b'0' || (at == digits + 1 && !negative));
+    if plain {
+        if !negative {
+            tape.push(Tok::U64(magnitude));
+            return Some(at);
+        }
+        if let Ok(signed) = i64::try_from(magnitude) {
+            tape.push(Tok::I64(-signed));
+            return Some(at);
+        }
+    }
+    // The rest of the number's grammar, then serde_json's reading of it.
+    while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = bytes.get(at) {
+        at += 1;
+    }
+    let number: serde_json::Number = serde_json::from_str(text.get(start..at)?).ok()?;
+    tape.push(number_token(&number));
+    Some(at)
 }
 
 /// The tape of a JSON value.
@@ -125,7 +319,7 @@ fn push_value<'a>(tape: &mut Tape<'a>, value: &'a Value) {
     match value {
         Value::Null => tape.push(Tok::Null),
         Value::Bool(b) => tape.push(Tok::Bool(*b)),
-        Value::Number(n) => tape.push(number(n)),
+        Value::Number(n) => tape.push(number_token(n)),
         Value::String(s) => tape.push(Tok::Str(Cow::Borrowed(s))),
         Value::Array(items) => {
             let at = tape.len();
@@ -147,7 +341,7 @@ fn push_value<'a>(tape: &mut Tape<'a>, value: &'a Value) {
     }
 }
 
-fn number(n: &serde_json::Number) -> Tok<'static> {
+fn number_token(n: &serde_json::Number) -> Tok<'static> {
     match (n.as_u64(), n.as_i64()) {
         (Some(u), _) => Tok::U64(u),
         (None, Some(i)) => Tok::I64(i),
@@ -155,9 +349,12 @@ fn number(n: &serde_json::Number) -> Tok<'static> {
     }
 }
 
-/// Writes the tape of whatever it is deserialized from.
+#[cfg(test)]
+/// Writes the tape of whatever it is deserialized from: `serde_json`'s own reading, which the
+/// scanner's is checked against.
 struct Build<'t, 'a>(&'t mut Tape<'a>);
 
+#[cfg(test)]
 impl<'a> DeserializeSeed<'a> for Build<'_, 'a> {
     type Value = ();
 
@@ -166,10 +363,11 @@ impl<'a> DeserializeSeed<'a> for Build<'_, 'a> {
     }
 }
 
+#[cfg(test)]
 impl<'a> Visitor<'a> for Build<'_, 'a> {
     type Value = ();
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("any JSON value")
     }
 
@@ -758,10 +956,9 @@ mod tests {
             "{value}"
         );
         let text = value.to_string();
-        let mut tape = Vec::new();
-        let mut de = serde_json::Deserializer::from_str(&text);
-        Build(&mut tape).deserialize(&mut de).unwrap();
+        let tape = of_text(&text, 128).unwrap();
         assert_eq!(tape, of_value(value), "{text}");
+        assert_eq!(tape, built(&text).unwrap(), "{text}");
         assert_eq!(from_tape::<Args>(&tape).ok(), reference, "{value}");
     }
 
@@ -847,17 +1044,78 @@ mod tests {
         }
     }
 
+    /// `serde_json`'s own reading of the text into a tape.
+    fn built(text: &str) -> Option<Tape<'_>> {
+        let mut tape = Vec::new();
+        let mut de = serde_json::Deserializer::from_str(text);
+        Build(&mut tape).deserialize(&mut de).ok()?;
+        de.end().ok()?;
+        Some(tape)
+    }
+
+    #[test]
+    fn the_scanner_reads_what_serde_json_reads() {
+        let texts = [
+            r#"{"a": 2, "b": 3}"#,
+            " { \"a\" : [ 1 , -2 , 3.5 , -0 , 0 , -0.0 , 1e3 , 1E-2 , 12345678901234567890 , -9223372036854775808 , 18446744073709551616 , -9223372036854775809 ] } ",
+            r#"{"s": "plain", "e": "tab\tquote\"slash\\u\u00e9\ud83d\ude00", "n": null, "t": true, "f": false}"#,
+            r#"[[], {}, [[[]]], {"": {"": ""}}]"#,
+            "\"just a string\"",
+            "17",
+            "{\"unicode\": \"é ünï 😀\"}",
+            // Not JSON, or not as serde_json reads it: each refused by both.
+            "{\"a\": 01}",
+            "{\"a\": 1.}",
+            "{\"a\": .5}",
+            "{\"a\": +1}",
+            "{\"a\": 1e}",
+            "{\"a\": --1}",
+            "{\"a\": 1,}",
+            "[1, 2,]",
+            "{\"a\" 1}",
+            "{a: 1}",
+            "{'a': 1}",
+            "{\"a\": tru}",
+            "{\"a\": nulll}",
+            "{\"a\": \"raw\nline\"}",
+            "{\"a\": \"bad \\x escape\"}",
+            "{\"a\": \"lone \\ud800 surrogate\"}",
+            "{\"a\": \"unterminated}",
+            "{\"a\": 1} trailing",
+            "{\"a\": 1}}",
+            "",
+            "   ",
+            "[",
+            "{\"a\": [1, 2}",
+        ];
+        for text in texts {
+            assert_eq!(of_text(text, 128), built(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_scanner_stops_at_the_depth_limit() {
+        let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        assert!(of_text(&deep(128), 128).is_some());
+        assert!(of_text(&deep(129), 128).is_none());
+        assert!(of_text(&deep(10), 10).is_some());
+        assert!(of_text(&deep(11), 10).is_none());
+        // Never deeper than serde_json read text, whatever the limit.
+        assert!(of_text(&deep(129), 100_000).is_none());
+    }
+
     #[test]
     fn a_tape_reuses_the_last_ones_memory() {
-        let first = of_text(r#"{"a": 1}"#).unwrap();
+        let first = of_text(r#"{"a": 1}"#, 128).unwrap();
         let memory = first.as_ptr() as usize;
         recycle(first);
         let text = String::from(r#"{"b": "two"}"#);
-        let second = of_text(&text).unwrap();
+        let second = of_text(&text, 128).unwrap();
         assert_eq!(second.as_ptr() as usize, memory);
         assert_eq!(second[2], Tok::Str(Cow::Borrowed("two")));
         // A large one is let go, and the next starts afresh.
-        let large = of_value(&json!((0..300).collect::<Vec<u32>>()));
+        let numbers = json!((0..300).collect::<Vec<u32>>());
+        let large = of_value(&numbers);
         assert!(large.capacity() > 256);
         recycle(large);
         recycle(second);
