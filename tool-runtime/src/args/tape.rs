@@ -1093,6 +1093,55 @@ mod tests {
         }
     }
 
+    /// Valid documents mutated a character at a time (a deterministic xorshift picks where and
+    /// what): the scanner and serde_json read every one alike, or both refuse it.
+    #[test]
+    fn the_scanner_agrees_with_serde_json_on_mutated_text() {
+        let seeds = [
+            r#"{"a": 2, "b": -3, "c": [1.5, 2e10, -0.25, 0], "d": {"e": null, "f": true}}"#,
+            r#"{"s": "x\"y\\z\u0041\n", "t": "", "n": 12345678901234567890, "m": -9223372036854775808}"#,
+            r#"[[{"k": [false, {"": ""}]}], "é", 1E+2, 3.0]"#,
+        ];
+        let alphabet: Vec<char> = "{}[]\",:.-+eE0123456789 \\tnulrfasx\u{e9}"
+            .chars()
+            .collect();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % below as u64).unwrap_or(0)
+        };
+        let (mut checked, mut valid) = (0, 0);
+        for seed in seeds {
+            for _ in 0..3_000 {
+                let mut chars: Vec<char> = seed.chars().collect();
+                for _ in 0..=next(3) {
+                    let at = next(chars.len() + 1);
+                    match next(3) {
+                        0 if at < chars.len() => {
+                            chars.remove(at);
+                        }
+                        1 => chars.insert(at, alphabet[next(alphabet.len())]),
+                        _ if at < chars.len() => chars[at] = alphabet[next(alphabet.len())],
+                        _ => {}
+                    }
+                }
+                let text: String = chars.into_iter().collect();
+                let scanned = of_text(&text, 128);
+                assert_eq!(scanned, built(&text), "{text}");
+                valid += usize::from(scanned.is_some());
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 9_000);
+        // Both outcomes are well represented.
+        assert!(
+            (1_000..8_000).contains(&valid),
+            "{valid} of {checked} valid"
+        );
+    }
+
     #[test]
     fn the_scanner_stops_at_the_depth_limit() {
         let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
