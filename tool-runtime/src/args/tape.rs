@@ -1094,7 +1094,7 @@ mod tests {
     }
 
     /// Valid documents mutated a character at a time (a deterministic xorshift picks where and
-    /// what): the scanner and serde_json read every one alike, or both refuse it.
+    /// what): the scanner and `serde_json` read every one alike, or both refuse it.
     #[test]
     fn the_scanner_agrees_with_serde_json_on_mutated_text() {
         let seeds = [
