@@ -364,7 +364,7 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     let parsed = match fast_path(definition, arguments, session) {
         Fast::Text(text) => serde_json::from_str(text).ok(),
         Fast::Tape(tape) => {
-            let parsed = tape::from_tape(&tape).ok();
+            let parsed = tape::read(&tape, &tape::Trail::default()).ok();
             tape::recycle(tape);
             parsed
         }
@@ -460,8 +460,14 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
     let value = checked_value(definition, arguments, session)?;
-    let parsed = tape::from_tape(&tape::of_value(&value));
-    parsed.map_err(|(error, path)| refused(definition, &error, path, value))
+    let trail = tape::Trail::default();
+    let tape = tape::of_value(&value);
+    let parsed = tape::read(&tape, &trail);
+    tape::recycle(tape);
+    match parsed {
+        Ok(parsed) => Ok(parsed),
+        Err(error) => Err(refused(definition, &error, trail.path(), value)),
+    }
 }
 
 /// Serde refused arguments the schema accepted: the one problem, where it is.

@@ -45,23 +45,28 @@ pub(crate) enum Tok<'a> {
 /// A document's tokens.
 pub(crate) type Tape<'a> = Vec<Tok<'a>>;
 
-/// Deserializes `T` from a tape; on failure, the error and the path of the value serde refused
-/// (the innermost member or element it was reading).
+/// Deserializes `T` from a tape. On failure `trail` holds the path of the value serde refused
+/// (the innermost member or element it was reading): kept outside, so that this, compiled once
+/// per arguments type, is no more than the call.
+pub(crate) fn read<T: DeserializeOwned>(
+    tape: &[Tok<'_>],
+    trail: &Trail,
+) -> Result<T, serde_json::Error> {
+    T::deserialize(TapeDe { tape, at: 0, trail })
+}
+
+/// [`read`], with the path on failure.
+#[cfg(test)]
 pub(crate) fn from_tape<T: DeserializeOwned>(
     tape: &[Tok<'_>],
 ) -> Result<T, (serde_json::Error, ArgPath)> {
     let trail = Trail::default();
-    T::deserialize(TapeDe {
-        tape,
-        at: 0,
-        trail: &trail,
-    })
-    .map_err(|error| (error, trail.path()))
+    read(tape, &trail).map_err(|error| (error, trail.path()))
 }
 
 /// The segments an error passed through on its way out, innermost first.
 #[derive(Default)]
-struct Trail(RefCell<Vec<PathSegment>>);
+pub(crate) struct Trail(RefCell<Vec<PathSegment>>);
 
 impl Trail {
     #[cold]
@@ -69,7 +74,8 @@ impl Trail {
         self.0.borrow_mut().push(segment);
     }
 
-    fn path(self) -> ArgPath {
+    /// The path, outermost first.
+    pub(crate) fn path(self) -> ArgPath {
         let mut segments = self.0.into_inner();
         segments.reverse();
         ArgPath(segments)
