@@ -42,23 +42,16 @@ pub struct Baseline {
 /// The least any dispatcher must do: serde_json into the arguments struct, call the fn,
 /// serialize the result.
 pub fn baseline(call_id: &str, arguments: &str) -> Baseline {
-    match serde_json::from_str::<AddArgs>(arguments) {
-        Ok(args) => Baseline {
-            call_id: call_id.to_owned(),
-            content: serde_json::to_string(&add(args.a, args.b)).unwrap_or_default(),
-            is_error: false,
-        },
-        Err(error) => Baseline {
-            call_id: call_id.to_owned(),
-            content: error.to_string(),
-            is_error: true,
-        },
-    }
+    finish(call_id, serde_json::from_str::<AddArgs>(arguments))
 }
 
 /// [`baseline`] for arguments that arrive as a JSON value: serde from the value.
 pub fn baseline_value(call_id: &str, arguments: &serde_json::Value) -> Baseline {
-    match AddArgs::deserialize(arguments) {
+    finish(call_id, AddArgs::deserialize(arguments))
+}
+
+fn finish(call_id: &str, args: Result<AddArgs, serde_json::Error>) -> Baseline {
+    match args {
         Ok(args) => Baseline {
             call_id: call_id.to_owned(),
             content: serde_json::to_string(&add(args.a, args.b)).unwrap_or_default(),

@@ -39,14 +39,7 @@ pub(crate) fn measure(value: &Value, max_depth: usize, max_len: usize) -> Result
             .fold(2 + map.len().saturating_sub(1), |size, (key, member)| {
                 size.saturating_add(key.len() + 3 + scalar_size(member))
             });
-        return if size > max_len {
-            Err(Exceeded::Size {
-                size,
-                limit: max_len,
-            })
-        } else {
-            Ok(())
-        };
+        return within(size, max_len);
     }
     let mut size = 0usize;
     // Containers being walked, as iterators over their remaining members (and whether one was
@@ -66,14 +59,7 @@ pub(crate) fn measure(value: &Value, max_depth: usize, max_len: usize) -> Result
             }
         }
         let Some(top) = stack.last_mut() else {
-            return if size > max_len {
-                Err(Exceeded::Size {
-                    size,
-                    limit: max_len,
-                })
-            } else {
-                Ok(())
-            };
+            return within(size, max_len);
         };
         let (members, started) = top;
         let first = !std::mem::replace(started, true);
@@ -88,6 +74,14 @@ pub(crate) fn measure(value: &Value, max_depth: usize, max_len: usize) -> Result
                 stack.pop();
             }
         }
+    }
+}
+
+fn within(size: usize, limit: usize) -> Result<(), Exceeded> {
+    if size > limit {
+        Err(Exceeded::Size { size, limit })
+    } else {
+        Ok(())
     }
 }
 

@@ -19,7 +19,7 @@ use super::compiled::{
     Additional, CompiledSchema, Node, NodeId, Passing, ROOT, Types, is_integral, keywords,
 };
 use super::number::{self, same};
-use super::tape::Tok;
+use super::tape::{Tok, skip};
 
 /// Whether the document on `tape` holds to the schema's rules beyond serde's, as far as they can
 /// be told here; `false` sends the call the long way.
@@ -78,8 +78,7 @@ fn seq(
     end: usize,
     node: NodeId,
 ) -> Option<usize> {
-    let picked = select(schema, node, Types::ARRAY)?;
-    let rules = rules(schema, picked, Types::ARRAY)?;
+    let rules = rules(schema, node, Types::ARRAY)?;
     if !rules.allows(Types::ARRAY) {
         return None;
     }
@@ -217,14 +216,6 @@ fn members<'t>(
         key = skip(tape, value);
         Some((name, value))
     })
-}
-
-/// The index just past the token at `at` and everything it holds.
-fn skip(tape: &[Tok<'_>], at: usize) -> usize {
-    match tape.get(at) {
-        Some(Tok::Seq { end } | Tok::Map { end }) => *end,
-        _ => at + 1,
-    }
 }
 
 /// A scalar token as a value (`None` for arrays and objects).

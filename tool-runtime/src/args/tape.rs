@@ -450,7 +450,7 @@ impl<'a> Visitor<'a> for Build<'_, 'a> {
 }
 
 /// The index just past the token at `at` and everything it holds.
-fn skip(tape: &[Tok<'_>], at: usize) -> usize {
+pub(crate) fn skip(tape: &[Tok<'_>], at: usize) -> usize {
     match tape.get(at) {
         Some(Tok::Seq { end } | Tok::Map { end }) => *end,
         _ => at + 1,
