@@ -3,9 +3,11 @@
 //! The pipeline, used by every tool that does not supply its own `parse_args`:
 //! 1. **Fast path**: serde straight from the text into the typed arguments. Where the schema
 //!    says more than serde's derive enforces itself (a range, a pattern, ...; see
-//!    [`CompiledSchema::constrains_beyond_types`]), those rules are checked on each value as
-//!    serde reads it. When that works, the call costs about what serde costs; anything else
-//!    takes the long way below, which decides and explains.
+//!    [`CompiledSchema::constrains_beyond_types`]), and for arguments that arrive as a value,
+//!    the arguments are first read into a flat list of tokens (a tape), those rules are checked
+//!    on its tokens, and serde reads the typed arguments from it. When that works, the call
+//!    costs about what serde costs; anything else takes the long way below, which decides and
+//!    explains.
 //! 2. **Decode**: strict `serde_json`; only when that fails, the [lenient parser](parse_json),
 //!    which records every [`Repair`].
 //! 3. **Coerce** toward the schema where its meaning is unambiguous (`"42"` for an integer, a
@@ -399,9 +401,12 @@ fn fast_path<'a>(
 ) -> Fast<'a> {
     // The commonest case first, where it costs least: text that no rule beyond serde's is about.
     let schema = definition.compiled_schema();
+    // A `null` that serde would read as `None` and the schema as absent: the long way decides.
+    if session.policy.null_as_absent && schema.null_is_not_default() {
+        return Fast::No;
+    }
     if let Arguments::Text(text) = arguments
         && !schema.constrains_beyond_types()
-        && !(session.policy.null_as_absent && schema.null_is_not_default())
         && first_non_space(text) == Some(b'{')
         && text.len() <= session.policy.limits.max_len
     {
@@ -417,9 +422,6 @@ fn fast_tape<'a>(
     arguments: &'a Arguments,
     session: &ParseSession,
 ) -> Option<tape::Tape<'a>> {
-    if session.policy.null_as_absent && schema.null_is_not_default() {
-        return None;
-    }
     let limits = &session.policy.limits;
     let tape = match arguments {
         Arguments::Text(text)

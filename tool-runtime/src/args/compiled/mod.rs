@@ -137,16 +137,16 @@ pub(crate) struct Dynamic {
     pub(crate) anchor: Option<String>,
 }
 
-/// How a node's rules are checked as serde reads a value.
+/// How a node's rules are checked on the fast path's tokens (see `inline`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Passing {
-    /// Not in passing: the value takes the checked path with the whole value.
+    /// Not on the tokens: the value takes the checked path with the whole value.
     No,
-    /// Its own rules, on each value read (a set's scalar items compared as they pass).
+    /// Its own rules, on each value (a set's scalar items compared with each other).
     Plain,
     /// A union of branches of disjoint types: the type read picks the branch.
     Union,
-    /// A union of tagged objects: the tag, read first, picks the branch.
+    /// A union of tagged objects: the tag, wherever it is in the object, picks the branch.
     Tagged,
     /// A union of constants: the value must be one of them.
     Listed,
@@ -272,7 +272,7 @@ pub(crate) struct Node {
 }
 
 impl Node {
-    /// Whether this node's rules can be checked on values in passing: no unions, no `not`, no
+    /// Whether this node's rules can be checked on each value's tokens: no unions, no `not`, no
     /// rules over several items or members, and only scalar `enum`/`const` values.
     fn checkable_in_passing(&self) -> bool {
         let scalar = |v: &Value| !v.is_array() && !v.is_object();
@@ -507,7 +507,7 @@ pub struct CompiledSchema {
     types: Vec<Types>,
     /// Per node: whether it or anything below it says more than serde enforces.
     checked: Vec<bool>,
-    /// Per node: how its own rules are checked on values in passing (`inline`).
+    /// Per node: how its own rules are checked on the fast path's tokens (`inline`).
     passing: Vec<Passing>,
     /// Per node: the node its `$ref`-only chain leads to (itself for any other node).
     targets: Vec<NodeId>,
@@ -515,8 +515,8 @@ pub struct CompiledSchema {
     discriminators: Vec<Option<Discriminator>>,
     /// Per node that is a union of constants only: the values it allows.
     listed: Vec<Option<Vec<Value>>>,
-    /// Whether every rule beyond serde can be checked in passing (no union, set, `not`, ...
-    /// that needs the whole value): then typed arguments are checked as serde reads them.
+    /// Whether every rule beyond serde can be checked on the tokens (no union, set, `not`, ...
+    /// that needs the whole value): then the fast path checks them on the arguments' tape.
     inline: bool,
     unsupported: Vec<String>,
     beyond_serde: bool,
@@ -668,7 +668,7 @@ impl CompiledSchema {
         self.listed[id].as_deref()
     }
 
-    /// How a node's rules are checked as serde reads a value (see `inline`).
+    /// How a node's rules are checked on the fast path's tokens (see `inline`).
     fn passing_kind(&self, id: NodeId) -> Passing {
         let node = &self.nodes[id];
         if node.checkable_in_passing() {
@@ -791,12 +791,12 @@ impl CompiledSchema {
         self.checked[id]
     }
 
-    /// Whether every rule beyond serde can be checked as serde reads the value.
+    /// Whether every rule beyond serde can be checked on the arguments' tokens.
     pub(crate) fn checks_inline(&self) -> bool {
         self.inline
     }
 
-    /// Whether a node's own rules can be checked on values as serde reads them.
+    /// Whether a node's own rules can be checked on a value's tokens.
     pub(crate) fn passing(&self, id: NodeId) -> Passing {
         self.passing[id]
     }
