@@ -46,6 +46,7 @@ fn check(schema: &CompiledSchema, tape: &[Tok<'_>], at: usize, node: NodeId) -> 
         Tok::Bool(b) => rules(schema, node, Types::BOOLEAN)?
             .literal(&Value::Bool(*b))
             .then_some(at + 1),
+        Tok::End => None,
     }
 }
 
@@ -104,7 +105,7 @@ fn seq(
             return None;
         }
     }
-    within(count, node.min_items, node.max_items).then_some(end)
+    within(count, node.min_items, node.max_items).then_some(end + 1)
 }
 
 /// An object: the branch its tag names (a tagged union), each member against its schema, and
@@ -123,7 +124,7 @@ fn map(
         let Some(Tok::Str(name)) = tape.get(value) else {
             return None;
         };
-        let branch = schema.target(tag.branch_of_tag(&Value::from(name.as_ref()))?);
+        let branch = schema.target(tag.branch_of_tag(&Value::from(*name))?);
         // The branch named must itself be checkable here.
         if schema.passing(branch) != Passing::Plain {
             return None;
@@ -153,7 +154,7 @@ fn map(
             check(schema, tape, value, child)?;
         }
     }
-    within(count, object.min_properties, object.max_properties).then_some(end)
+    within(count, object.min_properties, object.max_properties).then_some(end + 1)
 }
 
 /// The node whose rules a value of type `types` answers to: the node itself, or the branch of a
@@ -209,7 +210,7 @@ fn members<'t>(
             return None;
         }
         let name = match tape.get(key) {
-            Some(Tok::Str(name)) => name.as_ref(),
+            Some(Tok::Str(name)) => name,
             _ => "",
         };
         let value = key + 1;
@@ -226,8 +227,8 @@ fn scalar(token: &Tok<'_>) -> Option<Value> {
         Tok::U64(u) => Value::from(*u),
         Tok::I64(i) => Value::from(*i),
         Tok::F64(f) => Value::from(*f),
-        Tok::Str(s) => Value::from(s.as_ref()),
-        Tok::Seq { .. } | Tok::Map { .. } => return None,
+        Tok::Str(s) => Value::from(*s),
+        Tok::Seq { .. } | Tok::Map { .. } | Tok::End => return None,
     })
 }
 
@@ -383,7 +384,9 @@ mod tests {
         let read = |tape: &[Tok<'_>]| {
             holds(&schema, tape) && super::super::tape::from_tape::<Args>(tape).is_ok()
         };
-        let from_text = super::super::tape::of_text(text, 128).is_some_and(|tape| read(&tape));
+        let mut escaped = super::super::tape::Escaped::new();
+        let from_text =
+            super::super::tape::of_text(text, 128, &mut escaped).is_some_and(|tape| read(&tape));
         let from_value = read(&super::super::tape::of_value(&value));
         assert_eq!(from_value, from_text, "{text}");
         from_text

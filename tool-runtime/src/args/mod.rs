@@ -28,6 +28,7 @@ mod lenient;
 mod number;
 mod pattern;
 mod problem;
+mod stream;
 mod tape;
 mod validate;
 
@@ -44,6 +45,7 @@ pub use self::lenient::{
     JsonError, JsonLimits, Repair, RepairKind, Repaired, parse_json, parse_lenient,
 };
 pub use self::problem::{ArgPath, PathSegment, Problem, ProblemKind};
+use self::stream::{Source, TapeSource, TextSource, Trail};
 use crate::call::Arguments;
 use crate::json;
 use crate::tool::{ToolDefinition, UnknownArgs};
@@ -350,11 +352,11 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// unknown names themselves, as the generated ones do: the strict fast path first, then the
 /// whole pipeline.
 ///
-/// Of all this only the serde reads depend on `T`, against two deserializers: `serde_json`'s
-/// for text no rule beyond serde's is about (the commonest call), and the [`tape`]'s for the
-/// rest (text whose rules are checked, values, the long way's checked value). Nothing else is
-/// compiled per arguments type, which is what every `#[tool]` costs its user's build (see
-/// BENCHMARKS.md).
+/// Of all this only the serde reads depend on `T`, all against one deserializer (see
+/// [`stream`]): text no rule beyond serde's is about (the commonest call) is read as it is
+/// deserialized; text it declines (escapes in a string) and text whose rules are checked, values
+/// and the long way's checked value are read from a [`tape`]. Nothing else is compiled per
+/// arguments type, which is what every `#[tool]` costs its user's build (see BENCHMARKS.md).
 ///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`] whose `Display` is the message for the model.
@@ -363,25 +365,45 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     arguments: &Arguments,
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    let parsed = match fast_path(definition, arguments, session) {
-        Fast::Text(text) => serde_json::from_str(text).ok(),
-        Fast::Tape(tape) => {
-            let parsed = tape::read(&tape, &tape::Trail::default()).ok();
-            tape::recycle(tape);
-            parsed
+    let trail = Trail::default();
+    let mut escaped = tape::Escaped::new();
+    let tape = match fast_path(definition, arguments, session, &mut escaped) {
+        Fast::Text(text) => {
+            let mut source = TextSource::new(text, session.policy.limits.max_depth);
+            if let Ok(parsed) = stream::read(Source::Text(&mut source), &trail)
+                && source.finish()
+            {
+                return Ok(parsed);
+            }
+            // Declined (a string with escapes, say): its tape reads it. Refused by serde: the
+            // long way explains.
+            if source.declined() {
+                fast_tape(
+                    definition.compiled_schema(),
+                    arguments,
+                    session,
+                    &mut escaped,
+                )
+            } else {
+                None
+            }
         }
+        Fast::Tape(tape) => Some(tape),
         Fast::No => None,
     };
-    match parsed {
-        Some(parsed) => Ok(parsed),
-        None => parse_checked(definition, arguments, session),
+    if let Some(tape) = tape {
+        let parsed = stream::read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
+        tape::recycle(tape);
+        if let Ok(parsed) = parsed {
+            return Ok(parsed);
+        }
     }
+    parse_checked(definition, arguments, session)
 }
 
 /// What the fast path reads.
 enum Fast<'a> {
-    /// Text no rule beyond serde's is about: `serde_json` reads it as it is, the commonest call
-    /// at serde's own speed.
+    /// Text no rule beyond serde's is about: read as it is deserialized, the commonest call.
     Text(&'a str),
     /// The tape of arguments whose rules held (text scanned into it, or a value).
     Tape(tape::Tape<'a>),
@@ -398,6 +420,7 @@ fn fast_path<'a>(
     definition: &ToolDefinition,
     arguments: &'a Arguments,
     session: &ParseSession,
+    escaped: &'a mut tape::Escaped,
 ) -> Fast<'a> {
     // The commonest case first, where it costs least: text that no rule beyond serde's is about.
     let schema = definition.compiled_schema();
@@ -412,7 +435,7 @@ fn fast_path<'a>(
     {
         return Fast::Text(text);
     }
-    fast_tape(schema, arguments, session).map_or(Fast::No, Fast::Tape)
+    fast_tape(schema, arguments, session, escaped).map_or(Fast::No, Fast::Tape)
 }
 
 /// The fast path's tape, when the rules hold.
@@ -421,13 +444,14 @@ fn fast_tape<'a>(
     schema: &CompiledSchema,
     arguments: &'a Arguments,
     session: &ParseSession,
+    escaped: &'a mut tape::Escaped,
 ) -> Option<tape::Tape<'a>> {
     let limits = &session.policy.limits;
     let tape = match arguments {
         Arguments::Text(text)
             if first_non_space(text) == Some(b'{') && text.len() <= limits.max_len =>
         {
-            tape::of_text(text, limits.max_depth)?
+            tape::of_text(text, limits.max_depth, escaped)?
         }
         Arguments::Json(value @ Value::Object(_)) => tape::of_value(value),
         _ => return None,
@@ -462,9 +486,9 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
     let value = checked_value(definition, arguments, session)?;
-    let trail = tape::Trail::default();
+    let trail = Trail::default();
     let tape = tape::of_value(&value);
-    let parsed = tape::read(&tape, &trail);
+    let parsed = stream::read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
     tape::recycle(tape);
     match parsed {
         Ok(parsed) => Ok(parsed),

@@ -1,85 +1,59 @@
-//! A parsed document as a flat list of tokens, and serde's `Deserializer` over it.
-//!
-//! Every deserializer a tool's arguments type is read with is compiled again for that type, in
-//! the user's crate, for every tool (serde's derive is generic over the deserializer); that was
-//! most of what `#[tool]` cost a build. Two remain: `serde_json`'s text deserializer, for text
-//! that no rule beyond serde's is about (the commonest call, at serde's own speed), and this
-//! one, for everything else: text whose rules are checked in the same pass that writes its tape
-//! (see `inline`), arguments that arrive as a JSON value, and the long way's checked value. One
-//! pass over the text, no tree of allocations, strings borrowed wherever they can be; and where
-//! serde refuses a value, the path to it, which `serde_path_to_error` (a third deserializer per
-//! type) used to give, at no cost while deserialization succeeds.
+//! A parsed document as a flat list of tokens: what the schema's rules beyond serde's are
+//! checked on (see `inline`) and what serde reads arguments from when they arrive as a value,
+//! when their text had rules to check, and on the long way (see `stream`, which reads tapes and
+//! text alike). One pass over the text, no tree of allocations, strings borrowed wherever they
+//! can be.
 
-use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
-use serde::de::value::BorrowedStrDeserializer;
+#[cfg(test)]
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
-    Unexpected, VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,
 };
 use serde_json::Value;
 
+#[cfg(test)]
 use super::problem::{ArgPath, PathSegment};
+#[cfg(test)]
+use super::stream::{self, Source, TapeSource, Trail};
 
-/// One token of a document. Arrays and objects are followed by their contents; an object's
-/// members are key and value, one after the other.
-#[derive(Debug, Clone, PartialEq)]
+/// One token of a document. Arrays and objects are followed by their contents and an `End`;
+/// an object's members are key and value, one after the other.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Tok<'a> {
     Null,
     Bool(bool),
     U64(u64),
     I64(i64),
     F64(f64),
-    Str(Cow<'a, str>),
-    /// An array; the index just past its last token.
+    Str(&'a str),
+    /// An array; the index of its `End`.
     Seq {
         end: usize,
     },
-    /// An object; the index just past its last token.
+    /// An object; the index of its `End`.
     Map {
         end: usize,
     },
+    /// The end of the array or object opened last.
+    End,
 }
 
 /// A document's tokens.
 pub(crate) type Tape<'a> = Vec<Tok<'a>>;
 
-/// Deserializes `T` from a tape. On failure `trail` holds the path of the value serde refused
-/// (the innermost member or element it was reading): kept outside, so that this, compiled once
-/// per arguments type, is no more than the call.
-pub(crate) fn read<T: DeserializeOwned>(
-    tape: &[Tok<'_>],
-    trail: &Trail,
-) -> Result<T, serde_json::Error> {
-    T::deserialize(TapeDe { tape, at: 0, trail })
-}
+/// The strings of scanned text that had escapes, decoded: each with the index of its token.
+/// Kept by the caller, as long as the tape: the tape's tokens borrow them.
+pub(crate) type Escaped = Vec<(usize, String)>;
 
-/// [`read`], with the path on failure.
+/// `T` read from a tape, with the path of the value serde refused on failure.
 #[cfg(test)]
 pub(crate) fn from_tape<T: DeserializeOwned>(
     tape: &[Tok<'_>],
 ) -> Result<T, (serde_json::Error, ArgPath)> {
     let trail = Trail::default();
-    read(tape, &trail).map_err(|error| (error, trail.path()))
-}
-
-/// The segments an error passed through on its way out, innermost first.
-#[derive(Default)]
-pub(crate) struct Trail(RefCell<Vec<PathSegment>>);
-
-impl Trail {
-    #[cold]
-    fn note(&self, segment: PathSegment) {
-        self.0.borrow_mut().push(segment);
-    }
-
-    /// The path, outermost first.
-    pub(crate) fn path(self) -> ArgPath {
-        let mut segments = self.0.into_inner();
-        segments.reverse();
-        ArgPath(segments)
-    }
+    stream::read(Source::Tape(&mut TapeSource::new(tape)), &trail)
+        .map_err(|error| (error, trail.path()))
 }
 
 thread_local! {
@@ -103,8 +77,8 @@ pub(crate) fn recycle(mut tape: Tape<'_>) {
     if tape.capacity() > 256 {
         return;
     }
-    // The tokens are dropped here, and the collect of none (in place, as std collects a
-    // vector's own iterator) keeps the memory under the longer lifetime.
+    // The collect of none (in place, as std collects a vector's own iterator) keeps the memory
+    // under the longer lifetime.
     tape.clear();
     #[allow(clippy::unnecessary_filter_map)] // `filter` could not change the tokens' lifetime.
     let spare: Vec<Tok<'static>> = tape.into_iter().filter_map(|_| None).collect();
@@ -113,7 +87,7 @@ pub(crate) fn recycle(mut tape: Tape<'_>) {
 
 /// How deep the scanner reads: as deep as `serde_json` reads text (its recursion limit), so the
 /// fast path never recurses further than it did.
-const SCAN_DEPTH: usize = 128;
+pub(crate) const SCAN_DEPTH: usize = 128;
 
 /// The tape of JSON text, nesting at most `max_depth` (and 128) arrays and objects; `None` for
 /// anything else: text that is no JSON, or deeper, takes the long way, which repairs or
@@ -121,56 +95,77 @@ const SCAN_DEPTH: usize = 128;
 /// cost more than the reading itself. Strings are borrowed from the text unless they have
 /// escapes; numbers other than plain integers, and strings with escapes, are read by
 /// `serde_json` itself, so every value is the one it would read.
-pub(crate) fn of_text(text: &str, max_depth: usize) -> Option<Tape<'_>> {
+pub(crate) fn of_text<'a>(
+    text: &'a str,
+    max_depth: usize,
+    escaped: &'a mut Escaped,
+) -> Option<Tape<'a>> {
     let mut tape = spare();
-    if scan(text, max_depth.min(SCAN_DEPTH), &mut tape).is_some() {
-        Some(tape)
-    } else {
+    if scan(text, max_depth, &mut tape, escaped).is_none() {
         recycle(tape);
-        None
+        return None;
     }
+    // The strings with escapes, in their places.
+    let escaped: &'a Escaped = escaped;
+    for (at, string) in escaped {
+        if let Some(token) = tape.get_mut(*at) {
+            *token = Tok::Str(string);
+        }
+    }
+    Some(tape)
 }
 
 /// The scanner: one loop over the bytes. An open container's token holds, until it is closed,
-/// the place of the container around it (so the open ones need no stack of their own).
-fn scan<'a>(text: &'a str, max_depth: usize, tape: &mut Tape<'a>) -> Option<()> {
+/// the place of the container around it (so the open ones need no stack of their own), and a
+/// bit a level says which open containers are objects (the depth is at most 128).
+fn scan<'a>(
+    text: &'a str,
+    max_depth: usize,
+    tape: &mut Tape<'a>,
+    escaped: &mut Escaped,
+) -> Option<()> {
     /// No container around it.
     const OUTSIDE: usize = usize::MAX;
     let bytes = text.as_bytes();
+    let max_depth = max_depth.min(SCAN_DEPTH);
     let mut top = OUTSIDE;
     let mut depth = 0;
+    // Bit `d`: whether the open container at depth `d + 1` is an object.
+    let mut objects = 0u128;
     let mut at = 0;
     'value: loop {
         at = skip_space(bytes, at);
         match *bytes.get(at)? {
-            byte @ (b'{' | b'[') => {
+            b'"' => at = string(text, at, tape, escaped)?,
+            b'0'..=b'9' | b'-' => at = push_number(text, at, tape)?,
+            b'{' => {
                 if depth == max_depth {
                     return None;
                 }
+                objects |= 1 << depth;
                 depth += 1;
-                let around = top;
-                top = tape.len();
+                tape.push(Tok::Map { end: top });
+                top = tape.len() - 1;
                 at = skip_space(bytes, at + 1);
-                if byte == b'{' {
-                    tape.push(Tok::Map { end: around });
-                    if bytes.get(at) != Some(&b'}') {
-                        at = key(text, at, tape)?;
-                        continue 'value;
-                    }
-                } else {
-                    tape.push(Tok::Seq { end: around });
-                    if bytes.get(at) != Some(&b']') {
-                        continue 'value;
-                    }
+                if bytes.get(at) != Some(&b'}') {
+                    at = key(text, at, tape, escaped)?;
+                    continue 'value;
                 }
                 // Empty: closed below, as after a last member.
             }
-            b'"' => {
-                let (string, next) = string(text, at)?;
-                tape.push(Tok::Str(string));
-                at = next;
+            b'[' => {
+                if depth == max_depth {
+                    return None;
+                }
+                objects &= !(1 << depth);
+                depth += 1;
+                tape.push(Tok::Seq { end: top });
+                top = tape.len() - 1;
+                at = skip_space(bytes, at + 1);
+                if bytes.get(at) != Some(&b']') {
+                    continue 'value;
+                }
             }
-            b'-' | b'0'..=b'9' => at = number(text, at, tape)?,
             b't' => at = literal(bytes, at, b"true", Tok::Bool(true), tape)?,
             b'f' => at = literal(bytes, at, b"false", Tok::Bool(false), tape)?,
             b'n' => at = literal(bytes, at, b"null", Tok::Null, tape)?,
@@ -179,18 +174,14 @@ fn scan<'a>(text: &'a str, max_depth: usize, tape: &mut Tape<'a>) -> Option<()> 
         // After a value (or an empty container's opening): the next member or element, or the
         // container's end.
         loop {
-            if top == OUTSIDE {
-                return (skip_space(bytes, at) == bytes.len()).then_some(());
-            }
             at = skip_space(bytes, at);
-            let (object, around) = match tape[top] {
-                Tok::Map { end } => (true, end),
-                Tok::Seq { end } => (false, end),
-                _ => return None,
-            };
+            if depth == 0 {
+                return (at == bytes.len()).then_some(());
+            }
+            let object = objects & (1 << (depth - 1)) != 0;
             match (*bytes.get(at)?, object) {
                 (b',', true) => {
-                    at = key(text, skip_space(bytes, at + 1), tape)?;
+                    at = key(text, skip_space(bytes, at + 1), tape, escaped)?;
                     continue 'value;
                 }
                 (b',', false) => {
@@ -200,10 +191,12 @@ fn scan<'a>(text: &'a str, max_depth: usize, tape: &mut Tape<'a>) -> Option<()> 
                 (b'}', true) | (b']', false) => {
                     at += 1;
                     let end = tape.len();
-                    tape[top] = if object {
-                        Tok::Map { end }
-                    } else {
-                        Tok::Seq { end }
+                    tape.push(Tok::End);
+                    let around = match tape.get_mut(top)? {
+                        Tok::Map { end: slot } | Tok::Seq { end: slot } => {
+                            std::mem::replace(slot, end)
+                        }
+                        _ => return None,
                     };
                     top = around;
                     depth -= 1;
@@ -215,7 +208,7 @@ fn scan<'a>(text: &'a str, max_depth: usize, tape: &mut Tape<'a>) -> Option<()> 
 }
 
 #[inline]
-fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+pub(crate) fn skip_space(bytes: &[u8], mut at: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
         at += 1;
     }
@@ -224,26 +217,54 @@ fn skip_space(bytes: &[u8], mut at: usize) -> usize {
 
 /// A member's key at `at` and its colon: the index after the colon.
 #[inline(always)]
-fn key<'a>(text: &'a str, at: usize, tape: &mut Tape<'a>) -> Option<usize> {
+fn key<'a>(text: &'a str, at: usize, tape: &mut Tape<'a>, escaped: &mut Escaped) -> Option<usize> {
     let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let (key, next) = string(text, at)?;
-    tape.push(Tok::Str(key));
+    let next = string(text, at, tape, escaped)?;
     let colon = skip_space(bytes, next);
     (bytes.get(colon) == Some(&b':')).then_some(colon + 1)
 }
 
-/// The string whose opening quote is at `open`, and the index after its closing quote.
+/// The string whose opening quote is at `open` on the tape (one with escapes decoded into
+/// `escaped`, its token a placeholder until the scan is over), and the index after its closing
+/// quote.
 #[inline(always)]
-fn string(text: &str, open: usize) -> Option<(Cow<'_, str>, usize)> {
-    let bytes = text.as_bytes();
+fn string<'a>(
+    text: &'a str,
+    open: usize,
+    tape: &mut Tape<'a>,
+    escaped: &mut Escaped,
+) -> Option<usize> {
+    let (close, has_escapes) = string_end(text.as_bytes(), open)?;
+    if has_escapes {
+        decode(text.get(open..=close)?, tape, escaped)?;
+    } else {
+        tape.push(Tok::Str(text.get(open + 1..close)?));
+    }
+    Some(close + 1)
+}
+
+/// A string with escapes (quotes included), decoded by `serde_json` (which refuses the bad
+/// ones).
+#[inline(never)]
+fn decode(quoted: &str, tape: &mut Tape<'_>, escaped: &mut Escaped) -> Option<()> {
+    let string = serde_json::from_str::<String>(quoted).ok()?;
+    escaped.push((tape.len(), string));
+    tape.push(Tok::Str(""));
+    Some(())
+}
+
+/// The closing quote of the string whose opening quote is at `open`, and whether the string has
+/// escapes (which are checked when they are decoded).
+#[inline(always)]
+pub(crate) fn string_end(bytes: &[u8], open: usize) -> Option<(usize, bool)> {
     let mut at = open + 1;
     let mut escaped = false;
     loop {
         match *bytes.get(at)? {
-            b'"' => break,
+            b'"' => return Some((at, escaped)),
             b'\\' => {
                 escaped = true;
                 at += 2;
@@ -253,13 +274,6 @@ fn string(text: &str, open: usize) -> Option<(Cow<'_, str>, usize)> {
             _ => at += 1,
         }
     }
-    let string = if escaped {
-        // `serde_json` decodes the escapes (and refuses the bad ones).
-        Cow::Owned(serde_json::from_str::<String>(text.get(open..=at)?).ok()?)
-    } else {
-        Cow::Borrowed(text.get(open + 1..at)?)
-    };
-    Some((string, at + 1))
 }
 
 fn literal<'a>(
@@ -269,18 +283,31 @@ fn literal<'a>(
     token: Tok<'a>,
     tape: &mut Tape<'a>,
 ) -> Option<usize> {
-    if bytes.get(at..at + word.len())? != word {
-        return None;
-    }
+    let next = literal_end(bytes, at, word)?;
     tape.push(token);
-    Some(at + word.len())
+    Some(next)
 }
 
-/// A number at `start`: plain integers read here, every other (fractions, exponents, `-0`,
-/// integers past 64 bits) by `serde_json`, so each is the number it reads. The index after it.
-fn number<'a>(text: &'a str, start: usize, tape: &mut Tape<'a>) -> Option<usize> {
+/// The index after `word` when the text at `at` is that word.
+#[inline]
+pub(crate) fn literal_end(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
+    (bytes.get(at..at + word.len())? == word).then_some(at + word.len())
+}
+
+/// A number at `start` on the tape, and the index after it.
+fn push_number<'a>(text: &'a str, start: usize, tape: &mut Tape<'a>) -> Option<usize> {
+    let (token, next) = number(text, start)?;
+    tape.push(token);
+    Some(next)
+}
+
+/// A number at `start` (a `U64`, `I64` or `F64` token) and the index after it: plain integers
+/// read here, every other (fractions, exponents, `-0`, integers past 64 bits) by `serde_json`,
+/// so each is the number it reads.
+#[inline(always)]
+pub(crate) fn number(text: &str, start: usize) -> Option<(Tok<'static>, usize)> {
     let bytes = text.as_bytes();
-    let negative = bytes[start] == b'-';
+    let negative = bytes.get(start) == Some(&b'-');
     let digits = start + usize::from(negative);
     let mut at = digits;
     let mut magnitude = 0u64;
@@ -294,24 +321,27 @@ fn number<'a>(text: &'a str, start: usize, tape: &mut Tape<'a>) -> Option<usize>
     let plain = at > digits
         && at - digits <= 19
         && !matches!(bytes.get(at), Some(b'.' | b'e' | b'E'))
-        && (bytes[digits] != b'0' || (at == digits + 1 && !negative));
+        && (bytes.get(digits) != Some(&b'0') || (at == digits + 1 && !negative));
     if plain {
         if !negative {
-            tape.push(Tok::U64(magnitude));
-            return Some(at);
+            return Some((Tok::U64(magnitude), at));
         }
         if let Ok(signed) = i64::try_from(magnitude) {
-            tape.push(Tok::I64(-signed));
-            return Some(at);
+            return Some((Tok::I64(-signed), at));
         }
     }
-    // The rest of the number's grammar, then serde_json's reading of it.
+    other_number(text, start, at)
+}
+
+/// The rest of a number's grammar from `at`, then `serde_json`'s reading of it.
+#[inline(never)]
+fn other_number(text: &str, start: usize, mut at: usize) -> Option<(Tok<'static>, usize)> {
+    let bytes = text.as_bytes();
     while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = bytes.get(at) {
         at += 1;
     }
     let number: serde_json::Number = serde_json::from_str(text.get(start..at)?).ok()?;
-    tape.push(number_token(&number));
-    Some(at)
+    Some((number_token(&number), at))
 }
 
 /// The tape of a JSON value.
@@ -326,7 +356,7 @@ fn push_value<'a>(tape: &mut Tape<'a>, value: &'a Value) {
         Value::Null => tape.push(Tok::Null),
         Value::Bool(b) => tape.push(Tok::Bool(*b)),
         Value::Number(n) => tape.push(number_token(n)),
-        Value::String(s) => tape.push(Tok::Str(Cow::Borrowed(s))),
+        Value::String(s) => tape.push(Tok::Str(s)),
         Value::Array(items) => {
             let at = tape.len();
             tape.push(Tok::Seq { end: 0 });
@@ -334,15 +364,17 @@ fn push_value<'a>(tape: &mut Tape<'a>, value: &'a Value) {
                 push_value(tape, item);
             }
             tape[at] = Tok::Seq { end: tape.len() };
+            tape.push(Tok::End);
         }
         Value::Object(map) => {
             let at = tape.len();
             tape.push(Tok::Map { end: 0 });
             for (key, item) in map {
-                tape.push(Tok::Str(Cow::Borrowed(key)));
+                tape.push(Tok::Str(key));
                 push_value(tape, item);
             }
             tape[at] = Tok::Map { end: tape.len() };
+            tape.push(Tok::End);
         }
     }
 }
@@ -355,13 +387,47 @@ fn number_token(n: &serde_json::Number) -> Tok<'static> {
     }
 }
 
+/// Each token of a tape as text (its `Debug` form), to compare tapes whose strings live in
+/// different places.
 #[cfg(test)]
-/// Writes the tape of whatever it is deserialized from: `serde_json`'s own reading, which the
-/// scanner's is checked against.
-struct Build<'t, 'a>(&'t mut Tape<'a>);
+pub(crate) fn shown(tape: &[Tok<'_>]) -> Vec<String> {
+    tape.iter().map(|token| format!("{token:?}")).collect()
+}
 
 #[cfg(test)]
-impl<'a> DeserializeSeed<'a> for Build<'_, 'a> {
+/// Writes the tape of whatever it is deserialized from, [`shown`]: `serde_json`'s own reading,
+/// which the scanner's is checked against.
+struct Build<'t>(&'t mut Vec<String>);
+
+#[cfg(test)]
+impl Build<'_> {
+    fn push(&mut self, token: Tok<'_>) {
+        self.0.push(format!("{token:?}"));
+    }
+
+    /// A container's tokens: its opening (its end filled in after), its contents, its end.
+    fn container(
+        &mut self,
+        map: bool,
+        contents: impl FnOnce(&mut Vec<String>) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let at = self.0.len();
+        self.0.push(String::new());
+        contents(&mut *self.0)?;
+        let end = self.0.len();
+        let open = if map {
+            Tok::Map { end }
+        } else {
+            Tok::Seq { end }
+        };
+        self.0[at] = format!("{open:?}");
+        self.push(Tok::End);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl<'a> DeserializeSeed<'a> for Build<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'a>>(self, de: D) -> Result<(), D::Error> {
@@ -370,55 +436,45 @@ impl<'a> DeserializeSeed<'a> for Build<'_, 'a> {
 }
 
 #[cfg(test)]
-impl<'a> Visitor<'a> for Build<'_, 'a> {
+impl<'a> Visitor<'a> for Build<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("any JSON value")
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        self.0.push(Tok::Bool(v));
+    fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<(), E> {
+        self.push(Tok::Bool(v));
         Ok(())
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        self.0.push(Tok::I64(v));
+    fn visit_i64<E: de::Error>(mut self, v: i64) -> Result<(), E> {
+        self.push(Tok::I64(v));
         Ok(())
     }
 
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        self.0.push(Tok::U64(v));
+    fn visit_u64<E: de::Error>(mut self, v: u64) -> Result<(), E> {
+        self.push(Tok::U64(v));
         Ok(())
     }
 
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        self.0.push(Tok::F64(v));
+    fn visit_f64<E: de::Error>(mut self, v: f64) -> Result<(), E> {
+        self.push(Tok::F64(v));
         Ok(())
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.0.push(Tok::Str(Cow::Owned(v.to_owned())));
+    fn visit_str<E: de::Error>(mut self, v: &str) -> Result<(), E> {
+        self.push(Tok::Str(v));
         Ok(())
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'a str) -> Result<(), E> {
-        self.0.push(Tok::Str(Cow::Borrowed(v)));
+    fn visit_unit<E: de::Error>(mut self) -> Result<(), E> {
+        self.push(Tok::Null);
         Ok(())
     }
 
-    fn visit_string<E: de::Error>(self, v: String) -> Result<(), E> {
-        self.0.push(Tok::Str(Cow::Owned(v)));
-        Ok(())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.push(Tok::Null);
-        Ok(())
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.0.push(Tok::Null);
+    fn visit_none<E: de::Error>(mut self) -> Result<(), E> {
+        self.push(Tok::Null);
         Ok(())
     }
 
@@ -426,473 +482,53 @@ impl<'a> Visitor<'a> for Build<'_, 'a> {
         Build(self.0).deserialize(de)
     }
 
-    fn visit_seq<A: SeqAccess<'a>>(self, mut seq: A) -> Result<(), A::Error> {
-        let tape = self.0;
-        let at = tape.len();
-        tape.push(Tok::Seq { end: 0 });
-        while seq.next_element_seed(Build(&mut *tape))?.is_some() {}
-        let end = tape.len();
-        tape[at] = Tok::Seq { end };
-        Ok(())
+    fn visit_seq<A: SeqAccess<'a>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        let mut failed = None;
+        self.container(false, |tape| {
+            loop {
+                match seq.next_element_seed(Build(&mut *tape)) {
+                    Ok(Some(())) => {}
+                    Ok(None) => return Ok(()),
+                    Err(error) => {
+                        failed = Some(error);
+                        return Err(String::new());
+                    }
+                }
+            }
+        })
+        .map_err(|_| failed.unwrap_or_else(|| de::Error::custom("failed")))
     }
 
-    fn visit_map<A: MapAccess<'a>>(self, mut map: A) -> Result<(), A::Error> {
-        let tape = self.0;
-        let at = tape.len();
-        tape.push(Tok::Map { end: 0 });
-        while map.next_key_seed(Build(&mut *tape))?.is_some() {
-            map.next_value_seed(Build(&mut *tape))?;
-        }
-        let end = tape.len();
-        tape[at] = Tok::Map { end };
-        Ok(())
+    fn visit_map<A: MapAccess<'a>>(mut self, mut map: A) -> Result<(), A::Error> {
+        let mut failed = None;
+        self.container(true, |tape| {
+            let mut step = || -> Result<bool, A::Error> {
+                if map.next_key_seed(Build(&mut *tape))?.is_none() {
+                    return Ok(false);
+                }
+                map.next_value_seed(Build(&mut *tape))?;
+                Ok(true)
+            };
+            loop {
+                match step() {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(()),
+                    Err(error) => {
+                        failed = Some(error);
+                        return Err(String::new());
+                    }
+                }
+            }
+        })
+        .map_err(|_| failed.unwrap_or_else(|| de::Error::custom("failed")))
     }
 }
 
 /// The index just past the token at `at` and everything it holds.
 pub(crate) fn skip(tape: &[Tok<'_>], at: usize) -> usize {
     match tape.get(at) {
-        Some(Tok::Seq { end } | Tok::Map { end }) => *end,
+        Some(Tok::Seq { end } | Tok::Map { end }) => *end + 1,
         _ => at + 1,
-    }
-}
-
-/// The value whose token is at `at`.
-#[derive(Clone, Copy)]
-struct TapeDe<'t, 'a> {
-    tape: &'t [Tok<'a>],
-    at: usize,
-    trail: &'t Trail,
-}
-
-impl<'t, 'a> TapeDe<'t, 'a> {
-    fn token(&self) -> &'t Tok<'a> {
-        // Every index handed out points into the tape (`skip` and the containers' ends are
-        // within it); a missing token reads as null, which every visitor refuses or takes.
-        self.tape.get(self.at).unwrap_or(&Tok::Null)
-    }
-
-    fn unexpected(&self) -> Unexpected<'t> {
-        match self.token() {
-            Tok::Null => Unexpected::Unit,
-            Tok::Bool(b) => Unexpected::Bool(*b),
-            Tok::U64(u) => Unexpected::Unsigned(*u),
-            Tok::I64(i) => Unexpected::Signed(*i),
-            Tok::F64(f) => Unexpected::Float(*f),
-            Tok::Str(s) => Unexpected::Str(s),
-            Tok::Seq { .. } => Unexpected::Seq,
-            Tok::Map { .. } => Unexpected::Map,
-        }
-    }
-
-    fn refuse<'de, V: Visitor<'de>>(&self, visitor: &V) -> serde_json::Error {
-        de::Error::invalid_type(self.unexpected(), visitor)
-    }
-
-    fn seq(self, end: usize) -> SeqTape<'t, 'a> {
-        SeqTape {
-            tape: self.tape,
-            at: self.at + 1,
-            end,
-            index: 0,
-            trail: self.trail,
-        }
-    }
-
-    fn map(self, end: usize) -> MapTape<'t, 'a> {
-        MapTape {
-            tape: self.tape,
-            at: self.at + 1,
-            end,
-            value: 0,
-            key: "",
-            trail: self.trail,
-        }
-    }
-
-    /// The value at `at`, in the same document.
-    fn at(self, at: usize) -> Self {
-        TapeDe { at, ..self }
-    }
-}
-
-/// The deserializer methods that take one kind of token and refuse the others.
-macro_rules! only {
-    ($($method:ident => |$this:ident, $visitor:ident| $token:pat => $visit:expr;)*) => {
-        $(
-            fn $method<V: Visitor<'t>>(self, $visitor: V) -> Result<V::Value, serde_json::Error> {
-                let $this = self;
-                match $this.token() {
-                    $token => $visit,
-                    _ => Err($this.refuse(&$visitor)),
-                }
-            }
-        )*
-    };
-}
-
-/// Numbers: as read (`u64`, `i64` or `f64`), for the primitive visitors' own range checks.
-macro_rules! numbers {
-    ($($method:ident)*) => {
-        $(
-            fn $method<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-                match self.token() {
-                    Tok::U64(u) => visitor.visit_u64(*u),
-                    Tok::I64(i) => visitor.visit_i64(*i),
-                    Tok::F64(f) => visitor.visit_f64(*f),
-                    _ => Err(self.refuse(&visitor)),
-                }
-            }
-        )*
-    };
-}
-
-impl<'t> Deserializer<'t> for TapeDe<'t, '_> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-        match self.token() {
-            Tok::Null => visitor.visit_unit(),
-            Tok::Bool(b) => visitor.visit_bool(*b),
-            Tok::U64(u) => visitor.visit_u64(*u),
-            Tok::I64(i) => visitor.visit_i64(*i),
-            Tok::F64(f) => visitor.visit_f64(*f),
-            Tok::Str(s) => visitor.visit_borrowed_str(s),
-            Tok::Seq { end } => visitor.visit_seq(self.seq(*end)),
-            Tok::Map { end } => visitor.visit_map(self.map(*end)),
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-        match self.token() {
-            Tok::Null => visitor.visit_none(),
-            _ => visitor.visit_some(self),
-        }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'t>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'t>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.deserialize_unit(visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'t>>(
-        self,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'t>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    /// An object only: a struct's schema is an object's, so an array (which serde's derive would
-    /// also take) goes the long way.
-    fn deserialize_struct<V: Visitor<'t>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.deserialize_map(visitor)
-    }
-
-    /// `"Name"` for a unit variant, `{"Name": content}` for the others.
-    fn deserialize_enum<V: Visitor<'t>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        match self.token() {
-            Tok::Str(name) => visitor.visit_enum(BorrowedStrDeserializer::new(name)),
-            Tok::Map { end } => match self.tape.get(self.at + 1) {
-                Some(Tok::Str(name)) if skip(self.tape, self.at + 2) == *end => {
-                    visitor.visit_enum(EnumTape {
-                        name,
-                        content: self.at(self.at + 2),
-                    })
-                }
-                _ => Err(self.refuse(&visitor)),
-            },
-            _ => Err(self.refuse(&visitor)),
-        }
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'t>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_unit()
-    }
-
-    // The rest take only what they can be, so that each type's visitor is compiled with the
-    // visits it takes (a struct's: a map) and not every other.
-    only! {
-        deserialize_bool => |de, visitor| Tok::Bool(b) => visitor.visit_bool(*b);
-        deserialize_str => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
-        deserialize_string => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
-        deserialize_char => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
-        deserialize_identifier => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
-        deserialize_bytes => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
-        deserialize_byte_buf => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
-        deserialize_unit => |de, visitor| Tok::Null => visitor.visit_unit();
-        deserialize_seq => |de, visitor| Tok::Seq { end } => visitor.visit_seq(de.seq(*end));
-        deserialize_map => |de, visitor| Tok::Map { end } => visitor.visit_map(de.map(*end));
-    }
-
-    numbers! {
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64
-    }
-}
-
-struct SeqTape<'t, 'a> {
-    tape: &'t [Tok<'a>],
-    at: usize,
-    end: usize,
-    index: usize,
-    trail: &'t Trail,
-}
-
-impl<'t> SeqAccess<'t> for SeqTape<'t, '_> {
-    type Error = serde_json::Error;
-
-    fn next_element_seed<S: DeserializeSeed<'t>>(
-        &mut self,
-        seed: S,
-    ) -> Result<Option<S::Value>, serde_json::Error> {
-        if self.at >= self.end {
-            return Ok(None);
-        }
-        let item = TapeDe {
-            tape: self.tape,
-            at: self.at,
-            trail: self.trail,
-        };
-        self.at = skip(self.tape, self.at);
-        self.index += 1;
-        match seed.deserialize(item) {
-            Ok(item) => Ok(Some(item)),
-            Err(error) => {
-                self.trail.note(PathSegment::Index(self.index - 1));
-                Err(error)
-            }
-        }
-    }
-}
-
-struct MapTape<'t, 'a> {
-    tape: &'t [Tok<'a>],
-    at: usize,
-    end: usize,
-    /// Where the value of the member whose key was read last starts, and that key.
-    value: usize,
-    key: &'t str,
-    trail: &'t Trail,
-}
-
-impl<'t> MapTape<'t, '_> {
-    /// The next member's key, its value's place kept for `next_value_seed`.
-    fn advance(&mut self) -> Option<&'t str> {
-        if self.at >= self.end {
-            return None;
-        }
-        self.key = match self.tape.get(self.at) {
-            Some(Tok::Str(key)) => key,
-            _ => "",
-        };
-        self.value = self.at + 1;
-        self.at = skip(self.tape, self.value);
-        Some(self.key)
-    }
-}
-
-impl<'t> MapAccess<'t> for MapTape<'t, '_> {
-    type Error = serde_json::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'t>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, serde_json::Error> {
-        match self.advance() {
-            Some(key) => seed.deserialize(KeyDe(key)).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<S: DeserializeSeed<'t>>(
-        &mut self,
-        seed: S,
-    ) -> Result<S::Value, serde_json::Error> {
-        let value = TapeDe {
-            tape: self.tape,
-            at: self.value,
-            trail: self.trail,
-        };
-        match seed.deserialize(value) {
-            Ok(value) => Ok(value),
-            Err(error) => {
-                self.trail.note(PathSegment::Key(self.key.to_owned()));
-                Err(error)
-            }
-        }
-    }
-}
-
-/// An object's key: a string, or a number or boolean written as one (`{"1": ..}` for a map
-/// with integer keys), as `serde_json` reads keys from text.
-struct KeyDe<'t>(&'t str);
-
-macro_rules! parsed_key {
-    ($($method:ident => $visit:ident,)*) => {
-        $(
-            fn $method<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-                match self.0.parse() {
-                    Ok(value) => visitor.$visit(value),
-                    Err(_) => Err(de::Error::invalid_type(Unexpected::Str(self.0), &visitor)),
-                }
-            }
-        )*
-    };
-}
-
-impl<'t> Deserializer<'t> for KeyDe<'t> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_borrowed_str(self.0)
-    }
-
-    parsed_key! {
-        deserialize_bool => visit_bool,
-        deserialize_i8 => visit_i8,
-        deserialize_i16 => visit_i16,
-        deserialize_i32 => visit_i32,
-        deserialize_i64 => visit_i64,
-        deserialize_i128 => visit_i128,
-        deserialize_u8 => visit_u8,
-        deserialize_u16 => visit_u16,
-        deserialize_u32 => visit_u32,
-        deserialize_u64 => visit_u64,
-        deserialize_u128 => visit_u128,
-        deserialize_f32 => visit_f32,
-        deserialize_f64 => visit_f64,
-    }
-
-    fn deserialize_option<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_some(self)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'t>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'t>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_enum(BorrowedStrDeserializer::new(self.0))
-    }
-
-    serde::forward_to_deserialize_any! {
-        <W: Visitor<'t>>
-        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
-        identifier ignored_any
-    }
-}
-
-/// `{"Name": content}`: an enum variant with content.
-struct EnumTape<'t, 'a> {
-    name: &'t str,
-    content: TapeDe<'t, 'a>,
-}
-
-impl<'t> EnumAccess<'t> for EnumTape<'t, '_> {
-    type Error = serde_json::Error;
-    type Variant = Self;
-
-    fn variant_seed<S: DeserializeSeed<'t>>(
-        self,
-        seed: S,
-    ) -> Result<(S::Value, Self), serde_json::Error> {
-        let variant =
-            seed.deserialize(BorrowedStrDeserializer::<serde_json::Error>::new(self.name))?;
-        Ok((variant, self))
-    }
-}
-
-impl<'t, 'a> EnumTape<'t, 'a> {
-    /// Reads the variant's content; on failure, its name is a segment of the path.
-    fn content<T>(
-        self,
-        read: impl FnOnce(TapeDe<'t, 'a>) -> Result<T, serde_json::Error>,
-    ) -> Result<T, serde_json::Error> {
-        let trail = self.content.trail;
-        read(self.content).inspect_err(|_| {
-            trail.note(PathSegment::Key(self.name.to_owned()));
-        })
-    }
-}
-
-impl<'t> VariantAccess<'t> for EnumTape<'t, '_> {
-    type Error = serde_json::Error;
-
-    fn unit_variant(self) -> Result<(), serde_json::Error> {
-        self.content(|content| match content.token() {
-            Tok::Null => Ok(()),
-            _ => Err(de::Error::invalid_type(
-                content.unexpected(),
-                &"unit variant",
-            )),
-        })
-    }
-
-    fn newtype_variant_seed<S: DeserializeSeed<'t>>(
-        self,
-        seed: S,
-    ) -> Result<S::Value, serde_json::Error> {
-        self.content(|content| seed.deserialize(content))
-    }
-
-    fn tuple_variant<V: Visitor<'t>>(
-        self,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.content(|content| content.deserialize_seq(visitor))
-    }
-
-    fn struct_variant<V: Visitor<'t>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.content(|content| content.deserialize_map(visitor))
     }
 }
 
@@ -962,10 +598,17 @@ mod tests {
             "{value}"
         );
         let text = value.to_string();
-        let tape = of_text(&text, 128).unwrap();
+        let mut escaped = Escaped::new();
+        let tape = of_text(&text, 128, &mut escaped).unwrap();
         assert_eq!(tape, of_value(value), "{text}");
-        assert_eq!(tape, built(&text).unwrap(), "{text}");
+        assert_eq!(shown(&tape), built(&text).unwrap(), "{text}");
         assert_eq!(from_tape::<Args>(&tape).ok(), reference, "{value}");
+        // Read as it is deserialized, where the text source reads it.
+        let mut source = stream::TextSource::new(&text, 128);
+        let streamed = stream::read::<Args>(Source::Text(&mut source), &Trail::default());
+        if !source.declined() {
+            assert_eq!(streamed.ok(), reference, "{text}");
+        }
     }
 
     #[test]
@@ -1051,12 +694,18 @@ mod tests {
     }
 
     /// `serde_json`'s own reading of the text into a tape.
-    fn built(text: &str) -> Option<Tape<'_>> {
+    fn built(text: &str) -> Option<Vec<String>> {
         let mut tape = Vec::new();
         let mut de = serde_json::Deserializer::from_str(text);
         Build(&mut tape).deserialize(&mut de).ok()?;
         de.end().ok()?;
         Some(tape)
+    }
+
+    /// The scanner's tape of `text`, [`shown`].
+    fn scanned(text: &str, max_depth: usize) -> Option<Vec<String>> {
+        let mut escaped = Escaped::new();
+        of_text(text, max_depth, &mut escaped).map(|tape| shown(&tape))
     }
 
     #[test]
@@ -1095,7 +744,7 @@ mod tests {
             "{\"a\": [1, 2}",
         ];
         for text in texts {
-            assert_eq!(of_text(text, 128), built(text), "{text}");
+            assert_eq!(scanned(text, 128), built(text), "{text}");
         }
     }
 
@@ -1134,7 +783,7 @@ mod tests {
                     }
                 }
                 let text: String = chars.into_iter().collect();
-                let scanned = of_text(&text, 128);
+                let scanned = scanned(&text, 128);
                 assert_eq!(scanned, built(&text), "{text}");
                 valid += usize::from(scanned.is_some());
                 checked += 1;
@@ -1151,23 +800,25 @@ mod tests {
     #[test]
     fn the_scanner_stops_at_the_depth_limit() {
         let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
-        assert!(of_text(&deep(128), 128).is_some());
-        assert!(of_text(&deep(129), 128).is_none());
-        assert!(of_text(&deep(10), 10).is_some());
-        assert!(of_text(&deep(11), 10).is_none());
+        assert!(scanned(&deep(128), 128).is_some());
+        assert!(scanned(&deep(129), 128).is_none());
+        assert!(scanned(&deep(10), 10).is_some());
+        assert!(scanned(&deep(11), 10).is_none());
         // Never deeper than serde_json read text, whatever the limit.
-        assert!(of_text(&deep(129), 100_000).is_none());
+        assert!(scanned(&deep(129), 100_000).is_none());
     }
 
     #[test]
     fn a_tape_reuses_the_last_ones_memory() {
-        let first = of_text(r#"{"a": 1}"#, 128).unwrap();
+        let mut escaped = Escaped::new();
+        let first = of_text(r#"{"a": 1}"#, 128, &mut escaped).unwrap();
         let memory = first.as_ptr() as usize;
         recycle(first);
         let text = String::from(r#"{"b": "two"}"#);
-        let second = of_text(&text, 128).unwrap();
+        let mut escaped = Escaped::new();
+        let second = of_text(&text, 128, &mut escaped).unwrap();
         assert_eq!(second.as_ptr() as usize, memory);
-        assert_eq!(second[2], Tok::Str(Cow::Borrowed("two")));
+        assert_eq!(second[2], Tok::Str("two"));
         // A large one is let go, and the next starts afresh.
         let numbers = json!((0..300).collect::<Vec<u32>>());
         let large = of_value(&numbers);

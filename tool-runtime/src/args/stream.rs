@@ -1,0 +1,1037 @@
+//! The one deserializer every arguments type is compiled against: serde's `Deserializer` over
+//! a stream of events, read from text as it is deserialized or from a tape.
+//!
+//! serde's derive is generic over the deserializer, so each deserializer a type is read with is
+//! compiled again for that type, in the user's crate, for every tool: that was most of what
+//! `#[tool]` cost a build. Here there is one, [`Stream`], and it asks for the document's events
+//! through `&mut dyn Source`, so the reading itself (the text scanner, the tape walk) is compiled
+//! once, in this crate:
+//! - [`TextSource`] reads JSON text as serde asks for it: one pass, no tokens stored, strings
+//!   borrowed. Text it does not read here (a string with escapes, text that is no JSON) is
+//!   declined, not guessed: the caller reads it through a tape, or the long way.
+//! - [`TapeSource`] walks a [tape](super::tape): arguments that arrived as a value, text whose
+//!   rules were checked on its tokens, the long way's checked value.
+//!
+//! Where serde refuses a value, the [`Trail`] holds the path to it (the members and elements the
+//! error passed through on its way out), at no cost while deserialization succeeds.
+
+use serde::de::value::BorrowedStrDeserializer;
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    Unexpected, VariantAccess, Visitor,
+};
+
+use std::cell::RefCell;
+
+use super::problem::{ArgPath, PathSegment};
+use super::tape::{self, Tok};
+
+/// Where a document's events come from. The deserializer knows where in the document it is,
+/// and asks for what can come there: a value, an object's next key, an array's next element.
+/// `None` when the document cannot be read here (the source says why).
+pub(crate) enum Source<'s, 'de> {
+    /// Text, read as it is deserialized (out of line: the scanner is compiled once).
+    Text(&'s mut TextSource<'de>),
+    /// A tape (inline: a token read is a few instructions).
+    Tape(&'s mut TapeSource<'de>),
+}
+
+impl<'de> Source<'_, 'de> {
+    fn reborrow(&mut self) -> Source<'_, 'de> {
+        match self {
+            Source::Text(text) => Source::Text(text),
+            Source::Tape(tape) => Source::Tape(tape),
+        }
+    }
+
+    /// A value's first event: a scalar, or an array's or object's opening.
+    #[inline(always)]
+    fn value(&mut self) -> Option<Tok<'de>> {
+        match self {
+            Source::Text(text) => text.value(),
+            Source::Tape(tape) => tape.next(),
+        }
+    }
+
+    /// In an object: the next key (`Str`), or `End`. `first` for the object's first member.
+    #[inline(always)]
+    fn key(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self {
+            Source::Text(text) => text.key(first),
+            Source::Tape(tape) => tape.next(),
+        }
+    }
+
+    /// In an array: the next element's first event, or `End`. `first` for the first element.
+    #[inline(always)]
+    fn item(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self {
+            Source::Text(text) => text.item(first),
+            Source::Tape(tape) => tape.next(),
+        }
+    }
+
+    /// Right after an array's or object's opening: past its end, everything in it unread.
+    fn skip_rest(&mut self) -> Option<()> {
+        match self {
+            Source::Text(text) => text.skip_rest(),
+            Source::Tape(tape) => {
+                tape.skip_rest();
+                Some(())
+            }
+        }
+    }
+}
+
+/// Deserializes `T` from `source`. On failure `trail` holds the path of the value serde
+/// refused (the innermost member or element it was reading). This is all that is compiled per
+/// arguments type.
+#[inline(never)]
+pub(crate) fn read<T: DeserializeOwned>(
+    mut source: Source<'_, '_>,
+    trail: &Trail,
+) -> Result<T, serde_json::Error> {
+    match source.value() {
+        Some(ev) => T::deserialize(Stream { source, ev, trail }),
+        None => Err(unreadable()),
+    }
+}
+
+/// The source gave no event: the document is not read here (the source knows why).
+#[cold]
+#[inline(never)]
+fn unreadable() -> serde_json::Error {
+    de::Error::custom("the document cannot be read here")
+}
+
+/// The events of a tape.
+pub(crate) struct TapeSource<'t> {
+    tape: &'t [Tok<'t>],
+    at: usize,
+    /// Where the array or object opened last ends (its end token).
+    opened: usize,
+}
+
+impl<'t> TapeSource<'t> {
+    pub(crate) fn new(tape: &'t [Tok<'t>]) -> Self {
+        TapeSource {
+            tape,
+            at: 0,
+            opened: 0,
+        }
+    }
+}
+
+impl<'t> TapeSource<'t> {
+    #[inline(always)]
+    fn next(&mut self) -> Option<Tok<'t>> {
+        let token = *self.tape.get(self.at)?;
+        self.at += 1;
+        if let Tok::Seq { end } | Tok::Map { end } = token {
+            self.opened = end;
+        }
+        Some(token)
+    }
+
+    fn skip_rest(&mut self) {
+        self.at = self.opened + 1;
+    }
+}
+
+/// The events of JSON text, read as serde asks for them: one pass, nothing stored. Nesting is
+/// bounded by `max_depth` (and 128, as deep as `serde_json` reads text). Strings with escapes
+/// and numbers other than plain integers are not guessed at: a string with escapes declines
+/// the text (its tape reads it, with `serde_json` decoding the escapes), other numbers are read
+/// by `serde_json` itself, so every value is the one it would read.
+pub(crate) struct TextSource<'de> {
+    text: &'de str,
+    at: usize,
+    depth: usize,
+    max_depth: usize,
+    /// Whether the array or object opened last is an object.
+    opened_object: bool,
+    /// The text was declined: not JSON, not all of it read, or not read here (escapes).
+    declined: bool,
+}
+
+impl<'de> TextSource<'de> {
+    pub(crate) fn new(text: &'de str, max_depth: usize) -> Self {
+        TextSource {
+            text,
+            at: 0,
+            depth: 0,
+            max_depth: max_depth.min(tape::SCAN_DEPTH),
+            opened_object: false,
+            declined: false,
+        }
+    }
+
+    /// After the document was deserialized: whether it was all of the text, every array and
+    /// object closed and nothing but white space after it. Text with more is declined.
+    pub(crate) fn finish(&mut self) -> bool {
+        let whole = self.depth == 0
+            && !self.declined
+            && tape::skip_space(self.text.as_bytes(), self.at) == self.text.len();
+        self.declined |= !whole;
+        whole
+    }
+
+    /// Whether the text was declined: the tape or the long way reads it.
+    pub(crate) fn declined(&self) -> bool {
+        self.declined
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn decline(&mut self) -> Option<Tok<'de>> {
+        self.declined = true;
+        None
+    }
+
+    /// The next significant byte and its index.
+    #[inline(always)]
+    fn peek(&self) -> (Option<u8>, usize) {
+        let bytes = self.text.as_bytes();
+        let at = tape::skip_space(bytes, self.at);
+        (bytes.get(at).copied(), at)
+    }
+
+    #[inline(always)]
+    fn read_value(&mut self) -> Option<Tok<'de>> {
+        let bytes = self.text.as_bytes();
+        let (byte, at) = self.peek();
+        let (ev, next) = match byte? {
+            b'"' => {
+                let (string, next) = self.string(at)?;
+                (Tok::Str(string), next)
+            }
+            b'0'..=b'9' | b'-' => tape::number(self.text, at)?,
+            open @ (b'{' | b'[') => {
+                if self.depth == self.max_depth {
+                    return None;
+                }
+                self.depth += 1;
+                self.opened_object = open == b'{';
+                let ev = if self.opened_object {
+                    Tok::Map { end: 0 }
+                } else {
+                    Tok::Seq { end: 0 }
+                };
+                (ev, at + 1)
+            }
+            b't' => (Tok::Bool(true), tape::literal_end(bytes, at, b"true")?),
+            b'f' => (Tok::Bool(false), tape::literal_end(bytes, at, b"false")?),
+            b'n' => (Tok::Null, tape::literal_end(bytes, at, b"null")?),
+            _ => return None,
+        };
+        self.at = next;
+        Some(ev)
+    }
+
+    /// A borrowed string at `open`; one with escapes is not read here.
+    #[inline(always)]
+    fn string(&self, open: usize) -> Option<(&'de str, usize)> {
+        let (close, escaped) = tape::string_end(self.text.as_bytes(), open)?;
+        if escaped {
+            return None;
+        }
+        Some((self.text.get(open + 1..close)?, close + 1))
+    }
+
+    /// A member's key at `at` and its colon.
+    #[inline(always)]
+    fn read_key(&mut self, at: usize) -> Option<Tok<'de>> {
+        let bytes = self.text.as_bytes();
+        let at = tape::skip_space(bytes, at);
+        if bytes.get(at) != Some(&b'"') {
+            return None;
+        }
+        let (key, next) = self.string(at)?;
+        let colon = tape::skip_space(bytes, next);
+        if bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        self.at = colon + 1;
+        Some(Tok::Str(key))
+    }
+
+    /// The end of the array or object whose closing bracket is at `at`.
+    #[inline(always)]
+    fn end(&mut self, at: usize) -> Tok<'de> {
+        self.at = at + 1;
+        self.depth -= 1;
+        Tok::End
+    }
+
+    #[inline(always)]
+    fn read_member(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.peek() {
+            (Some(b'}'), at) => Some(self.end(at)),
+            (Some(b'"'), at) if first => self.read_key(at),
+            (Some(b','), at) if !first => self.read_key(at + 1),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn read_item(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.peek() {
+            (Some(b']'), at) => Some(self.end(at)),
+            (Some(b','), at) if !first => {
+                self.at = at + 1;
+                self.read_value()
+            }
+            (Some(_), _) if first => self.read_value(),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> TextSource<'de> {
+    #[inline(never)]
+    fn value(&mut self) -> Option<Tok<'de>> {
+        match self.read_value() {
+            Some(ev) => Some(ev),
+            None => self.decline(),
+        }
+    }
+
+    #[inline(never)]
+    fn key(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.read_member(first) {
+            Some(ev) => Some(ev),
+            None => self.decline(),
+        }
+    }
+
+    #[inline(never)]
+    fn item(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.read_item(first) {
+            Some(ev) => Some(ev),
+            None => self.decline(),
+        }
+    }
+
+    /// Everything in the array or object opened last, read (so checked) and let go.
+    fn skip_rest(&mut self) -> Option<()> {
+        // The containers open inside the skipped one: bit `d` says whether the one at level
+        // `d` is an object (the depth limit keeps them within 128).
+        let mut objects = 0u128;
+        let mut level = 0;
+        let mut object = self.opened_object;
+        let mut first = true;
+        loop {
+            let ev = if object {
+                match self.key(first)? {
+                    Tok::End => Tok::End,
+                    _ => self.value()?,
+                }
+            } else {
+                self.item(first)?
+            };
+            first = false;
+            match ev {
+                Tok::End if level == 0 => return Some(()),
+                Tok::End => {
+                    level -= 1;
+                    object = objects & (1 << level) != 0;
+                }
+                Tok::Seq { .. } | Tok::Map { .. } => {
+                    if object {
+                        objects |= 1 << level;
+                    } else {
+                        objects &= !(1 << level);
+                    }
+                    level += 1;
+                    object = matches!(ev, Tok::Map { .. });
+                    first = true;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The segments an error passed through on its way out, innermost first.
+#[derive(Default)]
+pub(crate) struct Trail(RefCell<Vec<PathSegment>>);
+
+impl Trail {
+    #[cold]
+    fn note(&self, segment: PathSegment) {
+        self.0.borrow_mut().push(segment);
+    }
+
+    /// The path, outermost first.
+    pub(crate) fn path(self) -> ArgPath {
+        let mut segments = self.0.into_inner();
+        segments.reverse();
+        ArgPath(segments)
+    }
+}
+
+/// The value whose first event is `ev`, the rest to come from `source`.
+struct Stream<'s, 'de> {
+    source: Source<'s, 'de>,
+    ev: Tok<'de>,
+    trail: &'s Trail,
+}
+
+impl<'de> Stream<'_, 'de> {
+    fn unexpected(&self) -> Unexpected<'de> {
+        match self.ev {
+            Tok::Null => Unexpected::Unit,
+            Tok::Bool(b) => Unexpected::Bool(b),
+            Tok::U64(u) => Unexpected::Unsigned(u),
+            Tok::I64(i) => Unexpected::Signed(i),
+            Tok::F64(f) => Unexpected::Float(f),
+            Tok::Str(s) => Unexpected::Str(s),
+            Tok::Seq { .. } => Unexpected::Seq,
+            Tok::Map { .. } | Tok::End => Unexpected::Map,
+        }
+    }
+
+    fn refuse<V: Visitor<'de>>(&self, visitor: &V) -> serde_json::Error {
+        de::Error::invalid_type(self.unexpected(), visitor)
+    }
+
+    fn seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        let mut items = Items {
+            source: self.source,
+            trail: self.trail,
+            index: 0,
+            done: false,
+        };
+        let value = visitor.visit_seq(&mut items)?;
+        items.done()?;
+        Ok(value)
+    }
+
+    fn map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        let mut members = Members {
+            source: self.source,
+            trail: self.trail,
+            key: "",
+            first: true,
+            done: false,
+        };
+        let value = visitor.visit_map(&mut members)?;
+        members.done()?;
+        Ok(value)
+    }
+}
+
+/// The deserializer methods that take one kind of event and refuse the others.
+macro_rules! only {
+    ($($method:ident => |$this:ident, $visitor:ident| $event:pat => $visit:expr;)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $visitor: V) -> Result<V::Value, serde_json::Error> {
+                let $this = self;
+                match $this.ev {
+                    $event => $visit,
+                    _ => Err($this.refuse(&$visitor)),
+                }
+            }
+        )*
+    };
+}
+
+/// Numbers: as read (`u64`, `i64` or `f64`), for the primitive visitors' own range checks.
+macro_rules! numbers {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+                match self.ev {
+                    Tok::U64(u) => visitor.visit_u64(u),
+                    Tok::I64(i) => visitor.visit_i64(i),
+                    Tok::F64(f) => visitor.visit_f64(f),
+                    _ => Err(self.refuse(&visitor)),
+                }
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for Stream<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        match self.ev {
+            Tok::Null => visitor.visit_unit(),
+            Tok::Bool(b) => visitor.visit_bool(b),
+            Tok::U64(u) => visitor.visit_u64(u),
+            Tok::I64(i) => visitor.visit_i64(i),
+            Tok::F64(f) => visitor.visit_f64(f),
+            Tok::Str(s) => visitor.visit_borrowed_str(s),
+            Tok::Seq { .. } => self.seq(visitor),
+            Tok::Map { .. } => self.map(visitor),
+            Tok::End => Err(self.refuse(&visitor)),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        match self.ev {
+            Tok::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    /// An object only: a struct's schema is an object's, so an array (which serde's derive would
+    /// also take) goes the long way.
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.deserialize_map(visitor)
+    }
+
+    /// `"Name"` for a unit variant, `{"Name": content}` for the others.
+    fn deserialize_enum<V: Visitor<'de>>(
+        mut self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        match self.ev {
+            Tok::Str(name) => visitor.visit_enum(BorrowedStrDeserializer::new(name)),
+            Tok::Map { .. } => match self.source.key(true) {
+                Some(Tok::Str(name)) => {
+                    let value = visitor.visit_enum(Variant {
+                        name,
+                        source: self.source.reborrow(),
+                        trail: self.trail,
+                    })?;
+                    // One member: the variant's.
+                    match self.source.key(false) {
+                        Some(Tok::End) => Ok(value),
+                        Some(_) => Err(de::Error::invalid_length(2, &"one member, the variant")),
+                        None => Err(unreadable()),
+                    }
+                }
+                Some(_) => Err(self.refuse(&visitor)),
+                None => Err(unreadable()),
+            },
+            _ => Err(self.refuse(&visitor)),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        if matches!(self.ev, Tok::Seq { .. } | Tok::Map { .. }) {
+            self.source.skip_rest().ok_or_else(unreadable)?;
+        }
+        visitor.visit_unit()
+    }
+
+    // The rest take only what they can be, so that each type's visitor is compiled with the
+    // visits it takes (a struct's: a map) and not every other.
+    only! {
+        deserialize_bool => |de, visitor| Tok::Bool(b) => visitor.visit_bool(b);
+        deserialize_str => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
+        deserialize_string => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
+        deserialize_char => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
+        deserialize_identifier => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
+        deserialize_bytes => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
+        deserialize_byte_buf => |de, visitor| Tok::Str(s) => visitor.visit_borrowed_str(s);
+        deserialize_unit => |de, visitor| Tok::Null => visitor.visit_unit();
+        deserialize_seq => |de, visitor| Tok::Seq { .. } => de.seq(visitor);
+        deserialize_map => |de, visitor| Tok::Map { .. } => de.map(visitor);
+    }
+
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    }
+}
+
+/// An array's elements.
+struct Items<'s, 'de> {
+    source: Source<'s, 'de>,
+    trail: &'s Trail,
+    index: usize,
+    done: bool,
+}
+
+impl Items<'_, '_> {
+    /// After the visitor: the array is over (a visitor that took fewer elements than there are
+    /// is refused, as `serde_json` refuses it).
+    fn done(&mut self) -> Result<(), serde_json::Error> {
+        if self.done {
+            return Ok(());
+        }
+        match self.source.item(self.index == 0) {
+            Some(Tok::End) => Ok(()),
+            Some(_) => Err(de::Error::invalid_length(self.index + 1, &"fewer elements")),
+            None => Err(unreadable()),
+        }
+    }
+}
+
+impl<'de> SeqAccess<'de> for &mut Items<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, serde_json::Error> {
+        if self.done {
+            return Ok(None);
+        }
+        let ev = match self.source.item(self.index == 0) {
+            Some(Tok::End) => {
+                self.done = true;
+                return Ok(None);
+            }
+            Some(ev) => ev,
+            None => return Err(unreadable()),
+        };
+        let item = Stream {
+            source: self.source.reborrow(),
+            ev,
+            trail: self.trail,
+        };
+        self.index += 1;
+        match seed.deserialize(item) {
+            Ok(item) => Ok(Some(item)),
+            Err(error) => {
+                self.trail.note(PathSegment::Index(self.index - 1));
+                Err(error)
+            }
+        }
+    }
+}
+
+/// An object's members.
+struct Members<'s, 'de> {
+    source: Source<'s, 'de>,
+    trail: &'s Trail,
+    /// The key read last, for the path when its value is refused.
+    key: &'de str,
+    first: bool,
+    done: bool,
+}
+
+impl Members<'_, '_> {
+    /// After the visitor: the object is over.
+    fn done(&mut self) -> Result<(), serde_json::Error> {
+        if self.done {
+            return Ok(());
+        }
+        match self.source.key(self.first) {
+            Some(Tok::End) => Ok(()),
+            Some(_) => Err(de::Error::custom("more members than were read")),
+            None => Err(unreadable()),
+        }
+    }
+}
+
+impl<'de> MapAccess<'de> for &mut Members<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, serde_json::Error> {
+        if self.done {
+            return Ok(None);
+        }
+        let first = std::mem::replace(&mut self.first, false);
+        match self.source.key(first) {
+            Some(Tok::Str(key)) => {
+                self.key = key;
+                seed.deserialize(KeyDe(key)).map(Some)
+            }
+            Some(Tok::End) => {
+                self.done = true;
+                Ok(None)
+            }
+            // Keys are strings, in text and on tapes alike.
+            Some(_) => Err(de::Error::custom("a key that is no string")),
+            None => Err(unreadable()),
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<S::Value, serde_json::Error> {
+        let Some(ev) = self.source.value() else {
+            return Err(unreadable());
+        };
+        let value = Stream {
+            source: self.source.reborrow(),
+            ev,
+            trail: self.trail,
+        };
+        match seed.deserialize(value) {
+            Ok(value) => Ok(value),
+            Err(error) => {
+                self.trail.note(PathSegment::Key(self.key.to_owned()));
+                Err(error)
+            }
+        }
+    }
+}
+
+/// An object's key: a string, or a number or boolean written as one (`{"1": ..}` for a map
+/// with integer keys), as `serde_json` reads keys from text.
+struct KeyDe<'de>(&'de str);
+
+macro_rules! parsed_key {
+    ($($method:ident => $visit:ident,)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+                match self.0.parse() {
+                    Ok(value) => visitor.$visit(value),
+                    Err(_) => Err(de::Error::invalid_type(Unexpected::Str(self.0), &visitor)),
+                }
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for KeyDe<'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    parsed_key! {
+        deserialize_bool => visit_bool,
+        deserialize_i8 => visit_i8,
+        deserialize_i16 => visit_i16,
+        deserialize_i32 => visit_i32,
+        deserialize_i64 => visit_i64,
+        deserialize_i128 => visit_i128,
+        deserialize_u8 => visit_u8,
+        deserialize_u16 => visit_u16,
+        deserialize_u32 => visit_u32,
+        deserialize_u64 => visit_u64,
+        deserialize_u128 => visit_u128,
+        deserialize_f32 => visit_f32,
+        deserialize_f64 => visit_f64,
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_enum(BorrowedStrDeserializer::new(self.0))
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'de>>
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+        identifier ignored_any
+    }
+}
+
+/// `{"Name": content}`: an enum variant with content, its name read.
+struct Variant<'s, 'de> {
+    name: &'de str,
+    source: Source<'s, 'de>,
+    trail: &'s Trail,
+}
+
+impl<'de> EnumAccess<'de> for Variant<'_, 'de> {
+    type Error = serde_json::Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, Self), serde_json::Error> {
+        let variant =
+            seed.deserialize(BorrowedStrDeserializer::<serde_json::Error>::new(self.name))?;
+        Ok((variant, self))
+    }
+}
+
+impl<'s, 'de> Variant<'s, 'de> {
+    /// Reads the variant's content; on failure, its name is a segment of the path.
+    fn content<T>(
+        mut self,
+        read: impl FnOnce(Stream<'s, 'de>) -> Result<T, serde_json::Error>,
+    ) -> Result<T, serde_json::Error> {
+        let Some(ev) = self.source.value() else {
+            return Err(unreadable());
+        };
+        let content = Stream {
+            source: self.source,
+            ev,
+            trail: self.trail,
+        };
+        read(content).inspect_err(|_| {
+            self.trail.note(PathSegment::Key(self.name.to_owned()));
+        })
+    }
+}
+
+impl<'de> VariantAccess<'de> for Variant<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn unit_variant(self) -> Result<(), serde_json::Error> {
+        self.content(|content| match content.ev {
+            Tok::Null => Ok(()),
+            _ => Err(de::Error::invalid_type(
+                content.unexpected(),
+                &"unit variant",
+            )),
+        })
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<S::Value, serde_json::Error> {
+        self.content(|content| seed.deserialize(content))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.content(|content| content.deserialize_seq(visitor))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.content(|content| content.deserialize_map(visitor))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    use super::*;
+    use crate::args::tape::{Escaped, of_text, recycle};
+
+    /// `T` read from text as it is deserialized: `None` when the text source declined it.
+    fn streamed<T: DeserializeOwned>(
+        text: &str,
+        max_depth: usize,
+    ) -> Option<Result<T, serde_json::Error>> {
+        let mut source = TextSource::new(text, max_depth);
+        let read = read::<T>(Source::Text(&mut source), &Trail::default());
+        let whole = read.is_err() || source.finish();
+        (!source.declined() && whole).then_some(read)
+    }
+
+    /// `T` read from the scanner's tape of the text: `None` when the scanner refused it.
+    fn taped<T: DeserializeOwned>(text: &str) -> Option<Result<T, serde_json::Error>> {
+        let mut escaped = Escaped::new();
+        let tape = of_text(text, 128, &mut escaped)?;
+        let read = read::<T>(Source::Tape(&mut TapeSource::new(&tape)), &Trail::default());
+        recycle(tape);
+        Some(read)
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Loose {
+        name: String,
+        #[serde(default)]
+        count: Option<i32>,
+        #[serde(default)]
+        pair: Option<(u8, u8)>,
+    }
+
+    #[test]
+    fn reads_values_as_serde_json_reads_them() {
+        for text in [
+            r#"{"a": 2, "b": -3, "c": [1.5, 2e10, -0.25, 0, -0], "d": {"e": null, "f": true}}"#,
+            r#"[[], {}, [[[]]], {"": {"": ""}}, "x", false]"#,
+            "  17  ",
+            "\"just a string\"",
+            r#"{"n": 12345678901234567890, "m": -9223372036854775808, "big": 18446744073709551616}"#,
+            "{\"unicode\": \"é ünï 😀\"}",
+        ] {
+            let reference: Value = serde_json::from_str(text).unwrap();
+            let read = streamed::<Value>(text, 128).expect("read here").unwrap();
+            assert_eq!(read, reference, "{text}");
+        }
+    }
+
+    #[test]
+    fn declines_what_it_does_not_read_and_never_takes_broken_text() {
+        for text in [
+            // Escapes: the tape reads these.
+            r#"{"name": "a \"quoted\" name"}"#,
+            r#"{"na\u006de": "a"}"#,
+            // Not JSON.
+            r#"{"name": "a",}"#,
+            r#"{"name": "a" "count": 1}"#,
+            r#"{"name": "a"} trailing"#,
+            r#"{"name": "a"}}"#,
+            r#"{"name": "a", "count": 01}"#,
+            r#"{"name": "a", "extra": [1, }"#,
+            r#"{"name": "a", "extra": {"x" 1}}"#,
+            r#"{"name": "a", "extra": [1, 2,]}"#,
+            "{\"name\": \"raw\nline\"}",
+            r#"{"name": "a""#,
+            "",
+        ] {
+            assert!(streamed::<Loose>(text, 128).is_none(), "{text}");
+        }
+        // What serde refuses in valid JSON is refused, not declined: the long way explains.
+        let refused = streamed::<Loose>(r#"{"name": 1}"#, 128).expect("read here");
+        assert!(refused.is_err());
+        // An element too many is refused, as serde_json refuses it.
+        let refused = streamed::<Loose>(r#"{"name": "a", "pair": [1, 2, 3]}"#, 128);
+        assert!(refused.expect("read here").is_err());
+    }
+
+    #[test]
+    fn skips_what_serde_ignores_reading_it_all() {
+        let text = r#"{"extra": {"deep": [1, {"y": [2, {}], "z": "w"}, []], "k": null}, "name": "a", "more": [[{}]], "count": 3}"#;
+        let read = streamed::<Loose>(text, 128).expect("read here").unwrap();
+        assert_eq!(
+            read,
+            Loose {
+                name: "a".into(),
+                count: Some(3),
+                pair: None
+            }
+        );
+        assert_eq!(taped::<Loose>(text).unwrap().unwrap(), read);
+    }
+
+    #[test]
+    fn stops_at_the_depth_limit() {
+        let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        assert!(streamed::<Value>(&deep(128), 128).is_some());
+        assert!(streamed::<Value>(&deep(129), 128).is_none());
+        assert!(streamed::<Value>(&deep(10), 10).is_some());
+        assert!(streamed::<Value>(&deep(11), 10).is_none());
+        assert!(streamed::<Value>(&deep(129), 100_000).is_none());
+        // Also where serde ignores the value.
+        let ignored = format!(r#"{{"name": "a", "extra": {}}}"#, deep(200));
+        assert!(streamed::<Loose>(&ignored, 128).is_none());
+    }
+
+    /// Valid documents mutated a character at a time (a deterministic xorshift picks where and
+    /// what): what the text source reads is what `serde_json` reads, and what it reads into a
+    /// type is what the tape of the same text gives; broken text is never read.
+    #[test]
+    fn agrees_with_serde_json_and_the_tape_on_mutated_text() {
+        let seeds = [
+            r#"{"name": "x", "count": -3, "pair": [1, 2], "extra": {"e": null, "f": [true, 2.5e1]}}"#,
+            r#"{"count": 7, "name": "y\"z", "pair": null}"#,
+            r#"[[{"k": [false, {"": ""}]}], "é", 1E+2, 3.0, -0]"#,
+        ];
+        let alphabet: Vec<char> = "{}[]\",:.-+eE0123456789 \\tnulrfasx\u{e9}"
+            .chars()
+            .collect();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % below as u64).unwrap_or(0)
+        };
+        let (mut checked, mut read_here) = (0, 0);
+        for seed in seeds {
+            for _ in 0..3_000 {
+                let mut chars: Vec<char> = seed.chars().collect();
+                for _ in 0..=next(3) {
+                    let at = next(chars.len() + 1);
+                    match next(3) {
+                        0 if at < chars.len() => {
+                            chars.remove(at);
+                        }
+                        1 => chars.insert(at, alphabet[next(alphabet.len())]),
+                        _ if at < chars.len() => chars[at] = alphabet[next(alphabet.len())],
+                        _ => {}
+                    }
+                }
+                let text: String = chars.into_iter().collect();
+                let reference = serde_json::from_str::<Value>(&text).ok();
+                if let Some(value) = streamed::<Value>(&text, 128) {
+                    assert_eq!(value.ok(), reference, "{text}");
+                    read_here += 1;
+                }
+                // Read here, the text was JSON and the tape reads the same; refused here, the
+                // tape refuses it too, or the text is no JSON past where serde stopped.
+                match (streamed::<Loose>(&text, 128), taped::<Loose>(&text)) {
+                    (Some(Ok(loose)), taped) => {
+                        assert!(reference.is_some(), "{text}");
+                        assert_eq!(taped.and_then(Result::ok), Some(loose), "{text}");
+                    }
+                    (Some(Err(_)), Some(taped)) => assert!(taped.is_err(), "{text}"),
+                    (Some(Err(_)) | None, _) => {}
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 9_000);
+        // Both outcomes are well represented (the second seed has escapes: never read here).
+        assert!(
+            (500..8_000).contains(&read_here),
+            "{read_here} of {checked} read"
+        );
+    }
+}
