@@ -365,40 +365,80 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     arguments: &Arguments,
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    let trail = Trail::default();
-    let mut escaped = tape::Escaped::new();
-    let tape = match fast_path(definition, arguments, session, &mut escaped) {
-        Fast::Text(text) => {
-            let mut source = TextSource::new(text, session.policy.limits.max_depth);
-            if let Ok(parsed) = stream::read(Source::Text(&mut source), &trail)
-                && source.finish()
-            {
-                return Ok(parsed);
+    let mut parsed = None;
+    pipeline(
+        definition,
+        arguments,
+        session,
+        true,
+        &mut |source, trail| {
+            parsed = Some(stream::read::<T>(source, trail)?);
+            Ok(())
+        },
+    )?;
+    parsed.ok_or_else(unread)
+}
+
+/// Reads the typed arguments from a source into the caller's slot: the one step of the
+/// pipeline compiled per arguments type (a call through it costs a few instructions).
+type Read<'r> = dyn FnMut(Source<'_, '_>, &Trail) -> Result<(), serde_json::Error> + 'r;
+
+/// The pipeline around `read`, compiled once for all arguments types: the fast path (when
+/// `fast`: text read as it is deserialized, a tape when the text is declined, or a value's or
+/// checked text's tape), then the long way. `Ok` only right after a read that succeeded.
+#[inline(never)]
+fn pipeline(
+    definition: &ToolDefinition,
+    arguments: &Arguments,
+    session: &mut ParseSession,
+    fast: bool,
+    read: &mut Read<'_>,
+) -> Result<(), ArgumentError> {
+    if fast {
+        let trail = Trail::default();
+        let mut escaped = tape::Escaped::new();
+        let tape = match fast_path(definition, arguments, session, &mut escaped) {
+            Fast::Text(text) => {
+                let mut source = TextSource::new(text, session.policy.limits.max_depth);
+                if read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
+                    return Ok(());
+                }
+                // Declined (a string with escapes, say): its tape reads it. Refused by serde:
+                // the long way explains.
+                if source.declined() {
+                    fast_tape(definition.compiled_schema(), arguments, session, &mut escaped)
+                } else {
+                    None
+                }
             }
-            // Declined (a string with escapes, say): its tape reads it. Refused by serde: the
-            // long way explains.
-            if source.declined() {
-                fast_tape(
-                    definition.compiled_schema(),
-                    arguments,
-                    session,
-                    &mut escaped,
-                )
-            } else {
-                None
+            Fast::Tape(tape) => Some(tape),
+            Fast::No => None,
+        };
+        if let Some(tape) = tape {
+            let read = read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
+            tape::recycle(tape);
+            if read.is_ok() {
+                return Ok(());
             }
-        }
-        Fast::Tape(tape) => Some(tape),
-        Fast::No => None,
-    };
-    if let Some(tape) = tape {
-        let parsed = stream::read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
-        tape::recycle(tape);
-        if let Ok(parsed) = parsed {
-            return Ok(parsed);
         }
     }
-    parse_checked(definition, arguments, session)
+    let value = checked_value(definition, arguments, session)?;
+    let trail = Trail::default();
+    let tape = tape::of_value(&value);
+    let read = read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
+    tape::recycle(tape);
+    match read {
+        Ok(()) => Ok(()),
+        Err(error) => Err(refused(definition, &error, trail.path(), value)),
+    }
+}
+
+/// A pipeline that said `Ok` without a read: it cannot, but if it did, the call is refused
+/// rather than anything invented.
+#[cold]
+#[inline(never)]
+fn unread() -> ArgumentError {
+    ArgumentError::Rejected("the arguments could not be read".to_owned())
 }
 
 /// What the fast path reads.
@@ -485,15 +525,18 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     arguments: &Arguments,
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    let value = checked_value(definition, arguments, session)?;
-    let trail = Trail::default();
-    let tape = tape::of_value(&value);
-    let parsed = stream::read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
-    tape::recycle(tape);
-    match parsed {
-        Ok(parsed) => Ok(parsed),
-        Err(error) => Err(refused(definition, &error, trail.path(), value)),
-    }
+    let mut parsed = None;
+    pipeline(
+        definition,
+        arguments,
+        session,
+        false,
+        &mut |source, trail| {
+            parsed = Some(stream::read::<T>(source, trail)?);
+            Ok(())
+        },
+    )?;
+    parsed.ok_or_else(unread)
 }
 
 /// Serde refused arguments the schema accepted: the one problem, where it is.
