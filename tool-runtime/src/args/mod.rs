@@ -406,7 +406,12 @@ fn pipeline(
                 // Declined (a string with escapes, say): its tape reads it. Refused by serde:
                 // the long way explains.
                 if source.declined() {
-                    fast_tape(definition.compiled_schema(), arguments, session, &mut escaped)
+                    fast_tape(
+                        definition.compiled_schema(),
+                        arguments,
+                        session,
+                        &mut escaped,
+                    )
                 } else {
                     None
                 }

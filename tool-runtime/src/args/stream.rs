@@ -108,17 +108,11 @@ fn unreadable() -> serde_json::Error {
 pub(crate) struct TapeSource<'t> {
     tape: &'t [Tok<'t>],
     at: usize,
-    /// Where the array or object opened last ends (its end token).
-    opened: usize,
 }
 
 impl<'t> TapeSource<'t> {
     pub(crate) fn new(tape: &'t [Tok<'t>]) -> Self {
-        TapeSource {
-            tape,
-            at: 0,
-            opened: 0,
-        }
+        TapeSource { tape, at: 0 }
     }
 }
 
@@ -127,14 +121,16 @@ impl<'t> TapeSource<'t> {
     fn next(&mut self) -> Option<Tok<'t>> {
         let token = *self.tape.get(self.at)?;
         self.at += 1;
-        if let Tok::Seq { end } | Tok::Map { end } = token {
-            self.opened = end;
-        }
         Some(token)
     }
 
+    /// Right after an opening: past its end token.
     fn skip_rest(&mut self) {
-        self.at = self.opened + 1;
+        if let Some(Tok::Seq { end } | Tok::Map { end }) =
+            self.at.checked_sub(1).and_then(|at| self.tape.get(at))
+        {
+            self.at = end + 1;
+        }
     }
 }
 
