@@ -371,8 +371,8 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 definition: &__TOOL_DEFINITION,
             };
 
-            // Apart, so that it is zeroed memory rather than bytes of the binary.
-            static __TOOL_DEFINITION: #rt::OnceLock<#rt::ToolDefinition> = #rt::OnceLock::new();
+            static __TOOL_DEFINITION: #rt::OnceLock<#rt::Box<#rt::ToolDefinition>> =
+                #rt::OnceLock::new();
 
             fn __tool_definition() -> &'static #rt::ToolDefinition {
                 __TOOL.definition()

@@ -84,14 +84,15 @@ pub struct MacroTool {
     pub parameters: fn() -> Value,
     /// The return type's schema, when it has one.
     pub output_schema: fn() -> Option<Value>,
-    /// The definition, built on first use.
-    pub definition: &'static OnceLock<ToolDefinition>,
+    /// The definition, built on first use. Boxed: an empty `OnceLock` is not zeroed memory, so
+    /// the static is bytes of the binary, a few of them rather than a whole definition's.
+    pub definition: &'static OnceLock<Box<ToolDefinition>>,
 }
 
 impl MacroTool {
     /// The tool's definition, built on first use: shared code, compiled once for all tools.
     pub fn definition(&self) -> &ToolDefinition {
-        self.definition.get_or_init(|| definition(self))
+        self.definition.get_or_init(|| Box::new(definition(self)))
     }
 }
 
