@@ -1,19 +1,21 @@
 //! The one deserializer every arguments type is compiled against: serde's `Deserializer` over
-//! a stream of events, read from text as it is deserialized or from a tape.
+//! a document's tokens, read from text as serde asks for them or from a tape.
 //!
 //! serde's derive is generic over the deserializer, so each deserializer a type is read with is
 //! compiled again for that type, in the user's crate, for every tool: that was most of what
-//! `#[tool]` cost a build. Here there is one, [`Stream`], and it asks for the document's events
-//! through `&mut dyn Source`, so the reading itself (the text scanner, the tape walk) is compiled
-//! once, in this crate:
+//! `#[tool]` cost a build. Here there is one, [`Stream`], and it asks a [`Source`] for the
+//! document's tokens, so the reading itself is compiled once, in this crate:
 //! - [`TextSource`] reads JSON text as serde asks for it: one pass, no tokens stored, strings
-//!   borrowed. Text it does not read here (a string with escapes, text that is no JSON) is
-//!   declined, not guessed: the caller reads it through a tape, or the long way.
-//! - [`TapeSource`] walks a [tape](super::tape): arguments that arrived as a value, text whose
-//!   rules were checked on its tokens, the long way's checked value.
+//!   borrowed; called out of line. Text it does not read here (a string with escapes, text that
+//!   is no JSON) is declined, not guessed: the caller reads it through a tape, or the long way.
+//! - [`TapeSource`] walks a [tape](super::tape), inline (a token read is a few instructions):
+//!   arguments that arrived as a value, text whose rules were checked on its tokens, the long
+//!   way's checked value.
 //!
 //! Where serde refuses a value, the [`Trail`] holds the path to it (the members and elements the
 //! error passed through on its way out), at no cost while deserialization succeeds.
+
+use std::cell::RefCell;
 
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
@@ -21,12 +23,10 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
-use std::cell::RefCell;
-
 use super::problem::{ArgPath, PathSegment};
 use super::tape::{self, Tok};
 
-/// Where a document's events come from. The deserializer knows where in the document it is,
+/// Where a document's tokens come from. The deserializer knows where in the document it is,
 /// and asks for what can come there: a value, an object's next key, an array's next element.
 /// `None` when the document cannot be read here (the source says why).
 pub(crate) enum Source<'s, 'de> {
@@ -44,7 +44,7 @@ impl<'de> Source<'_, 'de> {
         }
     }
 
-    /// A value's first event: a scalar, or an array's or object's opening.
+    /// A value's first token: a scalar, or an array's or object's opening.
     #[inline(always)]
     fn value(&mut self) -> Option<Tok<'de>> {
         match self {
@@ -62,7 +62,7 @@ impl<'de> Source<'_, 'de> {
         }
     }
 
-    /// In an array: the next element's first event, or `End`. `first` for the first element.
+    /// In an array: the next element's first token, or `End`. `first` for the first element.
     #[inline(always)]
     fn item(&mut self, first: bool) -> Option<Tok<'de>> {
         match self {
@@ -97,14 +97,14 @@ pub(crate) fn read<T: DeserializeOwned>(
     }
 }
 
-/// The source gave no event: the document is not read here (the source knows why).
+/// The source gave no token: the document is not read here (the source knows why).
 #[cold]
 #[inline(never)]
 fn unreadable() -> serde_json::Error {
     de::Error::custom("the document cannot be read here")
 }
 
-/// The events of a tape.
+/// The tokens of a tape.
 pub(crate) struct TapeSource<'t> {
     tape: &'t [Tok<'t>],
     at: usize,
@@ -114,9 +114,7 @@ impl<'t> TapeSource<'t> {
     pub(crate) fn new(tape: &'t [Tok<'t>]) -> Self {
         TapeSource { tape, at: 0 }
     }
-}
 
-impl<'t> TapeSource<'t> {
     #[inline(always)]
     fn next(&mut self) -> Option<Tok<'t>> {
         let token = *self.tape.get(self.at)?;
@@ -134,7 +132,7 @@ impl<'t> TapeSource<'t> {
     }
 }
 
-/// The events of JSON text, read as serde asks for them: one pass, nothing stored. Nesting is
+/// The tokens of JSON text, read as serde asks for them: one pass, nothing stored. Nesting is
 /// bounded by `max_depth` (and 128, as deep as `serde_json` reads text). Strings with escapes
 /// and numbers other than plain integers are not guessed at: a string with escapes declines
 /// the text (its tape reads it, with `serde_json` decoding the escapes), other numbers are read
@@ -366,7 +364,7 @@ impl Trail {
     }
 }
 
-/// The value whose first event is `ev`, the rest to come from `source`.
+/// The value whose first token is `ev`, the rest to come from `source`.
 struct Stream<'s, 'de> {
     source: Source<'s, 'de>,
     ev: Tok<'de>,
@@ -387,8 +385,10 @@ impl<'de> Stream<'_, 'de> {
         }
     }
 
-    fn refuse<V: Visitor<'de>>(&self, visitor: &V) -> serde_json::Error {
-        de::Error::invalid_type(self.unexpected(), visitor)
+    /// The error for a visitor that does not take this token (one copy for every visitor:
+    /// compiled code is what each tool pays, in the generic code especially).
+    fn refuse(&self, expected: &dyn de::Expected) -> serde_json::Error {
+        de::Error::invalid_type(self.unexpected(), expected)
     }
 
     fn seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
@@ -398,9 +398,15 @@ impl<'de> Stream<'_, 'de> {
             index: 0,
             done: false,
         };
-        let value = visitor.visit_seq(&mut items)?;
-        items.done()?;
-        Ok(value)
+        // `match` rather than `?` here and below: in generic code each `?` is more functions
+        // compiled per type.
+        match visitor.visit_seq(&mut items) {
+            Ok(value) => match items.done() {
+                Ok(()) => Ok(value),
+                Err(error) => Err(error),
+            },
+            Err(error) => Err(error),
+        }
     }
 
     fn map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
@@ -411,20 +417,24 @@ impl<'de> Stream<'_, 'de> {
             first: true,
             done: false,
         };
-        let value = visitor.visit_map(&mut members)?;
-        members.done()?;
-        Ok(value)
+        match visitor.visit_map(&mut members) {
+            Ok(value) => match members.done() {
+                Ok(()) => Ok(value),
+                Err(error) => Err(error),
+            },
+            Err(error) => Err(error),
+        }
     }
 }
 
-/// The deserializer methods that take one kind of event and refuse the others.
+/// The deserializer methods that take one kind of token and refuse the others.
 macro_rules! only {
-    ($($method:ident => |$this:ident, $visitor:ident| $event:pat => $visit:expr;)*) => {
+    ($($method:ident => |$this:ident, $visitor:ident| $token:pat => $visit:expr;)*) => {
         $(
             fn $method<V: Visitor<'de>>(self, $visitor: V) -> Result<V::Value, serde_json::Error> {
                 let $this = self;
                 match $this.ev {
-                    $event => $visit,
+                    $token => $visit,
                     _ => Err($this.refuse(&$visitor)),
                 }
             }
@@ -530,16 +540,21 @@ impl<'de> Deserializer<'de> for Stream<'_, 'de> {
             Tok::Str(name) => visitor.visit_enum(BorrowedStrDeserializer::new(name)),
             Tok::Map { .. } => match self.source.key(true) {
                 Some(Tok::Str(name)) => {
-                    let value = visitor.visit_enum(Variant {
+                    let variant = Variant {
                         name,
                         source: self.source.reborrow(),
                         trail: self.trail,
-                    })?;
-                    // One member: the variant's.
-                    match self.source.key(false) {
-                        Some(Tok::End) => Ok(value),
-                        Some(_) => Err(de::Error::invalid_length(2, &"one member, the variant")),
-                        None => Err(unreadable()),
+                    };
+                    match visitor.visit_enum(variant) {
+                        // One member: the variant's.
+                        Ok(value) => match self.source.key(false) {
+                            Some(Tok::End) => Ok(value),
+                            Some(_) => {
+                                Err(de::Error::invalid_length(2, &"one member, the variant"))
+                            }
+                            None => Err(unreadable()),
+                        },
+                        Err(error) => Err(error),
                     }
                 }
                 Some(_) => Err(self.refuse(&visitor)),
@@ -553,8 +568,9 @@ impl<'de> Deserializer<'de> for Stream<'_, 'de> {
         mut self,
         visitor: V,
     ) -> Result<V::Value, serde_json::Error> {
-        if matches!(self.ev, Tok::Seq { .. } | Tok::Map { .. }) {
-            self.source.skip_rest().ok_or_else(unreadable)?;
+        if matches!(self.ev, Tok::Seq { .. } | Tok::Map { .. }) && self.source.skip_rest().is_none()
+        {
+            return Err(unreadable());
         }
         visitor.visit_unit()
     }
@@ -676,7 +692,10 @@ impl<'de> MapAccess<'de> for &mut Members<'_, 'de> {
         match self.source.key(first) {
             Some(Tok::Str(key)) => {
                 self.key = key;
-                seed.deserialize(KeyDe(key)).map(Some)
+                match seed.deserialize(KeyDe(key)) {
+                    Ok(key) => Ok(Some(key)),
+                    Err(error) => Err(error),
+                }
             }
             Some(Tok::End) => {
                 self.done = true;
@@ -796,9 +815,10 @@ impl<'de> EnumAccess<'de> for Variant<'_, 'de> {
         self,
         seed: S,
     ) -> Result<(S::Value, Self), serde_json::Error> {
-        let variant =
-            seed.deserialize(BorrowedStrDeserializer::<serde_json::Error>::new(self.name))?;
-        Ok((variant, self))
+        match seed.deserialize(BorrowedStrDeserializer::<serde_json::Error>::new(self.name)) {
+            Ok(variant) => Ok((variant, self)),
+            Err(error) => Err(error),
+        }
     }
 }
 

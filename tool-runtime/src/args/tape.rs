@@ -27,11 +27,12 @@ pub(crate) enum Tok<'a> {
     I64(i64),
     F64(f64),
     Str(&'a str),
-    /// An array; the index of its `End`.
+    /// An array; the index of its `End` (on a tape; read from text as serde asks for it, where
+    /// the end is not known yet, 0).
     Seq {
         end: usize,
     },
-    /// An object; the index of its `End`.
+    /// An object; the index of its `End` (as for `Seq`).
     Map {
         end: usize,
     },

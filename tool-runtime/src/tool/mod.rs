@@ -183,8 +183,14 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for Erased<T> {
         ctx: &C,
         session: &mut ParseSession,
     ) -> Result<Box<dyn Any + Send>, ArgumentError> {
-        args::admit(arguments, &session.policy.limits)?;
-        Ok(Box::new(self.0.parse_args(arguments, ctx, session)?))
+        // `match` rather than `?`: in generic code each `?` is more functions compiled per tool.
+        match args::admit(arguments, &session.policy.limits) {
+            Ok(()) => match self.0.parse_args(arguments, ctx, session) {
+                Ok(args) => Ok(Box::new(args)),
+                Err(error) => Err(error),
+            },
+            Err(error) => Err(error),
+        }
     }
 
     fn run_dyn<'a>(
