@@ -365,18 +365,37 @@ pub(crate) fn parse_default<T: DeserializeOwned>(
     arguments: &Arguments,
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
+    read_with(definition, arguments, session, true)
+}
+
+/// The pipeline, `fast` or not, with `T`'s read. `match` rather than `?` or `Option`'s
+/// combinators: in generic code each of those is more functions compiled per type.
+#[inline(always)]
+fn read_with<T: DeserializeOwned>(
+    definition: &ToolDefinition,
+    arguments: &Arguments,
+    session: &mut ParseSession,
+    fast: bool,
+) -> Result<T, ArgumentError> {
     let mut parsed = None;
-    pipeline(
+    let read = pipeline(
         definition,
         arguments,
         session,
-        true,
-        &mut |source, trail| {
-            parsed = Some(stream::read::<T>(source, trail)?);
-            Ok(())
+        fast,
+        &mut |source, trail| match stream::read::<T>(source, trail) {
+            Ok(value) => {
+                parsed = Some(value);
+                Ok(())
+            }
+            Err(error) => Err(error),
         },
-    )?;
-    parsed.ok_or_else(unread)
+    );
+    match (read, parsed) {
+        (Ok(()), Some(parsed)) => Ok(parsed),
+        (Ok(()), None) => Err(unread()),
+        (Err(error), _) => Err(error),
+    }
 }
 
 /// Reads the typed arguments from a source into the caller's slot: the one step of the
@@ -530,18 +549,7 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     arguments: &Arguments,
     session: &mut ParseSession,
 ) -> Result<T, ArgumentError> {
-    let mut parsed = None;
-    pipeline(
-        definition,
-        arguments,
-        session,
-        false,
-        &mut |source, trail| {
-            parsed = Some(stream::read::<T>(source, trail)?);
-            Ok(())
-        },
-    )?;
-    parsed.ok_or_else(unread)
+    read_with(definition, arguments, session, false)
 }
 
 /// Serde refused arguments the schema accepted: the one problem, where it is.

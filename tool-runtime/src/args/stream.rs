@@ -385,10 +385,10 @@ impl<'de> Stream<'_, 'de> {
         }
     }
 
-    /// The error for a visitor that does not take this token (one copy for every visitor:
-    /// compiled code is what each tool pays, in the generic code especially).
-    fn refuse(&self, expected: &dyn de::Expected) -> serde_json::Error {
-        de::Error::invalid_type(self.unexpected(), expected)
+    /// The error for a visitor that does not take this token. (Taking `&dyn Expected` would
+    /// compile it once rather than per visitor, but costs every read about ten instructions.)
+    fn refuse<V: Visitor<'de>>(&self, visitor: &V) -> serde_json::Error {
+        de::Error::invalid_type(self.unexpected(), visitor)
     }
 
     fn seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
