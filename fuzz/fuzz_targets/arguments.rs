@@ -1,7 +1,9 @@
 //! The whole arguments pipeline (repair, coercion, validation, feedback) on any input, through
 //! the public Toolbox API: every call gets exactly one result, with its id, and nothing panics.
-//! Two tools: a dynamic one with a rich raw schema (the long way), and a `#[tool]` fn whose
-//! schema has rules beyond serde (the fast path that checks them while serde reads).
+//! Three tools: a dynamic one with a rich raw schema (the long way), a `#[tool]` fn whose
+//! schema has rules beyond serde (the fast path that checks them on the text's tokens), and one
+//! whose schema says nothing serde does not enforce (the fast path that reads the text as serde
+//! asks for it).
 
 #![no_main]
 
@@ -38,6 +40,48 @@ fn rules(
     format!("{ratio} {tags:?} {page:?}")
 }
 
+/// An enum as serde writes it: a name, or a name and its content.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub enum Shape {
+    /// A dot.
+    Dot,
+    /// A circle.
+    Circle {
+        /// Its radius.
+        r: f64,
+    },
+    /// A label.
+    Label(String),
+}
+
+/// A nested struct with nothing beyond serde's types.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    /// A name.
+    pub name: String,
+    /// A flag.
+    #[serde(default)]
+    pub on: bool,
+}
+
+/// Nothing beyond serde: its text is read as serde asks for it.
+#[toolwright::tool]
+fn plain(
+    /// A name.
+    name: String,
+    /// A count.
+    count: Option<i64>,
+    /// Items.
+    items: Vec<Item>,
+    /// A shape.
+    shape: Option<Shape>,
+    /// Anything.
+    extra: Option<Value>,
+) -> String {
+    format!("{name} {count:?} {items:?} {shape:?} {extra:?}")
+}
+
 fn toolbox() -> &'static Toolbox {
     static TOOLS: OnceLock<Toolbox> = OnceLock::new();
     TOOLS.get_or_init(|| {
@@ -66,7 +110,13 @@ fn toolbox() -> &'static Toolbox {
         let tool = DynamicTool::new(definition, |args: Map<String, Value>, _: &()| {
             Value::Object(args)
         });
-        Toolbox::new().with(tool).unwrap().with(rules {}).unwrap()
+        Toolbox::new()
+            .with(tool)
+            .unwrap()
+            .with(rules {})
+            .unwrap()
+            .with(plain {})
+            .unwrap()
     })
 }
 
@@ -74,7 +124,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    for name in ["search", "rules"] {
+    for name in ["search", "rules", "plain"] {
         let call = ToolCall::new("fuzz-1", name, text);
         let result = toolbox().execute_blocking(&call, &());
         assert_eq!(result.call_id, "fuzz-1");
