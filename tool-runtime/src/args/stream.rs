@@ -885,7 +885,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::args::tape::{Escaped, of_text, recycle};
+    use crate::args::tape::{Escaped, mutated, of_text, recycle};
 
     /// `T` read from text as it is deserialized: `None` when the text source declined it.
     fn streamed<T: DeserializeOwned>(
@@ -999,49 +999,24 @@ mod tests {
             r#"{"count": 7, "name": "y\"z", "pair": null}"#,
             r#"[[{"k": [false, {"": ""}]}], "é", 1E+2, 3.0, -0]"#,
         ];
-        let alphabet: Vec<char> = "{}[]\",:.-+eE0123456789 \\tnulrfasx\u{e9}"
-            .chars()
-            .collect();
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % below as u64).unwrap_or(0)
-        };
         let (mut checked, mut read_here) = (0, 0);
-        for seed in seeds {
-            for _ in 0..3_000 {
-                let mut chars: Vec<char> = seed.chars().collect();
-                for _ in 0..=next(3) {
-                    let at = next(chars.len() + 1);
-                    match next(3) {
-                        0 if at < chars.len() => {
-                            chars.remove(at);
-                        }
-                        1 => chars.insert(at, alphabet[next(alphabet.len())]),
-                        _ if at < chars.len() => chars[at] = alphabet[next(alphabet.len())],
-                        _ => {}
-                    }
-                }
-                let text: String = chars.into_iter().collect();
-                let reference = serde_json::from_str::<Value>(&text).ok();
-                if let Some(value) = streamed::<Value>(&text, 128) {
-                    assert_eq!(value.ok(), reference, "{text}");
-                    read_here += 1;
-                }
-                // Read here, the text was JSON and the tape reads the same; refused here, the
-                // tape refuses it too, or the text is no JSON past where serde stopped.
-                match (streamed::<Loose>(&text, 128), taped::<Loose>(&text)) {
-                    (Some(Ok(loose)), taped) => {
-                        assert!(reference.is_some(), "{text}");
-                        assert_eq!(taped.and_then(Result::ok), Some(loose), "{text}");
-                    }
-                    (Some(Err(_)), Some(taped)) => assert!(taped.is_err(), "{text}"),
-                    (Some(Err(_)) | None, _) => {}
-                }
-                checked += 1;
+        for text in mutated(&seeds, 3_000, 0x2545_F491_4F6C_DD1D) {
+            let reference = serde_json::from_str::<Value>(&text).ok();
+            if let Some(value) = streamed::<Value>(&text, 128) {
+                assert_eq!(value.ok(), reference, "{text}");
+                read_here += 1;
             }
+            // Read here, the text was JSON and the tape reads the same; refused here, the
+            // tape refuses it too, or the text is no JSON past where serde stopped.
+            match (streamed::<Loose>(&text, 128), taped::<Loose>(&text)) {
+                (Some(Ok(loose)), taped) => {
+                    assert!(reference.is_some(), "{text}");
+                    assert_eq!(taped.and_then(Result::ok), Some(loose), "{text}");
+                }
+                (Some(Err(_)), Some(taped)) => assert!(taped.is_err(), "{text}"),
+                (Some(Err(_)) | None, _) => {}
+            }
+            checked += 1;
         }
         assert_eq!(checked, 9_000);
         // Both outcomes are well represented (the second seed has escapes: never read here).

@@ -533,6 +533,41 @@ pub(crate) fn skip(tape: &[Tok<'_>], at: usize) -> usize {
     }
 }
 
+/// Each seed mutated a character at a time (deleted, inserted or replaced, up to three times),
+/// `per_seed` times, where and what picked by a deterministic xorshift from `state`: documents
+/// near valid JSON, valid or not.
+#[cfg(test)]
+pub(crate) fn mutated(seeds: &[&str], per_seed: usize, mut state: u64) -> Vec<String> {
+    let alphabet: Vec<char> = "{}[]\",:.-+eE0123456789 \\tnulrfasx\u{e9}"
+        .chars()
+        .collect();
+    let mut next = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state % below as u64).unwrap_or(0)
+    };
+    let mut texts = Vec::new();
+    for seed in seeds {
+        for _ in 0..per_seed {
+            let mut chars: Vec<char> = seed.chars().collect();
+            for _ in 0..=next(3) {
+                let at = next(chars.len() + 1);
+                match next(3) {
+                    0 if at < chars.len() => {
+                        chars.remove(at);
+                    }
+                    1 => chars.insert(at, alphabet[next(alphabet.len())]),
+                    _ if at < chars.len() => chars[at] = alphabet[next(alphabet.len())],
+                    _ => {}
+                }
+            }
+            texts.push(chars.into_iter().collect());
+        }
+    }
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, HashMap};
@@ -758,37 +793,12 @@ mod tests {
             r#"{"s": "x\"y\\z\u0041\n", "t": "", "n": 12345678901234567890, "m": -9223372036854775808}"#,
             r#"[[{"k": [false, {"": ""}]}], "é", 1E+2, 3.0]"#,
         ];
-        let alphabet: Vec<char> = "{}[]\",:.-+eE0123456789 \\tnulrfasx\u{e9}"
-            .chars()
-            .collect();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % below as u64).unwrap_or(0)
-        };
         let (mut checked, mut valid) = (0, 0);
-        for seed in seeds {
-            for _ in 0..3_000 {
-                let mut chars: Vec<char> = seed.chars().collect();
-                for _ in 0..=next(3) {
-                    let at = next(chars.len() + 1);
-                    match next(3) {
-                        0 if at < chars.len() => {
-                            chars.remove(at);
-                        }
-                        1 => chars.insert(at, alphabet[next(alphabet.len())]),
-                        _ if at < chars.len() => chars[at] = alphabet[next(alphabet.len())],
-                        _ => {}
-                    }
-                }
-                let text: String = chars.into_iter().collect();
-                let scanned = scanned(&text, 128);
-                assert_eq!(scanned, built(&text), "{text}");
-                valid += usize::from(scanned.is_some());
-                checked += 1;
-            }
+        for text in mutated(&seeds, 3_000, 0x9E37_79B9_7F4A_7C15) {
+            let scanned = scanned(&text, 128);
+            assert_eq!(scanned, built(&text), "{text}");
+            valid += usize::from(scanned.is_some());
+            checked += 1;
         }
         assert_eq!(checked, 9_000);
         // Both outcomes are well represented.
