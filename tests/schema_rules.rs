@@ -99,7 +99,7 @@ fn counts_written_as_decimals_hold() {
         shown,
         [
             "`items`: expected an array with 1 to 2 items, found an array of 3 items",
-            "`name`: expected a string of 2 to 3 characters, found \"a\" (1 characters)",
+            "`name`: expected a string of 2 to 3 characters, found \"a\" (1 character)",
         ]
     );
     assert_eq!(schema.validate(&json!({})).len(), 1);

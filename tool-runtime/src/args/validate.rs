@@ -460,6 +460,8 @@ impl<'s> Checker<'s> {
                     let shown = show(value);
                     let found = if shown.ends_with("characters)") {
                         shown
+                    } else if len == 1 {
+                        format!("{shown} (1 character)")
                     } else {
                         format!("{shown} ({len} characters)")
                     };

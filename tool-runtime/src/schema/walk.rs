@@ -258,19 +258,28 @@ pub(crate) fn describe(keyword: &str, value: &Value) -> Option<String> {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
+    // `at least 1 character`, `at most 2 characters`.
+    let count = |one: &str, many: &str| {
+        let unit = if value.as_f64() == Some(1.0) {
+            one
+        } else {
+            many
+        };
+        format!("{v} {unit}")
+    };
     Some(match keyword {
         "minimum" => format!("at least {v}"),
         "maximum" => format!("at most {v}"),
         "exclusiveMinimum" => format!("greater than {v}"),
         "exclusiveMaximum" => format!("less than {v}"),
         "multipleOf" => format!("a multiple of {v}"),
-        "minLength" => format!("at least {v} characters"),
-        "maxLength" => format!("at most {v} characters"),
-        "minItems" => format!("at least {v} items"),
-        "maxItems" => format!("at most {v} items"),
+        "minLength" => format!("at least {}", count("character", "characters")),
+        "maxLength" => format!("at most {}", count("character", "characters")),
+        "minItems" => format!("at least {}", count("item", "items")),
+        "maxItems" => format!("at most {}", count("item", "items")),
         "uniqueItems" if value == &Value::Bool(true) => "no duplicate items".to_owned(),
-        "minProperties" => format!("at least {v} entries"),
-        "maxProperties" => format!("at most {v} entries"),
+        "minProperties" => format!("at least {}", count("entry", "entries")),
+        "maxProperties" => format!("at most {}", count("entry", "entries")),
         "pattern" => format!("matching the pattern {v}"),
         "format" => format!("format: {v}"),
         "default" => format!("default: {value}"),
@@ -515,6 +524,16 @@ mod tests {
             describe("minLength", &json!(3)).unwrap(),
             "at least 3 characters"
         );
+        assert_eq!(
+            describe("minLength", &json!(1)).unwrap(),
+            "at least 1 character"
+        );
+        assert_eq!(describe("maxItems", &json!(1)).unwrap(), "at most 1 item");
+        assert_eq!(
+            describe("minProperties", &json!(1)).unwrap(),
+            "at least 1 entry"
+        );
+        assert_eq!(describe("minItems", &json!(2)).unwrap(), "at least 2 items");
         assert_eq!(describe("enum", &json!([1, 2])).unwrap(), "one of 1, 2");
         assert_eq!(describe("uniqueItems", &json!(false)), None);
         let mut schema = Map::new();

@@ -87,7 +87,7 @@ impl CompiledSchema {
             types = node.implied_type().unwrap_or(types);
         }
         // `an integer at least 0, or null`: bounds belong to the non-null part.
-        let nullable = types.has(Types::NULL) && types != Types::NULL;
+        let nullable = types.has(Types::NULL) && types != Types::NULL && types != Types::ANY;
         let base = if nullable {
             Types(types.0 & !Types::NULL.0)
         } else {
@@ -231,14 +231,37 @@ pub(crate) fn join_or(parts: &[String]) -> String {
 }
 
 fn plural(description: &str) -> String {
-    for (one, many) in [
+    const NAMES: [(&str, &str); 8] = [
         ("a string", "strings"),
         ("an integer", "integers"),
         ("a number", "numbers"),
         ("a boolean", "booleans"),
         ("an object", "objects"),
         ("an array", "arrays"),
-    ] {
+        ("any JSON value", "any JSON values"),
+        ("null", "null"),
+    ];
+    // A list of bare types (`a string, a number or null`): every one in the plural.
+    let list = description.replace(", or ", ", ");
+    let parts: Vec<&str> = list
+        .split(", ")
+        .flat_map(|part| part.split(" or "))
+        .collect();
+    let many: Option<Vec<String>> = parts
+        .iter()
+        .map(|part| {
+            NAMES
+                .iter()
+                .find(|(one, _)| one == part)
+                .map(|(_, many)| (*many).to_owned())
+        })
+        .collect();
+    if let Some(many) = many
+        && many.len() > 1
+    {
+        return join_or(&many);
+    }
+    for (one, many) in NAMES {
         if let Some(rest) = description.strip_prefix(one) {
             return format!("{many}{rest}");
         }
@@ -260,5 +283,59 @@ pub(crate) fn num(value: f64) -> String {
         format!("{value:.0}")
     } else {
         value.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::ROOT;
+    use super::*;
+
+    fn described(schema: &Value) -> String {
+        CompiledSchema::compile(schema).describe(ROOT)
+    }
+
+    #[test]
+    fn reads_as_english_in_the_singular_and_the_plural() {
+        let cases = [
+            (
+                json!({"type": "string", "minLength": 1}),
+                "a string of at least 1 character",
+            ),
+            (
+                json!({"type": "string", "maxLength": 3}),
+                "a string of at most 3 characters",
+            ),
+            (
+                json!({"type": "array", "items": {"type": "string"}, "minItems": 1}),
+                "an array of strings with at least 1 item",
+            ),
+            (
+                json!({"type": "array", "items": {}}),
+                "an array of any JSON values",
+            ),
+            (json!({}), "any JSON value"),
+            (
+                json!({"type": "array", "items": {"type": ["string", "number", "null"]}}),
+                "an array of strings, numbers or null",
+            ),
+            (
+                json!({"type": "array", "items": {"type": ["integer", "boolean"]}}),
+                "an array of integers or booleans",
+            ),
+            (
+                json!({"type": "array", "items": {"type": "string", "minLength": 2}}),
+                "an array of strings of at least 2 characters",
+            ),
+            (
+                json!({"type": "array", "items": {"enum": ["a", "b"]}}),
+                "an array of one of \"a\" or \"b\"",
+            ),
+        ];
+        for (schema, words) in cases {
+            assert_eq!(described(&schema), words, "{schema}");
+        }
     }
 }

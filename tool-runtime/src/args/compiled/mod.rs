@@ -65,6 +65,9 @@ impl Types {
 
     /// `a string`, `an integer or null`, ...
     pub(crate) fn describe(self) -> String {
+        if self == Types::ANY {
+            return "any JSON value".into();
+        }
         let mut names: Vec<&str> = [
             (Types::STRING, "a string"),
             (Types::INTEGER, "an integer"),
