@@ -14,6 +14,7 @@
 //! ```
 
 mod demo;
+mod output;
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -126,17 +127,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
 
     let mut messages = vec![json!({"role": "user", "content": script["user"]})];
-    println!("user: {}", script["user"].as_str().unwrap_or_default());
+    output::say!("user: {}", script["user"].as_str().unwrap_or_default());
     for turn in 1.. {
         let response = model.respond(&messages)?;
         let reply = tools.read_response(Provider::Anthropic, &response)?;
         messages.push(json!({"role": "assistant", "content": response["content"]}));
         if !reply.text.is_empty() {
-            println!("model: {}", reply.text);
+            output::say!("model: {}", reply.text);
         }
         let calls: Vec<ToolCall> = reply.local_calls().cloned().collect();
         if calls.is_empty() {
-            println!(
+            output::say!(
                 "done after {turn} turns ({})",
                 reply.stop_reason.unwrap_or_default()
             );
@@ -145,24 +146,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
         let started = Instant::now();
         let mut results = tools.execute_all_with(&calls, &ctx, options.clone()).await;
-        println!(
+        output::say!(
             "turn {turn}: {} calls in one batch, done in {} ms",
             calls.len(),
             started.elapsed().as_millis()
         );
         for (call, result) in calls.iter().zip(&mut results) {
-            println!("  {} {} -> {}", call.name, arguments(call), summary(result));
+            output::say!("  {} {} -> {}", call.name, arguments(call), summary(result));
             if result.is_interrupt() {
                 let answer = &approvals[&call.call_id];
                 *result = if answer["approve"] == true {
-                    println!("  approved (from the script)");
+                    output::say!("  approved (from the script)");
                     tools.approve(call, &ctx).await
                 } else {
                     let reason = answer["reject"].as_str().unwrap_or("no reason given");
-                    println!("  rejected (from the script): {reason}");
+                    output::say!("  rejected (from the script): {reason}");
                     tools.reject(call, reason)
                 };
-                println!("  {} -> {}", call.name, summary(result));
+                output::say!("  {} -> {}", call.name, summary(result));
             }
             if let Some(failures) = result.budget_exhausted() {
                 return Err(format!(

@@ -19,6 +19,8 @@
 //! stderr with its line number, and the rest of the stream is still read: nothing received is
 //! dropped. The exit code is 0 when the stream was read to its end, 2 for a bad command line.
 
+mod output;
+
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -38,13 +40,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(provider) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("assemble: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    output::finish(
+        run(provider).map_err(|error| io::Error::new(error.kind(), format!("assemble: {error}"))),
+    )
 }
 
 fn run(provider: Provider) -> io::Result<()> {

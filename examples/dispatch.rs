@@ -22,8 +22,10 @@
 //! invalid call gets the plain argument error.
 
 mod demo;
+mod output;
 
 use std::io::{self, BufRead, BufWriter, Write};
+use std::process::ExitCode;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -102,7 +104,11 @@ fn read_call(line: &[u8], index: usize) -> Result<ToolCall, Box<BadLine>> {
     Ok(ToolCall::new(call_id, tool.clone(), arguments).with_index(index))
 }
 
-fn main() -> io::Result<()> {
+fn main() -> ExitCode {
+    output::finish(run())
+}
+
+fn run() -> io::Result<()> {
     let batch = match std::env::args().nth(1).as_deref() {
         None => false,
         Some("--batch") => true,

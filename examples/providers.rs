@@ -12,6 +12,7 @@
 
 #[allow(dead_code)] // The context is for running tools; this only lists them.
 mod demo;
+mod output;
 
 use std::process::ExitCode;
 
@@ -46,7 +47,7 @@ fn main() -> ExitCode {
             }
             match serde_json::to_string_pretty(&list) {
                 Ok(text) => {
-                    println!("{text}");
+                    output::say!("{text}");
                     ExitCode::SUCCESS
                 }
                 Err(error) => {

@@ -5,6 +5,9 @@
 //! model would see for each. Offline: no API keys, no network.
 
 mod demo;
+mod output;
+
+use output::say;
 
 use toolwright::{Arguments, ToolCall, ToolResult};
 
@@ -12,14 +15,14 @@ fn main() {
     let tools = demo::toolbox();
     let ctx = demo::context();
 
-    println!("== The tools, as a model is shown them ==\n");
+    say!("== The tools, as a model is shown them ==\n");
     for definition in tools.definitions() {
-        println!("{}: {}", definition.name(), definition.description());
+        say!("{}: {}", definition.name(), definition.description());
         let schema = serde_json::to_string_pretty(definition.parameters()).unwrap_or_default();
-        println!("{schema}\n");
+        say!("{schema}\n");
     }
 
-    println!("== A script of tool calls, and what the model sees ==\n");
+    say!("== A script of tool calls, and what the model sees ==\n");
     let script = [
         (
             "a valid call",
@@ -81,23 +84,23 @@ fn print_result(what: &str, call: &ToolCall, result: &ToolResult) {
         Arguments::Text(text) => text.clone(),
         Arguments::Json(value) => value.to_string(),
     };
-    println!("-- {what}: {}({arguments})", call.name);
+    say!("-- {what}: {}({arguments})", call.name);
     let status = if result.is_error { "error" } else { "ok" };
-    println!("   model sees [{status}]: {}", result.text());
+    say!("   model sees [{status}]: {}", result.text());
     if let Some(fixes) = result.fixes() {
-        println!(
+        say!(
             "   application sees what was fixed: {}",
             serde_json::to_string(fixes).unwrap_or_default()
         );
     }
     if let Some(invoice) = result.native::<demo::Invoice>() {
-        println!("   application keeps: {invoice:?}");
+        say!("   application keeps: {invoice:?}");
     }
     if let Some(message) = result.panic_message() {
-        println!("   application keeps the panic: {message:?}");
+        say!("   application keeps the panic: {message:?}");
     }
     if let Some(error) = result.tool_error::<demo::DivideError>() {
-        println!("   application keeps the typed error: {error:?}");
+        say!("   application keeps the typed error: {error:?}");
     }
-    println!();
+    say!();
 }

@@ -9,7 +9,10 @@
 //! echo '{"input": "{a: 1,}"}' | cargo run --example repair
 //! ```
 
+mod output;
+
 use std::io::{self, BufRead, BufWriter, Write};
+use std::process::ExitCode;
 
 use serde_json::{Value, json};
 use toolwright::args::{JsonLimits, parse_json};
@@ -37,7 +40,11 @@ fn answer(line: &[u8], limits: &JsonLimits) -> Value {
     }
 }
 
-fn main() -> io::Result<()> {
+fn main() -> ExitCode {
+    output::finish(run())
+}
+
+fn run() -> io::Result<()> {
     let limits = JsonLimits::default();
     let mut input = io::stdin().lock();
     let mut out = BufWriter::new(io::stdout().lock());

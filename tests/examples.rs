@@ -582,3 +582,48 @@ fn dispatch_bounds_and_escapes_what_it_echoes() {
          JSON can hold at line 1, column 7); send one JSON object of named arguments"
     );
 }
+
+/// Every example ends quietly, and with success, when the reader of its output goes away
+/// (`providers openai | head`): no panic, no error message about the pipe.
+#[test]
+fn examples_end_quietly_on_a_closed_pipe() {
+    let cases: [(&str, &[&str], &[u8]); 6] = [
+        ("quickstart", &[], b""),
+        ("providers", &["openai"], b""),
+        (
+            "dispatch",
+            &[],
+            b"{\"id\":\"c1\",\"name\":\"add\",\"arguments\":\"{\\\"a\\\":2,\\\"b\\\":3}\"}\n",
+        ),
+        ("repair", &[], b"{\"a\": 1,}\n"),
+        (
+            "assemble",
+            &["openai"],
+            b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"add\",\"arguments\":\"{}\"}}]}}]}\n",
+        ),
+        ("agent_loop", &[], b""),
+    ];
+    for (name, args, input) in cases {
+        let mut child = Command::new(example(name))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader is gone before the example writes a line.
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().unwrap();
+        // The example may be gone before it reads its input: that is its business.
+        let _ = stdin.write_all(input);
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        assert!(
+            !stderr.to_lowercase().contains("broken pipe"),
+            "{name}: {stderr}"
+        );
+    }
+}
