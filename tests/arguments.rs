@@ -171,6 +171,46 @@ fn tagged_enums_are_coerced_by_their_tag_even_inside_a_string() {
 }
 
 #[test]
+fn an_unknown_or_missing_tag_is_told_the_tags_and_nothing_else() {
+    let tools = tools();
+    let invalid = |arguments: Value| {
+        let result = run(&tools, "area", arguments);
+        assert!(result.is_error, "{}", result.text());
+        let invalid = result
+            .argument_error()
+            .and_then(|error| error.invalid())
+            .cloned()
+            .expect("the schema's problems");
+        (invalid, result.text().to_owned())
+    };
+    let (unknown, text) = invalid(json!({"shape": {"kind": "triangle", "r": 1}}));
+    assert_eq!(unknown.problems.len(), 1, "{text}");
+    let problem = &unknown.problems[0];
+    assert_eq!(problem.path.to_string(), "shape.kind");
+    assert_eq!(problem.kind, ProblemKind::NotAllowed);
+    assert_eq!(problem.expected, r#"one of "circle" or "square""#);
+    assert_eq!(problem.found, r#""triangle""#);
+    // Not the first variant's demands.
+    assert!(!text.contains("exactly"), "{text}");
+    assert!(
+        !text.contains("`side`") && !text.contains("missing"),
+        "{text}"
+    );
+
+    let (missing, text) = invalid(json!({"shape": {"r": 1}}));
+    assert_eq!(missing.problems.len(), 1, "{text}");
+    let problem = &missing.problems[0];
+    assert_eq!(problem.path.to_string(), "shape.kind");
+    assert_eq!(problem.kind, ProblemKind::Missing);
+    assert_eq!(problem.expected, r#"one of "circle" or "square""#);
+
+    // A tag that names a branch still gets that branch's own problems.
+    let (branch, text) = invalid(json!({"shape": {"kind": "square", "side": "big"}}));
+    assert_eq!(branch.problems.len(), 1, "{text}");
+    assert_eq!(branch.problems[0].path.to_string(), "shape.side");
+}
+
+#[test]
 fn nested_structs_sent_as_arrays_are_refused_as_the_schema_says() {
     // serde would build `Window` from `[800, 600]`; the schema the model saw says object.
     let tools = tools();

@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::compiled::{
-    Additional, CompiledSchema, Dynamic, Node, NodeId, ROOT, Types, keywords, one_of_values,
+    Additional, CompiledSchema, Discriminator, Dynamic, Node, NodeId, ROOT, Types, keywords,
+    one_of_values,
 };
 use super::number::{self, same};
 use super::problem::{ArgPath, PathSegment, Problem, ProblemKind, show};
@@ -168,6 +169,23 @@ fn problem(path: &Frame<'_>, kind: ProblemKind, expected: String, found: String)
         expected,
         found,
         suggestions: Vec::new(),
+    }
+}
+
+/// The problem of a tagged union's object whose tag is missing or names no branch: the tag's
+/// values, and what was sent.
+#[cold]
+fn tag_problem(path: &Frame<'_>, tag: &Discriminator, found: Option<&Value>) -> Problem {
+    let values: Vec<Value> = tag
+        .branches
+        .iter()
+        .map(|(value, _)| value.clone())
+        .collect();
+    let expected = one_of_values(&values);
+    let at = Frame::Key(path, &tag.name);
+    match found {
+        None => problem(&at, ProblemKind::Missing, expected, "nothing".into()),
+        Some(found) => problem(&at, ProblemKind::NotAllowed, expected, show(found)),
     }
 }
 
@@ -730,6 +748,15 @@ impl<'s> Checker<'s> {
                     expected,
                     show(value),
                 ));
+                continue;
+            }
+            // A tag that names no branch (or is missing) is the one problem: the branches
+            // that hold for other tags have nothing to say about this object.
+            if let Some(tag) = schema.discriminator(id)
+                && let Value::Object(map) = value
+                && tag.branch_of(value).is_none()
+            {
+                out.push(tag_problem(path, tag, map.get(&tag.name)));
                 continue;
             }
             // None matched: when the value's type (or its tag) picks one branch, report that
