@@ -47,7 +47,6 @@ fn generate(tool: &ToolFn) -> TokenStream {
     let ident = &tool.ident;
     let vis = &tool.vis;
     let name = tool.name();
-    let deprecated = tool.deprecated.as_ref().map(|(attr, _, _)| attr);
 
     let handle_doc = format!(
         "The `{name}` tool: [`{ident}`](fn@{ident}) as a toolwright tool. Register it with `toolbox.register({ident} {{}})`; its typed arguments are `<{ident} as toolwright::Tool>::Args`."
@@ -286,8 +285,10 @@ fn generate(tool: &ToolFn) -> TokenStream {
 
     quote! {
         #[doc = #handle_doc]
+        // Not `#[deprecated]` itself, though the fn is: registering a deprecated tool is how an
+        // application keeps offering it while it goes away, and the model is told (in every
+        // provider form's description); calling the fn directly still warns.
         #[allow(non_camel_case_types)]
-        #deprecated
         #vis struct #ident {}
 
         #[allow(deprecated)]

@@ -1,5 +1,7 @@
 //! Tool entries as each provider's request wants them, built once per tool and form.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -159,7 +161,8 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
         });
     }
     let name = &*wire;
-    let description = definition.description();
+    let description = model_description(definition);
+    let description = description.as_ref();
     let entry = match format {
         ToolFormat::OpenAiChat => json!({
             "type": "function",
@@ -208,6 +211,38 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
     ProviderForm { entry, report }
 }
 
+/// The description a model is shown: a deprecated tool's starts by saying so, with its
+/// `since` and `note` (no provider has a field for it: OpenAI, Anthropic, Gemini and MCP tool
+/// entries carry a description only).
+fn model_description(definition: &ToolDefinition) -> Cow<'_, str> {
+    let description = definition.description();
+    let Some(deprecation) = definition.deprecated() else {
+        return Cow::Borrowed(description);
+    };
+    let mut words = String::from("Deprecated");
+    if let Some(since) = &deprecation.since {
+        words.push_str(" since ");
+        words.push_str(since);
+    }
+    match deprecation
+        .note
+        .as_deref()
+        .map(|note| note.trim().trim_end_matches('.'))
+    {
+        Some(note) if !note.is_empty() => {
+            words.push_str(": ");
+            words.push_str(note);
+            words.push('.');
+        }
+        _ => words.push('.'),
+    }
+    if !description.is_empty() {
+        words.push(' ');
+        words.push_str(description);
+    }
+    Cow::Owned(words)
+}
+
 fn mcp_entry(
     definition: &ToolDefinition,
     name: &str,
@@ -219,7 +254,10 @@ fn mcp_entry(
     if let Some(title) = definition.display_text() {
         entry.insert("title".into(), Value::from(title));
     }
-    entry.insert("description".into(), Value::from(definition.description()));
+    entry.insert(
+        "description".into(),
+        Value::from(model_description(definition).as_ref()),
+    );
     entry.insert("inputSchema".into(), parameters);
     if let Some(output) = definition.output_schema() {
         if output.get("type") == Some(&Value::from("object")) {
