@@ -593,3 +593,37 @@ async fn async_tools_run_on_tokio() {
     });
     assert_eq!(handle.await.unwrap().text(), "spawned");
 }
+
+/// `#[tool(default = Some(..))]` on an `Option`: left out or `null` (under the default policy,
+/// where `null` for an optional argument means "not given"), the default; `null` is `None` only
+/// when the toolbox takes `null` as a value.
+#[test]
+fn a_default_on_an_option_applies_to_null_unless_null_is_a_value() {
+    /// Page through results.
+    #[tool]
+    fn page(
+        /// Items per page.
+        #[tool(default = Some(5))]
+        size: Option<u32>,
+    ) -> String {
+        format!("{size:?}")
+    }
+
+    let tools = Toolbox::<()>::new().with(page {}).unwrap();
+    let call = |arguments: &str| {
+        let result = tools.execute_blocking(&ToolCall::new("c1", "page", arguments), &());
+        result.text().to_owned()
+    };
+    assert_eq!(call("{}"), "Some(5)");
+    assert_eq!(call(r#"{"size": null}"#), "Some(5)");
+    assert_eq!(call(r#"{"size": 3}"#), "Some(3)");
+
+    let tools = Toolbox::<()>::new()
+        .with_argument_policy(toolwright::args::ArgumentPolicy::new().null_as_absent(false))
+        .with(page {})
+        .unwrap();
+    let result = tools.execute_blocking(&ToolCall::new("c1", "page", r#"{"size": null}"#), &());
+    assert_eq!(result.text(), "None");
+    let result = tools.execute_blocking(&ToolCall::new("c1", "page", "{}"), &());
+    assert_eq!(result.text(), "Some(5)");
+}
