@@ -627,3 +627,54 @@ fn a_default_on_an_option_applies_to_null_unless_null_is_a_value() {
     let result = tools.execute_blocking(&ToolCall::new("c1", "page", "{}"), &());
     assert_eq!(result.text(), "Some(5)");
 }
+
+/// Several tools at once: a tuple of handles; every name clash reported together, within the set
+/// and with the toolbox; nothing registered when anything is refused.
+#[test]
+fn many_tools_register_in_one_call_and_every_clash_is_told() {
+    /// One.
+    #[tool]
+    fn one() -> u8 {
+        1
+    }
+    /// Two.
+    #[tool]
+    fn two() -> u8 {
+        2
+    }
+    /// Three.
+    #[tool]
+    fn three() -> u8 {
+        3
+    }
+
+    let tools = Toolbox::<()>::new().with_all((one {}, two {})).unwrap();
+    assert_eq!(tools.len(), 2);
+    let call = ToolCall::new("c1", "two", "{}");
+    assert_eq!(tools.execute_blocking(&call, &()).text(), "2");
+
+    let mut tools = tools;
+    let refused = tools
+        .register_all((three {}, one {}, two {}, three {}))
+        .unwrap_err();
+    assert_eq!(
+        refused,
+        RegisterError::Several(vec![
+            RegisterError::DuplicateName("one".into()),
+            RegisterError::DuplicateName("two".into()),
+            RegisterError::DuplicateName("three".into()),
+        ])
+    );
+    assert_eq!(
+        refused.to_string(),
+        "3 of the tools could not be registered: a tool named `one` is already registered; a \
+         tool named `two` is already registered; a tool named `three` is already registered"
+    );
+    // All or nothing: `three` is not in, and the toolbox works as before.
+    assert_eq!(tools.len(), 2);
+    assert!(tools.get("three").is_none());
+    assert_eq!(tools.execute_blocking(&call, &()).text(), "2");
+    tools.register_all((three {},)).unwrap();
+    let call = ToolCall::new("c2", "three", "{}");
+    assert_eq!(tools.execute_blocking(&call, &()).text(), "3");
+}

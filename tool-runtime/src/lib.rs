@@ -60,5 +60,5 @@ pub use crate::tool::{
     ToolDefinition, UnknownArgs, erase, parse_arguments,
 };
 pub use crate::toolbox::{
-    DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ParsedArguments, RegisterError, Toolbox,
+    DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, IntoTools, ParsedArguments, RegisterError, Toolbox,
 };

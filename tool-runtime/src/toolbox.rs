@@ -38,7 +38,68 @@ pub enum RegisterError {
     /// A setting names a tool that is not registered.
     #[error("no tool named `{0}` is registered")]
     UnknownTool(String),
+    /// Tools registered together ([`Toolbox::register_all`]) could not be: every reason, in
+    /// the order of the tools (none of them was registered).
+    #[error("{} of the tools could not be registered: {}", .0.len(), list(.0))]
+    Several(Vec<RegisterError>),
 }
+
+fn list(errors: &[RegisterError]) -> String {
+    errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Several tools to register at once ([`Toolbox::register_all`], [`Toolbox::with_all`]): a
+/// tuple of tools (`(add {}, search {})`, up to 16), or an array or `Vec` of erased tools
+/// ([`erase`](crate::tool::erase)).
+pub trait IntoTools<C: ?Sized> {
+    /// The tools, erased, in order.
+    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>>;
+}
+
+impl<C: ?Sized> IntoTools<C> for Vec<Arc<dyn DynTool<C>>> {
+    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+        self
+    }
+}
+
+impl<C: ?Sized, const N: usize> IntoTools<C> for [Arc<dyn DynTool<C>>; N] {
+    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+        self.into()
+    }
+}
+
+macro_rules! tuples {
+    ($($name:ident)+) => {
+        impl<C: ?Sized + Sync + 'static, $($name: Tool<C>),+> IntoTools<C> for ($($name,)+) {
+            #[allow(non_snake_case)]
+            fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+                let ($($name,)+) = self;
+                vec![$(crate::tool::erase($name)),+]
+            }
+        }
+    };
+}
+
+tuples!(A);
+tuples!(A B);
+tuples!(A B D);
+tuples!(A B D E);
+tuples!(A B D E F);
+tuples!(A B D E F G);
+tuples!(A B D E F G H);
+tuples!(A B D E F G H I);
+tuples!(A B D E F G H I J);
+tuples!(A B D E F G H I J K);
+tuples!(A B D E F G H I J K L);
+tuples!(A B D E F G H I J K L M);
+tuples!(A B D E F G H I J K L M N);
+tuples!(A B D E F G H I J K L M N O);
+tuples!(A B D E F G H I J K L M N O P);
+tuples!(A B D E F G H I J K L M N O P Q);
 
 /// A set of tools for one application context type `C`, and the dispatcher of calls to them.
 ///
@@ -358,6 +419,69 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             gated: tool.definition().needs_approval() || tool.definition().timeout().is_some(),
         });
         self.tools.push(tool);
+        Ok(self)
+    }
+
+    /// Registers several tools at once: all of them, or none. Every reason one could not be
+    /// registered (a name taken, by the toolbox or by another of them; a required provider's
+    /// rules) is reported together, in the tools' order.
+    ///
+    /// ```
+    /// use tool_runtime::{RegisterError, Toolbox, erase};
+    /// # use tool_runtime::{DynamicTool, ToolDefinition};
+    /// # use serde_json::{Map, Value, json};
+    /// # let tool = |name: &'static str| erase::<(), _>(DynamicTool::new(
+    /// #     ToolDefinition::new(name, "A tool.", json!({"type": "object"})).unwrap(),
+    /// #     |args: Map<String, Value>, _: &()| Value::Object(args),
+    /// # ));
+    /// let mut tools = Toolbox::<()>::new();
+    /// tools.register_all([tool("a"), tool("b")]).unwrap();
+    /// let refused = tools.register_all([tool("c"), tool("a"), tool("b")]).unwrap_err();
+    /// assert_eq!(
+    ///     refused,
+    ///     RegisterError::Several(vec![
+    ///         RegisterError::DuplicateName("a".into()),
+    ///         RegisterError::DuplicateName("b".into()),
+    ///     ])
+    /// );
+    /// assert_eq!(tools.len(), 2); // `c` was not registered either
+    /// ```
+    ///
+    /// # Errors
+    /// [`RegisterError::Several`], with every reason.
+    pub fn register_all(&mut self, tools: impl IntoTools<C>) -> Result<&mut Self, RegisterError> {
+        let mapped_names = self.mapped_names;
+        let before = self.tools.len();
+        let mut errors = Vec::new();
+        for tool in tools.into_tools() {
+            if let Err(error) = self.register_dyn(tool) {
+                errors.push(error);
+            }
+        }
+        if errors.is_empty() {
+            return Ok(self);
+        }
+        // None of them, then: the ones that were registered go again.
+        while self.tools.len() > before {
+            if let Some(tool) = self.tools.pop() {
+                self.states.pop();
+                let name = tool.definition().name();
+                if let Ok(at) = self.by_name.binary_search_by(|(n, _)| (**n).cmp(name)) {
+                    self.by_name.remove(at);
+                }
+            }
+        }
+        self.mapped_names = mapped_names;
+        Err(RegisterError::Several(errors))
+    }
+
+    /// [`register_all`](Self::register_all), builder style: `Toolbox::new().with_all((add {},
+    /// search {}))?`.
+    ///
+    /// # Errors
+    /// As [`register_all`](Self::register_all).
+    pub fn with_all(mut self, tools: impl IntoTools<C>) -> Result<Self, RegisterError> {
+        self.register_all(tools)?;
         Ok(self)
     }
 
