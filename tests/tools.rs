@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::args::ProblemKind;
 use toolwright::{
-    ArgumentError, CallInfo, ContentPart, Interrupt, RegisterError, ResultDetail, Tool, ToolCall,
-    ToolOutput, Toolbox, tool,
+    ArgumentError, CallInfo, ContentPart, Decision, Interrupt, RegisterError, ResultDetail, Tool,
+    ToolCall, ToolOutput, Toolbox, tool,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]
@@ -677,4 +677,67 @@ fn many_tools_register_in_one_call_and_every_clash_is_told() {
     tools.register_all((three {},)).unwrap();
     let call = ToolCall::new("c2", "three", "{}");
     assert_eq!(tools.execute_blocking(&call, &()).text(), "3");
+}
+
+/// A batch's held calls resolved in place, by call id: approved ones run, rejected ones tell the
+/// model why, undecided ones stay held, and every other result stays where it was.
+#[test]
+fn a_batchs_interrupts_are_resolved_in_place_in_call_order() {
+    /// Look a thing up.
+    #[tool(read_only)]
+    fn look(thing: String) -> String {
+        format!("found {thing}")
+    }
+    /// Remove a thing, once a person agrees.
+    #[tool(needs_approval, destructive)]
+    fn remove(thing: String) -> String {
+        format!("removed {thing}")
+    }
+
+    let tools = Toolbox::<()>::new().with_all((look {}, remove {})).unwrap();
+    let calls = [
+        ToolCall::new("c1", "look", r#"{"thing": "a"}"#),
+        ToolCall::new("c2", "remove", r#"{"thing": "b"}"#),
+        ToolCall::new("c3", "remove", r#"{"thing": "c"}"#),
+        ToolCall::new("c4", "look", r#"{"thing": "d"}"#),
+        ToolCall::new("c5", "remove", r#"{"thing": "e"}"#),
+    ];
+    let mut results = tools.execute_all_blocking(&calls, &());
+    let held: Vec<&str> = results
+        .iter()
+        .filter(|r| r.is_interrupt())
+        .map(|r| r.call_id.as_str())
+        .collect();
+    assert_eq!(held, ["c2", "c3", "c5"]);
+
+    let mut asked = Vec::new();
+    tools.resolve_interrupts_blocking(&calls, &mut results, &(), |call, interrupt| {
+        asked.push((call.call_id.clone(), interrupt.data.clone()));
+        match call.call_id.as_str() {
+            "c2" => Some(Decision::Approve),
+            "c3" => Some(Decision::Reject("keep c".into())),
+            _ => None,
+        }
+    });
+    assert_eq!(
+        asked,
+        [
+            ("c2".to_owned(), json!({"thing": "b"})),
+            ("c3".to_owned(), json!({"thing": "c"})),
+            ("c5".to_owned(), json!({"thing": "e"})),
+        ]
+    );
+    let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
+    assert_eq!(ids, ["c1", "c2", "c3", "c4", "c5"]);
+    assert_eq!(results[0].text(), "found a");
+    assert_eq!(results[1].text(), "removed b");
+    assert!(results[2].is_error);
+    assert!(
+        results[2].text().contains("keep c"),
+        "{}",
+        results[2].text()
+    );
+    assert!(matches!(results[2].detail, ResultDetail::Rejected { .. }));
+    assert_eq!(results[3].text(), "found d");
+    assert!(results[4].is_interrupt());
 }

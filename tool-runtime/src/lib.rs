@@ -42,8 +42,8 @@ pub use crate::call::{
     Arguments, CallInfo, CallKind, CallScope, CallStatus, ExecutionStatus, ToolCall,
 };
 pub use crate::exec::{
-    Batch, BatchOptions, Before, Blocking, BoxFuture, Cancellation, Cancelled, Hook, MaybeReady,
-    Resolve, Sleep, block_on, run_blocking, sleep,
+    Batch, BatchOptions, Before, Blocking, BoxFuture, Cancellation, Cancelled, Decision, Hook,
+    MaybeReady, Resolve, Sleep, block_on, run_blocking, sleep,
 };
 pub use crate::names::close_matches;
 pub use crate::native::Native;

@@ -13,6 +13,7 @@ pub use self::batch::{Batch, BatchOptions};
 pub use self::blocking::{Blocking, run_blocking};
 pub use self::cancel::{Cancellation, Cancelled};
 pub use self::hook::{Before, Hook};
+pub use self::run::Decision;
 pub use self::timer::{Sleep, sleep};
 
 use std::any::Any;

@@ -24,6 +24,15 @@ use crate::tool::{DynTool, Tool, ToolDefinition};
 use crate::toolbox::{ApprovalRule, RegisterError, Toolbox, record};
 use crate::{echo, json};
 
+/// What a person decided about a held call ([`Toolbox::resolve_interrupts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Run it.
+    Approve,
+    /// Do not run it; the model is told so, with this reason (empty: no reason given).
+    Reject(String),
+}
+
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// How many calls of a batch may run at the same time (at least 1; default
     /// [`DEFAULT_CONCURRENCY`](crate::DEFAULT_CONCURRENCY)). Only calls of tools that are safe to
@@ -201,6 +210,73 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// [`approve`](Self::approve) for sync callers, as [`execute_blocking`](Self::execute_blocking).
     pub fn approve_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
         block_on(self.approve(call, ctx))
+    }
+
+    /// Resolves a batch's held calls in place: for each result that is an [`Interrupt`] (a
+    /// call held for approval, or a tool that asked for it), `decide` is asked, with the call
+    /// and the interrupt, and the result is replaced by the approved call's run
+    /// ([`approve`](Self::approve)) or the rejection ([`reject`](Self::reject)); `None` leaves
+    /// it held. Every other result stays as it is, so the results keep the calls' order, ready
+    /// to be encoded back for the model. A result is paired with its call by the call id.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    ///
+    /// use tool_runtime::{Decision, ToolCall, Toolbox};
+    /// # use tool_runtime::{DynamicTool, ToolDefinition, erase};
+    /// # use serde_json::{Map, Value, json};
+    /// # let definition = ToolDefinition::new("delete", "Delete a file.", json!({"type": "object"}))
+    /// #     .unwrap()
+    /// #     .with_needs_approval(true);
+    /// # let delete = DynamicTool::new(definition, |_: Map<String, Value>, _: &()| "deleted".to_owned());
+    /// let tools = Toolbox::<()>::new().with(delete).unwrap();
+    /// let calls = [ToolCall::new("c1", "delete", "{}"), ToolCall::new("c2", "delete", "{}")];
+    /// let mut results = tools.execute_all_blocking(&calls, &());
+    /// assert!(results.iter().all(|r| r.is_interrupt()));
+    ///
+    /// // A person's decisions, by call id.
+    /// let decisions = HashMap::from([
+    ///     ("c1", Decision::Approve),
+    ///     ("c2", Decision::Reject("not today".into())),
+    /// ]);
+    /// tools.resolve_interrupts_blocking(&calls, &mut results, &(), |call, _| {
+    ///     decisions.get(call.call_id.as_str()).cloned()
+    /// });
+    /// assert_eq!(results[0].text(), "deleted");
+    /// assert!(results[1].text().contains("not today"));
+    /// ```
+    pub async fn resolve_interrupts(
+        &self,
+        calls: &[ToolCall],
+        results: &mut [ToolResult],
+        ctx: &C,
+        mut decide: impl FnMut(&ToolCall, &Interrupt) -> Option<Decision>,
+    ) {
+        for result in results.iter_mut() {
+            let Some(interrupt) = result.interrupt() else {
+                continue;
+            };
+            let Some(call) = calls.iter().find(|call| call.call_id == result.call_id) else {
+                continue;
+            };
+            match decide(call, interrupt) {
+                Some(Decision::Approve) => *result = self.approve(call, ctx).await,
+                Some(Decision::Reject(reason)) => *result = self.reject(call, reason),
+                None => {}
+            }
+        }
+    }
+
+    /// [`resolve_interrupts`](Self::resolve_interrupts) for sync callers, as
+    /// [`execute_blocking`](Self::execute_blocking).
+    pub fn resolve_interrupts_blocking(
+        &self,
+        calls: &[ToolCall],
+        results: &mut [ToolResult],
+        ctx: &C,
+        decide: impl FnMut(&ToolCall, &Interrupt) -> Option<Decision>,
+    ) {
+        block_on(self.resolve_interrupts(calls, results, ctx, decide));
     }
 
     /// The final result of a call a person rejected: an error telling the model so, with the
