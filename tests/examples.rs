@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -27,16 +27,21 @@ fn example(name: &str) -> PathBuf {
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
-/// Runs an example with `args`, `input` on its stdin; its stdout and stderr, after checking it
-/// succeeded.
-fn run(name: &str, args: &[&str], input: &[u8]) -> (String, String) {
-    let mut child = Command::new(example(name))
+/// Starts an example with `args`, its stdin, stdout and stderr piped.
+fn spawn(name: &str, args: &[&str]) -> Child {
+    Command::new(example(name))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs an example with `args`, `input` on its stdin; its stdout and stderr, after checking it
+/// succeeded.
+fn run(name: &str, args: &[&str], input: &[u8]) -> (String, String) {
+    let mut child = spawn(name, args);
     child.stdin.take().unwrap().write_all(input).unwrap();
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
@@ -604,13 +609,7 @@ fn examples_end_quietly_on_a_closed_pipe() {
         ("agent_loop", &[], b""),
     ];
     for (name, args, input) in cases {
-        let mut child = Command::new(example(name))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn(name, args);
         // The reader is gone before the example writes a line.
         drop(child.stdout.take());
         let mut stdin = child.stdin.take().unwrap();
