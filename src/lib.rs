@@ -75,3 +75,6 @@ struct ReadmeDoctests;
 
 #[doc = include_str!("tool_attr.md")]
 pub use tool_macros::tool;
+
+#[doc = include_str!("toolset_attr.md")]
+pub use tool_macros::toolset;

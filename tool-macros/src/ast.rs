@@ -11,6 +11,7 @@ use crate::ctxt::Ctxt;
 
 pub(crate) struct ToolFn {
     pub(crate) args: ToolArgs,
+    pub(crate) owner: Owner,
     pub(crate) ident: Ident,
     pub(crate) vis: syn::Visibility,
     pub(crate) is_async: bool,
@@ -21,6 +22,19 @@ pub(crate) struct ToolFn {
     pub(crate) params: Vec<Param>,
     /// The declared return type; `None` for `()`.
     pub(crate) ret: Option<Type>,
+}
+
+/// Where the tool's fn is declared.
+pub(crate) enum Owner {
+    /// A free fn: its handle is a unit struct of the same name.
+    Free,
+    /// A method of a `#[toolset]` impl block: its handle (named `handle`) holds an `Arc` of the
+    /// service type, lent to the method when it takes `&self`.
+    Method {
+        service: Box<Type>,
+        takes_self: bool,
+        handle: Ident,
+    },
 }
 
 pub(crate) struct Param {
@@ -76,7 +90,12 @@ pub(crate) fn unraw(ident: &Ident) -> String {
 impl ToolFn {
     /// Reads the fn and strips the helper attributes on its parameters. Receivers are reported here
     /// (they have no type to model); everything else is checked in `valid`.
-    pub(crate) fn from_item(item: &mut ItemFn, args: ToolArgs, cx: &mut Ctxt) -> ToolFn {
+    pub(crate) fn from_item(
+        item: &mut ItemFn,
+        args: ToolArgs,
+        mut owner: Owner,
+        cx: &mut Ctxt,
+    ) -> ToolFn {
         let docs = item.attrs.iter().filter_map(doc_expr).cloned().collect();
         let deprecated = item
             .attrs
@@ -89,10 +108,7 @@ impl ToolFn {
         let mut params = Vec::new();
         for input in &mut item.sig.inputs {
             match input {
-                FnArg::Receiver(receiver) => {
-                    let token = &receiver.self_token;
-                    cx.spanned(token, "#[tool] fns cannot take `self`: a tool is a free fn; move the state into a #[tool(context)] parameter");
-                }
+                FnArg::Receiver(receiver) => receive(receiver, &mut owner, cx),
                 FnArg::Typed(typed) => {
                     let mut param_args = ParamArgs::default();
                     let mut forwarded = Vec::new();
@@ -131,6 +147,7 @@ impl ToolFn {
         }
         ToolFn {
             args,
+            owner,
             ident: item.sig.ident.clone(),
             vis: item.vis.clone(),
             is_async: item.sig.asyncness.is_some(),
@@ -157,6 +174,33 @@ impl ToolFn {
             ParamKind::Context { inner } => Some(inner),
             _ => None,
         })
+    }
+}
+
+/// A method's receiver: `&self` in a `#[toolset]` impl; nothing else anywhere.
+fn receive(receiver: &syn::Receiver, owner: &mut Owner, cx: &mut Ctxt) {
+    let token = &receiver.self_token;
+    let Owner::Method { takes_self, .. } = owner else {
+        cx.spanned(
+            token,
+            "a #[tool] method needs #[toolset] on its impl block: `#[toolset] impl Service { #[tool] fn name(&self, ..) }`; a free #[tool] fn takes shared state through a #[tool(context)] parameter",
+        );
+        return;
+    };
+    match &receiver.kind {
+        syn::ReceiverKind::Reference(_, _, None) => *takes_self = true,
+        syn::ReceiverKind::Reference(and, _, Some(mutability)) => cx.spanned(
+            quote::quote!(#and #mutability #token),
+            "a toolset's tools take `&self`, not `&mut self`: calls may run concurrently on the one shared service; keep mutable state behind a `Mutex` or `RwLock`",
+        ),
+        syn::ReceiverKind::Value => cx.spanned(
+            token,
+            "a toolset's tools take `&self`, not `self`: every call borrows the one service the toolset shares (in an `Arc`)",
+        ),
+        _ => cx.spanned(
+            receiver,
+            "a toolset's tools take `&self`: the toolset holds the service in an `Arc` and lends it to each call",
+        ),
     }
 }
 

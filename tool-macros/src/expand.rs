@@ -2,11 +2,11 @@
 //! `const _: () = { .. };`) the arguments struct, the spanned type checks and the `Tool` impl.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemFn, parse_quote};
 
-use crate::ast::{ParamKind, ToolFn, unraw};
+use crate::ast::{Owner, ParamKind, ToolFn, unraw};
 use crate::ctxt::Ctxt;
 
 use crate::{attr, fallback, valid};
@@ -24,33 +24,109 @@ pub(crate) fn tool(args: TokenStream, input: &TokenStream) -> TokenStream {
     };
     let mut cx = Ctxt::default();
     let args = attr::parse_tool_args(args, &mut cx);
-    let tool = ToolFn::from_item(&mut item, args, &mut cx);
+    let tool = ToolFn::from_item(&mut item, args, Owner::Free, &mut cx);
     valid::check(&tool, &item.sig, &mut cx);
     match cx.check() {
         Ok(()) => {
+            let handle = free_handle(&tool);
             let generated = generate(&tool);
-            quote!(#item #generated)
+            quote! {
+                #item
+                #handle
+                #[allow(deprecated)]
+                const _: () = {
+                    #generated
+                };
+            }
         }
         Err(errors) => fallback::expand(&item, &errors),
     }
 }
 
-// One quote! template, read best whole.
-#[allow(clippy::too_many_lines)]
-fn generate(tool: &ToolFn) -> TokenStream {
-    let krate = tool
-        .args
-        .krate
-        .clone()
-        .unwrap_or_else(|| parse_quote!(::toolwright));
-    let rt = quote!(#krate::__private);
+/// A free fn's handle: a unit struct named like the fn.
+fn free_handle(tool: &ToolFn) -> TokenStream {
     let ident = &tool.ident;
     let vis = &tool.vis;
     let name = tool.name();
-
     let handle_doc = format!(
         "The `{name}` tool: [`{ident}`](fn@{ident}) as a toolwright tool. Register it with `toolbox.register({ident} {{}})`; its typed arguments are `<{ident} as toolwright::Tool>::Args`."
     );
+    quote! {
+        #[doc = #handle_doc]
+        // Not `#[deprecated]` itself, though the fn is: registering a deprecated tool is how an
+        // application keeps offering it while it goes away, and the model is told (in every
+        // provider form's description); calling the fn directly still warns.
+        #[allow(non_camel_case_types)]
+        #vis struct #ident {}
+
+        #[allow(deprecated)]
+        const _: () = {
+            #[automatically_derived]
+            impl ::core::clone::Clone for #ident {
+                #[inline]
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::marker::Copy for #ident {}
+
+            #[automatically_derived]
+            impl ::core::default::Default for #ident {
+                #[inline]
+                fn default() -> Self {
+                    #ident {}
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #ident {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(#name)
+                }
+            }
+        };
+    }
+}
+
+pub(crate) fn krate(tool: &ToolFn) -> syn::Path {
+    tool.args
+        .krate
+        .clone()
+        .unwrap_or_else(|| parse_quote!(::toolwright))
+}
+
+/// The items of a tool beside its handle: its arguments struct, the spanned type checks, the
+/// static facts of its definition and the `Tool` impl. To be placed in a block of their own.
+// One quote! template, read best whole.
+#[allow(clippy::too_many_lines)]
+pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
+    let krate = krate(tool);
+    let rt = quote!(#krate::__private);
+    let name = tool.name();
+    // The handle the `Tool` impl is for, how the body is called, and where the definition is.
+    let (ident, callee, definition) = match &tool.owner {
+        Owner::Free => (
+            tool.ident.clone(),
+            tool.ident.to_token_stream(),
+            quote!(__tool_definition()),
+        ),
+        Owner::Method {
+            service, handle, ..
+        } => {
+            let method = &tool.ident;
+            (
+                handle.clone(),
+                quote!(<#service>::#method),
+                quote!(match &self.__tool_definition {
+                    ::core::option::Option::Some(__tool_renamed) => &**__tool_renamed,
+                    ::core::option::Option::None => __tool_definition(),
+                }),
+            )
+        }
+    };
+    let ident = &ident;
     let serde_path = format!("{}::__private::serde", quote!(#krate)).replace(' ', "");
     let schemars_path = format!("{}::__private::schemars", quote!(#krate)).replace(' ', "");
 
@@ -58,6 +134,17 @@ fn generate(tool: &ToolFn) -> TokenStream {
     let mut default_fns = Vec::new();
     let mut checks = Vec::new();
     let mut call_args = Vec::new();
+    let service = match &tool.owner {
+        Owner::Method {
+            service,
+            takes_self: true,
+            ..
+        } => {
+            call_args.push(quote!(__tool_self));
+            Some(service)
+        }
+        _ => None,
+    };
     let mut bindings = Vec::new();
     let mut param_names = Vec::new();
     for param in &tool.params {
@@ -146,7 +233,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
         Some(parser) => (
             quote!(__tool_ctx),
             quote!(#rt::parse_custom(
-                __tool_definition(),
+                #definition,
                 &#parser,
                 __tool_arguments,
                 __tool_ctx,
@@ -156,7 +243,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
         None => (
             quote!(_),
             quote!(#rt::parse_generated::<__ToolArgs>(
-                __tool_definition(),
+                #definition,
                 __tool_arguments,
                 __tool_session,
             )),
@@ -182,10 +269,12 @@ fn generate(tool: &ToolFn) -> TokenStream {
     let make_info = takes_info.then(|| quote!(let __tool_info = __tool_call.info();));
     let run = quote! {
         let __ToolArgs { #(#bindings),* } = __tool_args;
-        let __tool_value = #ident(#(#call_args),*) #await_;
+        let __tool_value = #callee(#(#call_args),*) #await_;
         #convert
     };
-    let body = quote!(#make_info #run);
+    let lend_self =
+        service.map(|service| quote!(let __tool_self: &#service = &self.__tool_service;));
+    let body = quote!(#make_info #lend_self #run);
     // A blocking body runs on another thread, with its own copies of the context and call info
     // (made before the thread starts, from what is borrowed, then moved in).
     let blocking = tool.args.blocking.as_ref().is_some_and(|b| b.value);
@@ -196,11 +285,18 @@ fn generate(tool: &ToolFn) -> TokenStream {
         let lend_ctx = ctx_ty
             .is_some()
             .then(|| quote!(let __tool_ctx = &__tool_ctx;));
+        // The thread gets a share of the service of its own.
+        let own_service =
+            service.map(|_| quote!(let __tool_service = #rt::Arc::clone(&self.__tool_service);));
+        let lend_service =
+            service.map(|service| quote!(let __tool_self: &#service = &__tool_service;));
         let call_body = quote! {
             #own_ctx
+            #own_service
             #make_info
             #rt::run_blocking(move || {
                 #lend_ctx
+                #lend_service
                 #run
             })
         };
@@ -273,52 +369,38 @@ fn generate(tool: &ToolFn) -> TokenStream {
     };
 
     let entry = match ctx_ty {
-        None => quote! {
+        _ if !matches!(tool.owner, Owner::Free) => None,
+        None => Some(quote! {
             #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::erase(#ident {}) })
-        },
-        Some(ctx) => quote! {
+        }),
+        Some(ctx) => Some(quote! {
             #rt::ToolEntry::with_context(|| -> #rt::Box<dyn #rt::Any> {
                 #rt::Box::new(#rt::erase::<#ctx, #ident>(#ident {}))
             })
-        },
+        }),
+    };
+    // Free tools are gathered for `Toolbox::collect`; a toolset's need their service.
+    let submit = entry.map(|entry| quote!(#rt::submit! { #entry }));
+    // A toolset's handle is made with its service, and its definition renamed when the toolset
+    // is given a prefix.
+    let constructor = match &tool.owner {
+        Owner::Free => None,
+        Owner::Method { service, .. } => Some(quote! {
+            impl #ident {
+                fn __tool_new(
+                    __tool_service: #rt::Arc<#service>,
+                    __tool_name: ::core::option::Option<#rt::String>,
+                ) -> Self {
+                    #ident {
+                        __tool_service,
+                        __tool_definition: #rt::renamed(__tool_definition(), __tool_name),
+                    }
+                }
+            }
+        }),
     };
 
     quote! {
-        #[doc = #handle_doc]
-        // Not `#[deprecated]` itself, though the fn is: registering a deprecated tool is how an
-        // application keeps offering it while it goes away, and the model is told (in every
-        // provider form's description); calling the fn directly still warns.
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
-
-        #[allow(deprecated)]
-        const _: () = {
-            #[automatically_derived]
-            impl ::core::clone::Clone for #ident {
-                #[inline]
-                fn clone(&self) -> Self {
-                    *self
-                }
-            }
-
-            #[automatically_derived]
-            impl ::core::marker::Copy for #ident {}
-
-            #[automatically_derived]
-            impl ::core::default::Default for #ident {
-                #[inline]
-                fn default() -> Self {
-                    #ident {}
-                }
-            }
-
-            #[automatically_derived]
-            impl ::core::fmt::Debug for #ident {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.write_str(#name)
-                }
-            }
-
             // schemars' derive names `Some` unqualified (for defaults); a user's own `Some` must not
             // be what it finds.
             #[allow(unused_imports)]
@@ -384,7 +466,7 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 type Args = __ToolArgs;
 
                 fn definition(&self) -> &#rt::ToolDefinition {
-                    __tool_definition()
+                    #definition
                 }
 
                 fn parse_args(
@@ -408,8 +490,9 @@ fn generate(tool: &ToolFn) -> TokenStream {
                 }
             }
 
-            #rt::submit! { #entry }
-        };
+            #constructor
+
+            #submit
     }
 }
 

@@ -1,6 +1,8 @@
 //! The `#[tool]` attribute of toolwright. Use it through the `toolwright` crate, which documents
 //! it; this crate only generates code.
 //!
+//! `#[toolset]` ([`toolset`]) models each `#[tool]` method of an impl block the same way.
+//!
 //! The stages: [`attr`] parses `#[tool(..)]` arguments, [`ast`] builds the model of the fn,
 //! [`valid`] cross-checks it, [`expand`] generates code, [`fallback`] is the output on error.
 
@@ -18,6 +20,7 @@ mod attr;
 mod ctxt;
 mod expand;
 mod fallback;
+mod toolset;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -26,4 +29,11 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::tool(args.into(), &input.into()).into()
+}
+
+/// Turns the `#[tool]` methods of an impl block into tools that share the service. See the
+/// `toolwright` crate for the documentation.
+#[proc_macro_attribute]
+pub fn toolset(args: TokenStream, input: TokenStream) -> TokenStream {
+    toolset::toolset(args.into(), &input.into()).into()
 }

@@ -420,4 +420,14 @@ pub use crate::exec::run_blocking;
 
 pub use std::any::Any;
 pub use std::boxed::Box;
+pub use std::string::String;
+
+pub use crate::toolset::Toolset;
+
+/// A toolset tool's definition under another name (the set's prefix), or `None` to use the
+/// static one.
+#[inline(never)]
+pub fn renamed(definition: &ToolDefinition, name: Option<String>) -> Option<Box<ToolDefinition>> {
+    name.map(|name| Box::new(definition.clone().with_name(name)))
+}
 pub use std::sync::{Arc, OnceLock};

@@ -33,6 +33,7 @@ mod result;
 mod schema;
 mod tool;
 mod toolbox;
+mod toolset;
 
 #[doc(hidden)]
 pub mod __private;
@@ -62,3 +63,4 @@ pub use crate::tool::{
 pub use crate::toolbox::{
     DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, IntoTools, ParsedArguments, RegisterError, Toolbox,
 };
+pub use crate::toolset::Toolset;

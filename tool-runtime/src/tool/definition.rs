@@ -413,6 +413,15 @@ impl ToolDefinition {
         self
     }
 
+    /// Renames the tool (a toolset's prefix, a name an application gives): what the model
+    /// calls it by, in every provider form and every message about its calls.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.name = name.into();
+        self.forms = FormCache::default();
+        self
+    }
+
     /// Sets the output schema.
     #[must_use]
     pub fn with_output_schema(mut self, schema: Option<Value>) -> Self {

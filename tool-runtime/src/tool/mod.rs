@@ -28,7 +28,8 @@ use crate::result::ToolResult;
     label = "not a tool for `Toolbox<{C}>`",
     note = "a #[tool] fn with a `#[tool(context)] ctx: &T` parameter works only in a `Toolbox<T>`; tools without a context work in every toolbox",
     note = "a type becomes a tool through #[tool] on a fn, or by implementing `toolwright::Tool`",
-    note = "for a `#[tool] fn name`, register the handle `#[tool]` declares beside it: `name {{}}` (for `fn add`, `add {{}}`), not the fn itself"
+    note = "for a `#[tool] fn name`, register the handle `#[tool]` declares beside it: `name {{}}` (for `fn add`, `add {{}}`), not the fn itself",
+    note = "several tools at once (a tuple of handles, a `#[toolset]`'s `service.toolset()`) register with `with_all` / `register_all`"
 )]
 pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     /// The typed arguments the body receives.

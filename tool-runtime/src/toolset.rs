@@ -1,0 +1,131 @@
+//! [`Toolset`]: the tools of one service, as `#[toolset]` makes them, registered together.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::tool::DynTool;
+use crate::toolbox::IntoTools;
+
+/// Makes one tool of a set, under its name with the set's prefix when it has one.
+type Make<C> = Box<dyn FnOnce(Option<String>) -> Arc<dyn DynTool<C>> + Send>;
+
+/// The tools of one service, each holding a share of it: what `Service::toolset` gives for a
+/// `#[toolset] impl Service`. Register them together with
+/// [`Toolbox::with_all`](crate::Toolbox::with_all) (all or none, every clash told at once);
+/// several toolsets and free tools compose into one toolbox.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use toolwright::{ToolCall, Toolbox, tool, toolset};
+///
+/// struct Notes {
+///     lines: Mutex<Vec<String>>,
+/// }
+///
+/// #[toolset]
+/// impl Notes {
+///     /// Add a line to the notes.
+///     #[tool]
+///     fn add(&self, line: String) -> usize {
+///         let mut lines = self.lines.lock().unwrap();
+///         lines.push(line);
+///         lines.len()
+///     }
+///
+///     /// Count the lines.
+///     #[tool(read_only)]
+///     fn count(&self) -> usize {
+///         self.lines.lock().unwrap().len()
+///     }
+/// }
+///
+/// let notes = Arc::new(Notes { lines: Mutex::new(Vec::new()) });
+/// let tools = Toolbox::new()
+///     .with_all(Arc::clone(&notes).toolset().prefixed("notes_"))
+///     .unwrap();
+/// assert_eq!(tools.definitions().map(|d| d.name()).collect::<Vec<_>>(), ["notes_add", "notes_count"]);
+///
+/// let result = tools.execute_blocking(&ToolCall::new("1", "notes_add", r#"{"line": "hi"}"#), &());
+/// assert_eq!(result.text(), "1");
+/// assert_eq!(notes.count(), 1); // the methods stay callable as written
+/// ```
+pub struct Toolset<C: ?Sized = ()> {
+    service: &'static str,
+    prefix: String,
+    tools: Vec<(&'static str, Make<C>)>,
+}
+
+impl<C: ?Sized> Toolset<C> {
+    #[doc(hidden)]
+    /// An empty set for `service` (its type, as written): generated code fills it.
+    pub fn new(service: &'static str) -> Self {
+        Toolset {
+            service,
+            prefix: String::new(),
+            tools: Vec::new(),
+        }
+    }
+
+    #[doc(hidden)]
+    /// Adds the tool `name`, made by `make` under the name it is given (`None`: its own).
+    pub fn push(&mut self, name: &'static str, make: Make<C>) {
+        self.tools.push((name, make));
+    }
+
+    /// Gives every tool of the set the name `prefix` + its own (`files_` + `read`:
+    /// `files_read`), so that two services' tools of one name can share a toolbox. Prefixing
+    /// again puts the new prefix in front.
+    #[must_use]
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        self.prefix.insert_str(0, prefix);
+        self
+    }
+
+    /// The tools' names, with the prefix, in the order they are declared.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = String> + '_ {
+        self.tools
+            .iter()
+            .map(|(name, _)| format!("{}{name}", self.prefix))
+    }
+
+    /// Keeps only the tools `keep` says yes to, by their names without the prefix: a set
+    /// registered in part (`toolset().retain(|name| name != "delete")`).
+    #[must_use]
+    pub fn retain(mut self, mut keep: impl FnMut(&str) -> bool) -> Self {
+        self.tools.retain(|(name, _)| keep(name));
+        self
+    }
+
+    /// How many tools the set has.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether the set has no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+}
+
+impl<C: ?Sized> IntoTools<C> for Toolset<C> {
+    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+        let prefix = self.prefix;
+        self.tools
+            .into_iter()
+            .map(|(name, make)| make((!prefix.is_empty()).then(|| format!("{prefix}{name}"))))
+            .collect()
+    }
+}
+
+impl<C: ?Sized> fmt::Debug for Toolset<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolset")
+            .field("service", &self.service)
+            .field("prefix", &self.prefix)
+            .field(
+                "tools",
+                &self.tools.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
