@@ -741,3 +741,33 @@ fn a_batchs_interrupts_are_resolved_in_place_in_call_order() {
     assert_eq!(results[3].text(), "found d");
     assert!(results[4].is_interrupt());
 }
+
+/// Wait on tokio's timer.
+#[tool]
+async fn nap() -> &'static str {
+    tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    "rested"
+}
+
+#[test]
+fn a_tool_that_needs_tokio_run_without_it_says_so() {
+    let tools = Toolbox::new().with(nap {}).unwrap();
+    // `execute_blocking` runs the call on toolwright's own executor: no tokio runtime.
+    let result = tools.execute_blocking(&ToolCall::new("1", "nap", "{}"), &());
+    assert!(result.is_error);
+    assert_eq!(
+        result.text(),
+        "tool `nap` failed unexpectedly (it needs a tokio runtime, which is not running); this is not a problem with the arguments"
+    );
+    let panic = result.panic_message().unwrap();
+    assert!(panic.contains("Tokio 1.x"), "{panic}");
+    assert!(panic.contains("the README's Features section"), "{panic}");
+
+    // Inside a runtime it runs.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let result = runtime.block_on(tools.execute(&ToolCall::new("2", "nap", "{}"), &()));
+    assert_eq!(result.text(), "rested");
+}

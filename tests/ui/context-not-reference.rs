@@ -9,4 +9,8 @@ fn whoami(#[tool(context)] app: App) -> String {
     String::new()
 }
 
-fn main() {}
+fn main() {
+    // Registered as usual: the error above is the only one.
+    let tools = toolwright::Toolbox::<App>::new().with(whoami {}).unwrap();
+    let _ = tools.execute_blocking(&toolwright::ToolCall::new("1", "whoami", "{}"), &App);
+}

@@ -64,6 +64,8 @@ pub(crate) struct ParamArgs {
 
 const PARAM_KEYS: &[&str] = &["rename", "description", "default", "context", "call_info"];
 
+// One arm per key of the attribute, read best as one list.
+#[allow(clippy::too_many_lines)]
 pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
     let mut args = ToolArgs::default();
     let mut errors = Ctxt::default();
@@ -73,7 +75,12 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
         };
         match key.as_str() {
             // name = "get_weather"
-            "name" => set(&meta, &mut args.name, meta.value()?.parse()?, &mut errors),
+            "name" => set_some(
+                &meta,
+                &mut args.name,
+                string(&meta, &mut errors)?,
+                &mut errors,
+            ),
             // description = "..." (any expression of type &'static str, e.g. include_str!)
             "description" => set(
                 &meta,
@@ -82,10 +89,10 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                 &mut errors,
             ),
             // display = "Weather lookup"
-            "display" => set(
+            "display" => set_some(
                 &meta,
                 &mut args.display,
-                meta.value()?.parse()?,
+                string(&meta, &mut errors)?,
                 &mut errors,
             ),
             // tags = ["weather", "read"]
@@ -103,44 +110,93 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                 Ok(())
             }
             // read_only, read_only = true, destructive = false, ...
-            "read_only" => set(&meta, &mut args.read_only, flag(&meta)?, &mut errors),
-            "destructive" => set(&meta, &mut args.destructive, flag(&meta)?, &mut errors),
-            "idempotent" => set(&meta, &mut args.idempotent, flag(&meta)?, &mut errors),
-            "open_world" => set(&meta, &mut args.open_world, flag(&meta)?, &mut errors),
+            "read_only" => set_some(
+                &meta,
+                &mut args.read_only,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
+            "destructive" => set_some(
+                &meta,
+                &mut args.destructive,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
+            "idempotent" => set_some(
+                &meta,
+                &mut args.idempotent,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
+            "open_world" => set_some(
+                &meta,
+                &mut args.open_world,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
             // repair = false, coerce = false: this tool's argument handling, over the toolbox's
-            "repair" => set(&meta, &mut args.repair, flag(&meta)?, &mut errors),
-            "coerce" => set(&meta, &mut args.coerce, flag(&meta)?, &mut errors),
+            "repair" => set_some(
+                &meta,
+                &mut args.repair,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
+            "coerce" => set_some(
+                &meta,
+                &mut args.coerce,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
             // strict = false: how providers with a strict schema mode are sent this tool.
-            "strict" => set(&meta, &mut args.strict, flag(&meta)?, &mut errors),
+            "strict" => set_some(
+                &meta,
+                &mut args.strict,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
             // concurrent, concurrent = false: whether calls may run beside others in a batch
-            "concurrent" => set(&meta, &mut args.concurrent, flag(&meta)?, &mut errors),
+            "concurrent" => set_some(
+                &meta,
+                &mut args.concurrent,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
             // timeout = "5s": how long a call may run
             "timeout" => {
-                let text: LitStr = meta.value()?.parse()?;
-                let ms = duration_ms(&text.value())
-                    .map_err(|message| syn::Error::new(text.span(), message))?;
-                set(&meta, &mut args.timeout, (text, ms), &mut errors)
+                let timeout = timeout(&meta, &mut errors)?;
+                set_some(&meta, &mut args.timeout, timeout, &mut errors)
             }
             // blocking: a sync body that blocks, run off the async executor
-            "blocking" => set(&meta, &mut args.blocking, flag(&meta)?, &mut errors),
+            "blocking" => set_some(
+                &meta,
+                &mut args.blocking,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
             // needs_approval: every call waits for a person's approval
-            "needs_approval" => set(&meta, &mut args.needs_approval, flag(&meta)?, &mut errors),
+            "needs_approval" => set_some(
+                &meta,
+                &mut args.needs_approval,
+                flag(&meta, &mut errors)?,
+                &mut errors,
+            ),
             // unknown_args = "reject" | "ignore"
             "unknown_args" => {
-                let policy: LitStr = meta.value()?.parse()?;
-                let ignore = match policy.value().as_str() {
-                    "reject" => false,
-                    "ignore" => true,
-                    other => {
-                        return Err(syn::Error::new(
-                            policy.span(),
-                            format!(
-                                "unknown_args must be \"reject\" or \"ignore\", not \"{other}\""
-                            ),
-                        ));
-                    }
-                };
-                set(&meta, &mut args.unknown_args, (policy, ignore), &mut errors)
+                let policy =
+                    string(&meta, &mut errors)?.and_then(|policy| match policy.value().as_str() {
+                        "reject" => Some((policy, false)),
+                        "ignore" => Some((policy, true)),
+                        other => {
+                            errors.error(syn::Error::new(
+                                policy.span(),
+                                format!(
+                                    "unknown_args must be \"reject\" or \"ignore\", not \"{other}\""
+                                ),
+                            ));
+                            None
+                        }
+                    });
+                set_some(&meta, &mut args.unknown_args, policy, &mut errors)
             }
             // parse_args = my_parser
             "parse_args" => set(
@@ -280,17 +336,106 @@ fn set<T>(
     Ok(())
 }
 
+/// [`set`] for a value that may have been refused (and the refusal recorded).
+#[allow(clippy::unnecessary_wraps)]
+fn set_some<T>(
+    meta: &ParseNestedMeta,
+    slot: &mut Option<T>,
+    value: Option<T>,
+    errors: &mut Ctxt,
+) -> syn::Result<()> {
+    match value {
+        Some(value) => set(meta, slot, value, errors),
+        None => Ok(()),
+    }
+}
+
+/// The key's name, for messages.
+fn key_name(meta: &ParseNestedMeta) -> String {
+    meta.path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// A value of any form, read whole (so that the next key is read after it) and judged here:
+/// a value of the wrong form is recorded, and parsing goes on.
+fn any_value(meta: &ParseNestedMeta) -> syn::Result<Expr> {
+    meta.value()?.parse()
+}
+
+/// `key = "text"`.
+fn string(meta: &ParseNestedMeta, errors: &mut Ctxt) -> syn::Result<Option<LitStr>> {
+    match any_value(meta)? {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => Ok(Some(text)),
+        other => {
+            let key = key_name(meta);
+            errors.spanned(other, format!("`{key}` takes a string: `{key} = \"...\"`"));
+            Ok(None)
+        }
+    }
+}
+
 /// `key` alone is `true`; `key = true` and `key = false` say so.
-fn flag(meta: &ParseNestedMeta) -> syn::Result<LitBool> {
-    if meta.input.peek(syn::Token![=]) {
-        meta.value()?.parse()
-    } else {
-        Ok(LitBool::new(
+fn flag(meta: &ParseNestedMeta, errors: &mut Ctxt) -> syn::Result<Option<LitBool>> {
+    if !meta.input.peek(syn::Token![=]) {
+        return Ok(Some(LitBool::new(
             true,
             meta.path
                 .get_ident()
                 .map_or_else(Span::call_site, syn::Ident::span),
-        ))
+        )));
+    }
+    match any_value(meta)? {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(flag),
+            ..
+        }) => Ok(Some(flag)),
+        other => {
+            let key = key_name(meta);
+            errors.spanned(
+                other,
+                format!("`{key}` is `{key}` (true), `{key} = true` or `{key} = false`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// `timeout = "5s"`; a bare number is told the string it means (`5` -> `"5s"`).
+fn timeout(meta: &ParseNestedMeta, errors: &mut Ctxt) -> syn::Result<Option<(LitStr, u64)>> {
+    match any_value(meta)? {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => match duration_ms(&text.value()) {
+            Ok(ms) => Ok(Some((text, ms))),
+            Err(message) => {
+                errors.error(syn::Error::new(text.span(), message));
+                Ok(None)
+            }
+        },
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(number),
+            ..
+        }) => {
+            let digits = number.base10_digits();
+            errors.spanned(
+                &number,
+                format!("the timeout is a string with a unit: write `timeout = \"{digits}s\"` for {digits} seconds (or \"{digits}ms\", \"{digits}m\")"),
+            );
+            Ok(None)
+        }
+        other => {
+            errors.spanned(
+                other,
+                "the timeout is a string with a unit: `timeout = \"5s\"` (\"500ms\", \"1.5s\", \"2m\", \"1h\")",
+            );
+            Ok(None)
+        }
     }
 }
 
@@ -300,7 +445,13 @@ fn duration_ms(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .ok_or_else(|| format!("the timeout `{text}` has no unit; {usage}"))?;
+        .ok_or_else(|| {
+            if text.is_empty() {
+                format!("the timeout is empty; {usage}")
+            } else {
+                format!("the timeout `{text}` has no unit: write \"{text}s\" for {text} seconds; {usage}")
+            }
+        })?;
     let (number, unit) = text.split_at(split);
     let scale = match unit.trim() {
         "ms" => 1.0,

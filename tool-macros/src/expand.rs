@@ -25,6 +25,7 @@ pub(crate) fn tool(args: TokenStream, input: &TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
     let args = attr::parse_tool_args(args, &mut cx);
     let tool = ToolFn::from_item(&mut item, args, Owner::Free, &mut cx);
+    let krate = krate(&tool);
     valid::check(&tool, &item.sig, &mut cx);
     match cx.check() {
         Ok(()) => {
@@ -39,7 +40,7 @@ pub(crate) fn tool(args: TokenStream, input: &TokenStream) -> TokenStream {
                 };
             }
         }
-        Err(errors) => fallback::expand(&item, &errors),
+        Err(errors) => fallback::expand(&item, &krate, &errors),
     }
 }
 
@@ -131,6 +132,8 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     let schemars_path = format!("{}::__private::schemars", quote!(#krate)).replace(' ', "");
 
     let mut fields = Vec::new();
+    let mut generics = Vec::new();
+    let mut field_types = Vec::new();
     let mut default_fns = Vec::new();
     let mut checks = Vec::new();
     let mut call_args = Vec::new();
@@ -181,20 +184,37 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
                     Some(expr) => {
                         let default_fn = format_ident!("__tool_default_{}", rust);
                         let default_name = default_fn.to_string();
+                        // Typed by a `let` of the parameter's type: a default of the wrong type
+                        // is told against the parameter, not a return type the user never wrote.
                         default_fns.push(quote! {
                             fn #default_fn() -> #ty {
-                                #expr
+                                let __tool_default: #ty = #expr;
+                                __tool_default
                             }
                         });
                         quote!(#[serde(default = #default_name)])
                     }
                 });
+                // A field whose type serde and schemars see only through a type parameter: the
+                // derives' code then type-checks whatever the type is, and a type that is not
+                // an argument type is told once, by the check above, not again from inside
+                // serde's generated code. A default or a serde/schemars attribute of the
+                // user's needs the concrete type.
+                let field_ty =
+                    if default.is_none() && forwarded.iter().all(|a| a.path().is_ident("doc")) {
+                        let param = format_ident!("__ToolT{}", generics.len());
+                        generics.push(param.clone());
+                        field_types.push(ty.to_token_stream());
+                        param.to_token_stream()
+                    } else {
+                        ty.to_token_stream()
+                    };
                 fields.push(quote! {
                     #(#forwarded)*
                     #rename
                     #description
                     #default
-                    pub #field: #ty
+                    pub #field: #field_ty
                 });
                 // Bound to a name of its own: a parameter named like the fn (`fn url(url: ..)`)
                 // would otherwise shadow the fn it is passed to.
@@ -242,7 +262,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
         ),
         None => (
             quote!(_),
-            quote!(#rt::parse_generated::<__ToolArgs>(
+            quote!(((&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_args().parse)(
                 #definition,
                 __tool_arguments,
                 __tool_session,
@@ -308,10 +328,10 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
         quote! {
             fn call_now(
                 &self,
-                __tool_args: __ToolArgs,
+                __tool_args: __ToolArgsOf,
                 #ctx_binding: &#ctx,
                 #call_binding: &#rt::CallScope<'_>,
-            ) -> ::core::result::Result<#rt::Outcome, __ToolArgs> {
+            ) -> ::core::result::Result<#rt::Outcome, __ToolArgsOf> {
                 ::core::result::Result::Ok({ #body })
             }
         }
@@ -416,9 +436,14 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
             #[derive(#rt::serde::Deserialize, #rt::schemars::JsonSchema)]
             #[serde(crate = #serde_path, deny_unknown_fields)]
             #[schemars(crate = #schemars_path)]
-            pub struct __ToolArgs {
+            pub struct __ToolArgs<#(#generics),*> {
                 #(#fields,)*
             }
+
+            type __ToolArgsOf = __ToolArgs<#(#field_types),*>;
+
+            #[allow(unused_imports)]
+            use #rt::{ArgsUnchecked as _, ArgsViaSerde as _};
 
             #(#default_fns)*
 
@@ -445,7 +470,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
                 concurrent: #concurrent,
                 timeout_ms: #timeout_ms,
                 needs_approval: #needs_approval,
-                parameters: #rt::schema_for::<__ToolArgs>,
+                parameters: || (&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_args().schema(),
                 output_schema: || {
                     #[allow(unused_imports)]
                     use #rt::{SchemaViaNone as _, SchemaViaResult as _, SchemaViaValue as _};
@@ -463,7 +488,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #rt::Tool<#ctx> for #ident {
-                type Args = __ToolArgs;
+                type Args = __ToolArgsOf;
 
                 fn definition(&self) -> &#rt::ToolDefinition {
                     #definition
@@ -474,7 +499,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
                     __tool_arguments: &#rt::Arguments,
                     #parse_ctx: &#ctx,
                     __tool_session: &mut #rt::ParseSession,
-                ) -> ::core::result::Result<__ToolArgs, #rt::ArgumentError> {
+                ) -> ::core::result::Result<__ToolArgsOf, #rt::ArgumentError> {
                     #parse_body
                 }
 
@@ -482,7 +507,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
 
                 fn call<'__tool>(
                     &'__tool self,
-                    __tool_args: __ToolArgs,
+                    __tool_args: __ToolArgsOf,
                     #call_ctx_binding: &'__tool #ctx,
                     #call_call_binding: #rt::CallScope<'__tool>,
                 ) -> impl ::core::future::Future<Output = #rt::Outcome> + ::core::marker::Send + '__tool {

@@ -10,7 +10,7 @@ use crate::ast::{ParamKind, ToolFn};
 use crate::ctxt::Ctxt;
 
 pub(crate) fn check(tool: &ToolFn, sig: &Signature, cx: &mut Ctxt) {
-    check_signature(sig, cx);
+    check_signature(tool, sig, cx);
     check_name(tool, cx);
     check_description(tool, cx);
     check_params(tool, cx);
@@ -18,10 +18,88 @@ pub(crate) fn check(tool: &ToolFn, sig: &Signature, cx: &mut Ctxt) {
     if let Some(impl_trait) = tool.ret.as_ref().and_then(find_impl_trait) {
         cx.spanned(impl_trait, "#[tool] fns cannot return `impl Trait`: name the return type, so the tool's result can be converted");
     }
+    if let Some(error) = tool.ret.as_ref().and_then(unsendable_box_error) {
+        cx.spanned(error, "`Box<dyn Error>` is not `Send`, and a tool's error may cross threads: use `Box<dyn Error + Send + Sync>` or `anyhow::Error`");
+    }
 }
 
-fn check_signature(sig: &Signature, cx: &mut Ctxt) {
-    if !sig.generics.params.is_empty() {
+/// `Result<_, Box<dyn Error>>` without `+ Send`, as written (an alias is judged by its type,
+/// through `ToolError`).
+fn unsendable_box_error(ret: &Type) -> Option<&Type> {
+    let error = *last_args(ret, "Result")?.get(1)?;
+    let GenericArgument::Type(error) = error else {
+        return None;
+    };
+    let object = *last_args(error, "Box")?.first()?;
+    let GenericArgument::Type(Type::TraitObject(object)) = object else {
+        return None;
+    };
+    let sends = object.bounds.iter().any(|bound| match bound {
+        syn::TypeParamBound::Trait(bound) => bound
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "Send"),
+        _ => false,
+    });
+    (!sends).then_some(error)
+}
+
+/// The generic arguments of a path type whose last segment is `name`.
+fn last_args<'a>(ty: &'a Type, name: &str) -> Option<Vec<&'a GenericArgument>> {
+    let Type::Path(path) = ty else { return None };
+    let segment = path.path.segments.last()?;
+    if segment.ident != name {
+        return None;
+    }
+    match &segment.arguments {
+        PathArguments::AngleBracketed(args) => Some(args.args.iter().collect()),
+        _ => None,
+    }
+}
+
+/// A lifetime other than `'static` inside a type: a borrowed argument.
+fn borrowed_lifetime(ty: &Type) -> Option<&syn::Lifetime> {
+    match ty {
+        Type::Reference(r) => r
+            .lifetime
+            .as_ref()
+            .filter(|l| l.ident != "static")
+            .or_else(|| borrowed_lifetime(&r.elem)),
+        Type::Slice(s) => borrowed_lifetime(&s.elem),
+        Type::Array(a) => borrowed_lifetime(&a.elem),
+        Type::Paren(p) => borrowed_lifetime(&p.elem),
+        Type::Group(g) => borrowed_lifetime(&g.elem),
+        Type::Tuple(t) => t.elems.iter().find_map(borrowed_lifetime),
+        Type::Path(p) => p
+            .path
+            .segments
+            .iter()
+            .find_map(|segment| match &segment.arguments {
+                PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
+                    GenericArgument::Lifetime(l) if l.ident != "static" => Some(l),
+                    GenericArgument::Type(ty) => borrowed_lifetime(ty),
+                    _ => None,
+                }),
+                _ => None,
+            }),
+        _ => None,
+    }
+}
+
+fn check_signature(tool: &ToolFn, sig: &Signature, cx: &mut Ctxt) {
+    // Lifetimes only, each for a borrowed argument: told at the argument (`check_params`).
+    let lifetimes_only = sig
+        .generics
+        .params
+        .iter()
+        .all(|p| matches!(p, syn::GenericParam::Lifetime(_)));
+    let borrowing = tool.params.iter().any(|p| {
+        matches!(p.kind(), ParamKind::Argument { .. }) && borrowed_lifetime(&p.ty).is_some()
+    });
+    if lifetimes_only && borrowing {
+        // Nothing to add.
+    } else if !sig.generics.params.is_empty() {
         cx.spanned(
             &sig.generics,
             "#[tool] fns cannot be generic: the arguments' schema needs concrete types",
@@ -168,6 +246,10 @@ fn check_params(tool: &ToolFn, cx: &mut Ctxt) {
                     cx.spanned(reference, borrowed_message(&reference.elem));
                     continue;
                 }
+                if let Some(message) = borrowed_generic_message(&param.ty) {
+                    cx.spanned(&param.ty, message);
+                    continue;
+                }
                 let Some(ident) = &param.ident else { continue };
                 if let Some(first) = names.get(&name) {
                     let span = param
@@ -185,6 +267,26 @@ fn check_params(tool: &ToolFn, cx: &mut Ctxt) {
             }
         }
     }
+}
+
+/// A type that borrows through a lifetime in its generics (`Cow<'a, str>`).
+fn borrowed_generic_message(ty: &Type) -> Option<String> {
+    borrowed_lifetime(ty)?;
+    let owned = if last_args(ty, "Cow").is_some() {
+        "`String` (or the owned form of what the `Cow` holds)"
+    } else {
+        "an owned type, without a lifetime"
+    };
+    let written = quote::quote!(#ty)
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace("< ", "<")
+        .replace(" ,", ",")
+        .replace("' ", "'");
+    Some(format!(
+        "tool arguments are owned values decoded from the model's JSON: `{written}` borrows; take {owned}"
+    ))
 }
 
 fn borrowed_message(elem: &Type) -> String {

@@ -363,6 +363,64 @@ pub trait SchemaViaNone {
 }
 impl<T> SchemaViaNone for SchemaProbe<T> {}
 
+/// A type-level probe of a tool's arguments struct, whose fields' types the derives see as type
+/// parameters: its parser and schema when every field's type is an argument type, and stand-ins
+/// otherwise. The stand-ins never run: a field type that is not an argument type fails the
+/// build at its own span (`assert_arg`), once, and nothing else fails with it.
+pub struct ArgsProbe<A>(PhantomData<fn() -> A>);
+
+impl<A> ArgsProbe<A> {
+    /// The probe.
+    pub const NEW: Self = ArgsProbe(PhantomData);
+}
+
+/// An arguments struct's parser and schema.
+pub struct ArgsFns<A> {
+    /// Parses the arguments.
+    pub parse: fn(&ToolDefinition, &Arguments, &mut ParseSession) -> Result<A, ArgumentError>,
+    /// The parameters schema.
+    pub schema: fn() -> Value,
+}
+
+impl<A> ArgsFns<A> {
+    /// The parameters schema.
+    pub fn schema(&self) -> Value {
+        (self.schema)()
+    }
+}
+
+/// Level 1 of the arguments probe: serde and schemars.
+pub trait ArgsViaSerde<A> {
+    /// The parser and schema.
+    fn __tool_args(&self) -> ArgsFns<A>;
+}
+impl<A: DeserializeOwned + JsonSchema> ArgsViaSerde<A> for &ArgsProbe<A> {
+    fn __tool_args(&self) -> ArgsFns<A> {
+        ArgsFns {
+            parse: parse_generated::<A>,
+            schema: schema::schema_for::<A>,
+        }
+    }
+}
+
+/// Level 2 of the arguments probe: a build that already failed.
+pub trait ArgsUnchecked<A> {
+    /// Stand-ins.
+    fn __tool_args(&self) -> ArgsFns<A>;
+}
+impl<A> ArgsUnchecked<A> for ArgsProbe<A> {
+    fn __tool_args(&self) -> ArgsFns<A> {
+        ArgsFns {
+            parse: |_, _, _| {
+                Err(ArgumentError::Rejected(
+                    "the tool's arguments type has no parser".into(),
+                ))
+            },
+            schema: || Value::Null,
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Spanned checks of parameter types.
 

@@ -847,6 +847,17 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         payload: Box<dyn Any + Send>,
     ) -> ToolResult {
         let mut message = format!("tool `{}` failed unexpectedly", tool.name());
+        // A tool that awaited tokio's timer or I/O where no tokio runtime runs: the cause is the
+        // application's setup, and the panic says so in tokio's words only.
+        let payload = match panic_message(payload.as_ref()) {
+            Some(text) if text.contains("Tokio 1.x") => {
+                message.push_str(" (it needs a tokio runtime, which is not running)");
+                Box::new(format!(
+                    "{text}\n(toolwright: the tool awaited tokio's timer or I/O outside a tokio runtime: run the toolbox's calls inside one, e.g. under #[tokio::main], rather than through `execute_blocking` or another executor; for timeouts and `toolwright::sleep` alone no runtime is needed, and the `tokio` feature puts them on tokio's timer when one runs: see the README's Features section)"
+                ))
+            }
+            _ => payload,
+        };
         match panic_message(payload.as_ref()) {
             Some(text) if self.expose_panic_messages => message.push_str(&format!(": {text}")),
             _ => message.push_str("; this is not a problem with the arguments"),
