@@ -419,6 +419,11 @@ fn tool_errors_reach_the_model_as_text_and_the_application_typed() {
     assert!(result.is_error);
     assert_eq!(result.text(), "quota exceeded, 10 left");
     assert_eq!(result.tool_error::<Quota>().map(|q| q.remaining), Some(10));
+    // A clone shares the typed error.
+    assert_eq!(
+        result.clone().tool_error::<Quota>().map(|q| q.remaining),
+        Some(10)
+    );
     assert_eq!(run("spend", r#"{"amount": 4}"#).native::<u32>(), Some(&6));
 }
 
@@ -429,6 +434,8 @@ fn panics_become_error_results_without_leaking_the_message() {
     assert!(result.is_error);
     assert!(!result.text().contains("hunter2"), "{}", result.text());
     assert_eq!(result.panic_message(), Some("secret: hunter2"));
+    // A clone holds the payload's message.
+    assert_eq!(result.clone().panic_message(), Some("secret: hunter2"));
     // The toolbox keeps working.
     let next = tools.execute_blocking(
         &ToolCall::new("c2", "spend", r#"{"amount": 1}"#),
@@ -770,4 +777,26 @@ fn a_tool_that_needs_tokio_run_without_it_says_so() {
         .unwrap();
     let result = runtime.block_on(tools.execute(&ToolCall::new("2", "nap", "{}"), &()));
     assert_eq!(result.text(), "rested");
+}
+
+#[test]
+fn results_clone_sharing_their_native_value_and_error() {
+    let tools = Toolbox::new().with(get_weather {}).unwrap();
+    let call = ToolCall::new("1", "get_weather", r#"{"city": "Paris"}"#);
+    let result = tools.execute_blocking(&call, &());
+    let copy = result.clone();
+    assert_eq!(copy.text(), result.text());
+    assert_eq!(copy.call_id, "1");
+    let (a, b) = (
+        result.native::<Weather>().unwrap(),
+        copy.native::<Weather>().unwrap(),
+    );
+    assert!(std::ptr::eq(a, b), "the native value is shared, not copied");
+
+    // Errors, argument errors and the rest of the detail come along.
+    let wrong = tools.execute_blocking(&ToolCall::new("2", "get_weather", "{}"), &());
+    let copy = wrong.clone();
+    assert!(copy.is_error);
+    assert_eq!(copy.argument_error(), wrong.argument_error());
+    assert_eq!(copy.text(), wrong.text());
 }

@@ -292,10 +292,10 @@ impl OutcomeKind {
     message = "the error type `{Self}` of a #[tool] fn must implement `Display`",
     label = "not a tool error",
     note = "the error's `Display` text is what the model is told; the typed error is kept for the application",
-    note = "errors must also be `Send + 'static`"
+    note = "errors must also be `Send + Sync + 'static` (results are shared between threads)"
 )]
-pub trait ToolError: Display + Send + 'static {}
-impl<E: Display + Send + 'static> ToolError for E {}
+pub trait ToolError: Display + Send + Sync + 'static {}
+impl<E: Display + Send + Sync + 'static> ToolError for E {}
 
 impl ResultKind {
     /// Converts the value.
@@ -312,10 +312,10 @@ impl ResultKind {
     message = "`{Self}` cannot be returned from a #[tool] fn",
     label = "not a tool result",
     note = "a #[tool] fn returns a type that implements `serde::Serialize` (derive it), `Result<T, E>` with `T: Serialize` and `E: Display`, `toolwright::ToolOutput` or `toolwright::Interrupt`",
-    note = "values must also be `Send + 'static`"
+    note = "values must also be `Send + Sync + 'static` (results are shared between threads)"
 )]
-pub trait ToolReturn: Serialize + Send + 'static {}
-impl<T: Serialize + Send + 'static> ToolReturn for T {}
+pub trait ToolReturn: Serialize + Send + Sync + 'static {}
+impl<T: Serialize + Send + Sync + 'static> ToolReturn for T {}
 
 impl SerializeKind {
     /// Converts the value.

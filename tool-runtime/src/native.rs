@@ -2,12 +2,14 @@
 
 use std::any::{Any, TypeId};
 use std::fmt;
+use std::sync::Arc;
 
-/// A tool's native (processed) value, of any `'static + Send` type; get it back with
+/// A tool's native (processed) value, of any `'static + Send + Sync` type; get it back with
 /// [`downcast_ref`](Self::downcast_ref) or [`downcast`](Self::downcast).
 ///
-/// Scalars (integers, floats, `bool`, `char`, `()`) are held inline, the rest boxed: most tools
-/// return small values, and a result should not cost an allocation for them.
+/// Scalars (integers, floats, `bool`, `char`, `()`) are held inline, the rest behind an `Arc`:
+/// most tools return small values, and a result should not cost an allocation for them; a
+/// clone (of a [`ToolResult`](crate::ToolResult), say) shares the value rather than copying it.
 ///
 /// ```
 /// use tool_runtime::Native;
@@ -18,19 +20,21 @@ use std::fmt;
 /// let native = Native::new(vec!["a", "b"]);
 /// assert_eq!(native.downcast::<Vec<&str>>().unwrap().len(), 2);
 /// ```
+#[derive(Clone)]
 pub struct Native(Repr);
 
 macro_rules! inline_scalars {
     ($($variant:ident($ty:ty)),* $(,)?) => {
+        #[derive(Clone)]
         enum Repr {
             $($variant($ty),)*
-            Boxed(Box<dyn Any + Send>),
+            Shared(Arc<dyn Any + Send + Sync>),
         }
 
         impl Native {
             /// Keeps `value`.
             #[inline]
-            pub fn new<T: Any + Send>(value: T) -> Self {
+            pub fn new<T: Any + Send + Sync>(value: T) -> Self {
                 // `Option` lets a scalar be moved out through `dyn Any` without a box; for a given
                 // `T` all but one branch fold away.
                 let mut slot = Some(value);
@@ -46,29 +50,54 @@ macro_rules! inline_scalars {
                     }
                 )*
                 match slot {
-                    Some(value) => Native(Repr::Boxed(Box::new(value))),
+                    Some(value) => Native(Repr::Shared(Arc::new(value))),
                     // Only a branch above that returned takes the value out.
                     None => Native(Repr::Unit(())),
                 }
             }
 
-            /// Keeps an already boxed value.
-            pub fn from_box(value: Box<dyn Any + Send>) -> Self {
-                Native(Repr::Boxed(value))
+            /// Keeps an already shared value.
+            pub fn from_arc(value: Arc<dyn Any + Send + Sync>) -> Self {
+                Native(Repr::Shared(value))
             }
 
-            fn as_any(&self) -> &(dyn Any + Send) {
+            fn as_any(&self) -> &(dyn Any + Send + Sync) {
                 match &self.0 {
                     $(Repr::$variant(scalar) => scalar,)*
-                    Repr::Boxed(value) => value.as_ref(),
+                    Repr::Shared(value) => value.as_ref(),
                 }
             }
 
-            /// The value as a box, boxing a scalar.
-            pub fn into_box(self) -> Box<dyn Any + Send> {
+            /// The value as an `Arc`, a scalar put in one.
+            pub fn into_arc(self) -> Arc<dyn Any + Send + Sync> {
                 match self.0 {
-                    $(Repr::$variant(scalar) => Box::new(scalar),)*
-                    Repr::Boxed(value) => value,
+                    $(Repr::$variant(scalar) => Arc::new(scalar),)*
+                    Repr::Shared(value) => value,
+                }
+            }
+
+            /// The value by value, if it is a `T` and this is its only holder (no clone shares
+            /// it); otherwise `self` back.
+            ///
+            /// # Errors
+            /// `self`, when the value is not a `T` or is shared.
+            pub fn downcast<T: Any + Send + Sync>(self) -> Result<T, Self> {
+                match self.0 {
+                    $(Repr::$variant(scalar) => {
+                        let mut slot = Some(scalar);
+                        match (&mut slot as &mut dyn Any)
+                            .downcast_mut::<Option<T>>()
+                            .and_then(Option::take)
+                        {
+                            Some(value) => Ok(value),
+                            None => Err(self),
+                        }
+                    })*
+                    Repr::Shared(value) => match value.downcast::<T>() {
+                        Ok(value) => Arc::try_unwrap(value)
+                            .map_err(|value| Native(Repr::Shared(value))),
+                        Err(value) => Err(Native(Repr::Shared(value))),
+                    },
                 }
             }
         }
@@ -103,20 +132,6 @@ impl Native {
     pub fn is<T: Any>(&self) -> bool {
         self.as_any().is::<T>()
     }
-
-    /// The value by value, if it is a `T`; otherwise `self` back.
-    ///
-    /// # Errors
-    /// `self`, when the value is not a `T`.
-    pub fn downcast<T: Any>(self) -> Result<T, Self> {
-        if !self.is::<T>() {
-            return Err(self);
-        }
-        match self.into_box().downcast::<T>() {
-            Ok(value) => Ok(*value),
-            Err(value) => Err(Native::from_box(value)),
-        }
-    }
 }
 
 impl fmt::Debug for Native {
@@ -144,5 +159,27 @@ mod tests {
         let native = Native::new(vec![1, 2]);
         let native = native.downcast::<String>().unwrap_err();
         assert_eq!(native.downcast::<Vec<i32>>().ok(), Some(vec![1, 2]));
+        assert_eq!(
+            Native::new(3_u8)
+                .downcast::<i8>()
+                .unwrap_err()
+                .downcast::<u8>()
+                .ok(),
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn clones_share_the_value() {
+        let native = Native::new(String::from("shared"));
+        let copy = native.clone();
+        assert!(std::ptr::eq(
+            native.downcast_ref::<String>().unwrap(),
+            copy.downcast_ref::<String>().unwrap()
+        ));
+        // Shared: not movable out until the other holder is gone.
+        let native = native.downcast::<String>().unwrap_err();
+        drop(copy);
+        assert_eq!(native.downcast::<String>().ok().as_deref(), Some("shared"));
     }
 }

@@ -2,6 +2,7 @@
 
 use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +13,7 @@ use serde_json::{Map, Value};
 
 /// What a result rarely has: display text, provider options, and the fixes its arguments
 /// needed.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Extra {
     pub(crate) display_text: Option<String>,
     pub(crate) options: Map<String, Value>,
@@ -86,7 +87,7 @@ impl ToolOutput {
     /// # Errors
     /// When the value cannot be serialized.
     #[inline]
-    pub fn json<T: Serialize + Send + 'static>(value: T) -> Result<Self, serde_json::Error> {
+    pub fn json<T: Serialize + Send + Sync + 'static>(value: T) -> Result<Self, serde_json::Error> {
         // Built whole rather than through the builder methods: a result is on the hot path, and
         // each by-value builder step moves it.
         Ok(ToolOutput {
@@ -108,7 +109,7 @@ impl ToolOutput {
     /// Keeps a processed native value for the application; the model does not see it.
     #[must_use]
     #[inline]
-    pub fn with_native<T: Any + Send>(mut self, native: T) -> Self {
+    pub fn with_native<T: Any + Send + Sync>(mut self, native: T) -> Self {
         self.native = Some(Native::new(native));
         self
     }
@@ -202,8 +203,8 @@ pub enum Outcome {
     Error {
         /// The error's `Display`, sent to the model.
         message: String,
-        /// The typed error.
-        error: Box<dyn Any + Send>,
+        /// The typed error (shared: results are `Clone`).
+        error: Arc<dyn Any + Send + Sync>,
     },
     /// Paused for human review.
     Interrupt(Box<Interrupt>),
@@ -226,21 +227,21 @@ impl Outcome {
     /// A serializable value: JSON text for the model (a string as-is), the value kept as native.
     /// A value that fails to serialize becomes an error outcome.
     #[inline]
-    pub fn from_serialize<T: Serialize + Send + 'static>(value: T) -> Self {
+    pub fn from_serialize<T: Serialize + Send + Sync + 'static>(value: T) -> Self {
         match ToolOutput::json(value) {
             Ok(output) => Outcome::Output(output),
             Err(error) => Outcome::Error {
                 message: format!("the tool's result could not be serialized: {error}"),
-                error: Box::new(error),
+                error: Arc::new(error),
             },
         }
     }
 
     /// A typed error: its `Display` for the model, the value for the application.
-    pub fn from_error<E: fmt::Display + Send + 'static>(error: E) -> Self {
+    pub fn from_error<E: fmt::Display + Send + Sync + 'static>(error: E) -> Self {
         Outcome::Error {
             message: error.to_string(),
-            error: Box::new(error),
+            error: Arc::new(error),
         }
     }
 }
@@ -289,7 +290,7 @@ impl IntoOutcome for Value {
     }
 }
 
-impl<T: IntoOutcome, E: fmt::Display + Send + 'static> IntoOutcome for Result<T, E> {
+impl<T: IntoOutcome, E: fmt::Display + Send + Sync + 'static> IntoOutcome for Result<T, E> {
     fn into_outcome(self) -> Outcome {
         match self {
             Ok(value) => value.into_outcome(),

@@ -3,6 +3,7 @@
 use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -18,8 +19,8 @@ use crate::tool::ToolDefinition;
 pub enum ResultDetail {
     /// The tool ran; its native (processed) value, if it produced one.
     Value(Option<Native>),
-    /// The tool returned an error; the typed error.
-    ToolError(Box<dyn Any + Send>),
+    /// The tool returned an error; the typed error (shared by the result's clones).
+    ToolError(Arc<dyn Any + Send + Sync>),
     /// The arguments were rejected before the tool ran.
     Arguments(Box<ArgumentError>),
     /// No tool has the called name.
@@ -27,7 +28,8 @@ pub enum ResultDetail {
         /// Registered names close to the called one, best first.
         suggestions: Box<[String]>,
     },
-    /// The tool, or its argument parser, panicked; the panic payload.
+    /// The tool, or its argument parser, panicked; the panic payload. (A clone of the result
+    /// holds the payload's message, as a `String`: a payload is not shareable.)
     Panic(Box<dyn Any + Send>),
     /// The call is paused for human review.
     Interrupt(Box<Interrupt>),
@@ -56,6 +58,37 @@ pub enum ResultDetail {
         /// This call's argument error.
         error: Box<ArgumentError>,
     },
+}
+
+impl Clone for ResultDetail {
+    /// A copy that shares the native value and the typed error; a panic's payload is copied as
+    /// its message (a `String`), the one part no clone can share.
+    fn clone(&self) -> Self {
+        match self {
+            ResultDetail::Value(native) => ResultDetail::Value(native.clone()),
+            ResultDetail::ToolError(error) => ResultDetail::ToolError(Arc::clone(error)),
+            ResultDetail::Arguments(error) => ResultDetail::Arguments(error.clone()),
+            ResultDetail::UnknownTool { suggestions } => ResultDetail::UnknownTool {
+                suggestions: suggestions.clone(),
+            },
+            ResultDetail::Panic(payload) => ResultDetail::Panic(Box::new(
+                panic_message(payload.as_ref())
+                    .unwrap_or("a panic whose payload is not text")
+                    .to_owned(),
+            )),
+            ResultDetail::Interrupt(interrupt) => ResultDetail::Interrupt(interrupt.clone()),
+            ResultDetail::TimedOut { after } => ResultDetail::TimedOut { after: *after },
+            ResultDetail::Cancelled => ResultDetail::Cancelled,
+            ResultDetail::Rejected { reason } => ResultDetail::Rejected {
+                reason: reason.clone(),
+            },
+            ResultDetail::Denied => ResultDetail::Denied,
+            ResultDetail::BudgetExhausted { failures, error } => ResultDetail::BudgetExhausted {
+                failures: *failures,
+                error: error.clone(),
+            },
+        }
+    }
 }
 
 impl fmt::Debug for ResultDetail {
@@ -96,7 +129,10 @@ impl fmt::Debug for ResultDetail {
 }
 
 /// The result of one tool call: content for the model and detail for the application.
-#[derive(Debug)]
+///
+/// Cloning shares the native value and the typed error (they sit behind an `Arc`); see
+/// [`ResultDetail`]'s `Clone` for the one part that is copied as text.
+#[derive(Debug, Clone)]
 pub struct ToolResult {
     /// The call's id, to pair the result with its call.
     pub call_id: String,
