@@ -10,4 +10,7 @@ fn scan(#[tool(context)] db: &Db) -> usize {
     db.rows.len()
 }
 
-fn main() {}
+fn main() {
+    let tools = toolwright::Toolbox::<Db>::new().with(scan {}).unwrap();
+    let _ = tools.execute_blocking(&toolwright::ToolCall::new("1", "scan", "{}"), &Db { rows: Vec::new() });
+}

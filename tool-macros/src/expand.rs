@@ -153,7 +153,9 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     for param in &tool.params {
         let ty = &param.ty;
         match param.kind() {
-            ParamKind::Context { .. } => call_args.push(quote!(__tool_ctx)),
+            ParamKind::Context { inner } => {
+                call_args.push(quote!(#rt::ContextOf::<#inner>::context(__tool_ctx)));
+            }
             ParamKind::CallInfo => {
                 call_args.push(quote_spanned!(ty.span()=> #rt::call_info::<#ty>(&__tool_info)));
             }
@@ -227,8 +229,19 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     }
 
     let ctx_ty = tool.context();
+    let blocking = tool.args.blocking.as_ref().is_some_and(|b| b.value);
+    // A tool taking `&T` works in every toolbox whose context lends a `&T` (`T` itself, an
+    // `Arc<T>`, an application's own `ContextOf<T>`); a blocking one where a share of the
+    // context can go to another thread.
     let (impl_generics, ctx) = match ctx_ty {
-        Some(ty) => (quote!(), quote!(#ty)),
+        Some(ty) if blocking => (
+            quote_spanned!(ty.span()=> <__ToolCtx: #rt::BlockingContext<#ty>>),
+            quote!(__ToolCtx),
+        ),
+        Some(ty) => (
+            quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static + #rt::ContextOf<#ty>>),
+            quote!(__ToolCtx),
+        ),
         None => (
             quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static>),
             quote!(__ToolCtx),
@@ -250,16 +263,19 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     };
 
     let (parse_ctx, parse_body) = match &tool.args.parse_args {
-        Some(parser) => (
-            quote!(__tool_ctx),
+        Some(parser) => (quote!(__tool_ctx), {
+            let lent = ctx_ty.map_or_else(
+                || quote!(__tool_ctx),
+                |ty| quote!(#rt::ContextOf::<#ty>::context(__tool_ctx)),
+            );
             quote!(#rt::parse_custom(
                 #definition,
                 &#parser,
                 __tool_arguments,
-                __tool_ctx,
+                #lent,
                 __tool_session,
-            )),
-        ),
+            ))
+        }),
         None => (
             quote!(_),
             quote!(((&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_args().parse)(
@@ -297,11 +313,9 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     let body = quote!(#make_info #lend_self #run);
     // A blocking body runs on another thread, with its own copies of the context and call info
     // (made before the thread starts, from what is borrowed, then moved in).
-    let blocking = tool.args.blocking.as_ref().is_some_and(|b| b.value);
     let (call_body, call_now_body) = if blocking {
-        let own_ctx = ctx_ty.map(|ctx| {
-            quote_spanned!(ctx.span()=> let __tool_ctx = #rt::blocking_context::<#ctx>(__tool_ctx);)
-        });
+        let own_ctx =
+            ctx_ty.map(|_| quote!(let __tool_ctx = ::core::clone::Clone::clone(__tool_ctx);));
         let lend_ctx = ctx_ty
             .is_some()
             .then(|| quote!(let __tool_ctx = &__tool_ctx;));
@@ -393,9 +407,9 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
         None => Some(quote! {
             #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::erase(#ident {}) })
         }),
-        Some(ctx) => Some(quote! {
+        Some(ty) => Some(quote! {
             #rt::ToolEntry::with_context(|| -> #rt::Box<dyn #rt::Any> {
-                #rt::Box::new(#rt::erase::<#ctx, #ident>(#ident {}))
+                #rt::Box::new(#rt::erase::<#ty, #ident>(#ident {}))
             })
         }),
     };

@@ -136,8 +136,18 @@ fn toolset_fn(
     context: Option<&Type>,
     tools: &[ToolFn],
 ) -> TokenStream {
+    let blocking = tools.iter().any(|tool| {
+        tool.context().is_some() && tool.args.blocking.as_ref().is_some_and(|b| b.value)
+    });
     let (generics, ctx) = match context {
-        Some(ty) => (quote!(), quote!(#ty)),
+        Some(ty) if blocking => (
+            quote!(<__ToolCtx: #rt::BlockingContext<#ty>>),
+            quote!(__ToolCtx),
+        ),
+        Some(ty) => (
+            quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static + #rt::ContextOf<#ty>>),
+            quote!(__ToolCtx),
+        ),
         None => (
             quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static>),
             quote!(__ToolCtx),

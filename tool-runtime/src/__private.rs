@@ -460,19 +460,18 @@ pub fn call_info<'a, T: IsCallInfo<'a>>(info: &'a CallInfo) -> T {
     T::from_info(info)
 }
 
-/// The context of a `#[tool(blocking)]` tool, which its body gets on another thread.
+/// A toolbox context a `#[tool(blocking)]` tool taking `&T` can run in: its body gets a share
+/// of its own on another thread.
 #[diagnostic::on_unimplemented(
-    message = "a #[tool(blocking)] tool's context `{Self}` must be `Clone + Send + Sync + 'static`",
-    label = "the context is cloned for the blocking body",
-    note = "a blocking body runs on another thread and may outlive the call (after a timeout), so it gets its own copy of the context: wrap the context in an `Arc`, or let the tool take no context"
+    message = "a #[tool(blocking)] tool taking `&{T}` cannot run in a `Toolbox<{Self}>`: its body gets its own share of the context on another thread, and `{Self}` is not `Clone + Send + Sync`",
+    label = "the blocking tool is registered here",
+    note = "use a `Toolbox<Arc<{T}>>`: tools taking `&{T}` work in it, and a share is a reference count; or make the context `Clone`",
+    note = "or keep the state in a #[toolset] service, which every tool of the set shares through an `Arc`"
 )]
-pub trait BlockingContext: Clone + Send + Sync + 'static {}
-impl<T: Clone + Send + Sync + 'static> BlockingContext for T {}
+pub trait BlockingContext<T: ?Sized>: ContextOf<T> + Clone + Send + Sync + 'static {}
+impl<T: ?Sized, C: ContextOf<T> + Clone + Send + Sync + 'static> BlockingContext<T> for C {}
 
-/// The context a blocking body gets: a clone (checked at the context type's span).
-pub fn blocking_context<C: BlockingContext>(ctx: &C) -> C {
-    ctx.clone()
-}
+pub use crate::tool::ContextOf;
 
 pub use crate::exec::run_blocking;
 

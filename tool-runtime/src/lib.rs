@@ -57,7 +57,7 @@ pub use crate::schema::{
     StrictFallback, ToolFormat, canonical_parameters, schema_for,
 };
 pub use crate::tool::{
-    Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
+    ContextOf, Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
     ToolDefinition, UnknownArgs, erase, parse_arguments,
 };
 pub use crate::toolbox::{

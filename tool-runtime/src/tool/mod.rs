@@ -81,6 +81,74 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     }
 }
 
+/// A toolbox context that lends a tool's `#[tool(context)] ctx: &T` parameter its `&T`.
+///
+/// Every type lends itself, and an `Arc<T>` lends `T`: a tool taking `&App` works in a
+/// `Toolbox<App>` and in a `Toolbox<Arc<App>>` alike. The `Arc` form is the one for an
+/// application whose state is not `Clone` but has `#[tool(blocking)]` tools: a blocking body
+/// runs on a thread of its own with its own share of the context, which for an `Arc` is a
+/// reference count.
+///
+/// Implement it for a context that holds several things tools take (an application and a
+/// session, say), so that each tool names only the one it needs:
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolwright::{ContextOf, ToolCall, Toolbox, tool};
+///
+/// struct App { name: String }
+/// struct Session { user: String }
+///
+/// /// Per call: the application, shared, and the caller's session.
+/// struct Request { app: Arc<App>, session: Session }
+///
+/// impl ContextOf<App> for Request {
+///     fn context(&self) -> &App { &self.app }
+/// }
+/// impl ContextOf<Session> for Request {
+///     fn context(&self) -> &Session { &self.session }
+/// }
+///
+/// /// Which application this is.
+/// #[tool]
+/// fn app_name(#[tool(context)] app: &App) -> String { app.name.clone() }
+///
+/// /// Who is asking.
+/// #[tool]
+/// fn whoami(#[tool(context)] session: &Session) -> String { session.user.clone() }
+///
+/// let tools = Toolbox::<Request>::new().with_all((app_name {}, whoami {})).unwrap();
+/// let request = Request {
+///     app: Arc::new(App { name: "notes".into() }),
+///     session: Session { user: "ada".into() },
+/// };
+/// assert_eq!(tools.execute_blocking(&ToolCall::new("1", "whoami", "{}"), &request).text(), "ada");
+/// assert_eq!(tools.execute_blocking(&ToolCall::new("2", "app_name", "{}"), &request).text(), "notes");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "a tool taking `&{T}` cannot run in a `Toolbox<{Self}>`",
+    label = "the toolbox's context `{Self}` does not lend a `&{T}`",
+    note = "a tool with a `#[tool(context)] ctx: &T` parameter works in a `Toolbox<T>`, a `Toolbox<Arc<T>>`, or a toolbox whose context implements `toolwright::ContextOf<T>`; tools without a context work in every toolbox"
+)]
+pub trait ContextOf<T: ?Sized> {
+    /// The part of the context the tool takes.
+    fn context(&self) -> &T;
+}
+
+impl<T: ?Sized> ContextOf<T> for T {
+    #[inline]
+    fn context(&self) -> &T {
+        self
+    }
+}
+
+impl<T: ?Sized> ContextOf<T> for Arc<T> {
+    #[inline]
+    fn context(&self) -> &T {
+        self
+    }
+}
+
 /// The default argument handling, against a definition's parameters schema: JSON repair,
 /// coercion, validation with every problem reported together, then serde (see [`crate::args`]).
 ///
