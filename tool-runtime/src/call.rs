@@ -109,7 +109,7 @@ pub enum ExecutionStatus {
 /// One tool call made by a model.
 ///
 /// ```
-/// use tool_runtime::ToolCall;
+/// use toolwright::ToolCall;
 ///
 /// let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
 /// assert_eq!(call.arguments_as_map()["a"], 2);
@@ -196,7 +196,7 @@ impl ToolCall {
     /// When the text is not JSON, or the JSON is not an object (nor `null`).
     ///
     /// ```
-    /// use tool_runtime::ToolCall;
+    /// use toolwright::ToolCall;
     ///
     /// let mut call = ToolCall::new("c1", "add", r#"{"a": 1"#);
     /// assert!(call.complete().is_err());

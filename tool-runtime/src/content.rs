@@ -44,7 +44,7 @@ impl ContentPart {
 /// One part, by far the most common case, is held without a separate allocation.
 ///
 /// ```
-/// use tool_runtime::{Content, ContentPart};
+/// use toolwright::{Content, ContentPart};
 ///
 /// let mut content = Content::from(ContentPart::text("a chart:"));
 /// content.push(ContentPart::image("iVBORw0KGgo=", "image/png"));

@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// clone (of a [`ToolResult`](crate::ToolResult), say) shares the value rather than copying it.
 ///
 /// ```
-/// use tool_runtime::Native;
+/// use toolwright::Native;
 ///
 /// let native = Native::new(42_i64);
 /// assert_eq!(native.downcast_ref::<i64>(), Some(&42));

@@ -38,7 +38,7 @@ pub struct HookFailure {
 /// and provider options.
 ///
 /// ```
-/// use tool_runtime::ToolOutput;
+/// use toolwright::ToolOutput;
 ///
 /// struct Invoice { total: u32 }
 /// let output = ToolOutput::text("SUCCESS").with_native(Invoice { total: 12 });

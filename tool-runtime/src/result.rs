@@ -232,8 +232,8 @@ impl ToolResult {
     /// `None` when they needed none.
     ///
     /// ```
-    /// use tool_runtime::args::RepairKind;
-    /// use tool_runtime::{ToolCall, Toolbox, ToolDefinition, DynamicTool};
+    /// use toolwright::args::RepairKind;
+    /// use toolwright::{ToolCall, Toolbox, ToolDefinition, DynamicTool};
     ///
     /// let def = ToolDefinition::new("echo", "Echo.", serde_json::json!({
     ///     "type": "object", "properties": {"n": {"type": "integer"}},
@@ -301,7 +301,7 @@ impl ToolResult {
     ///
     /// ```
     /// use serde_json::{Map, Value};
-    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, ToolOutput, Toolbox};
+    /// use toolwright::{DynamicTool, ToolCall, ToolDefinition, ToolOutput, Toolbox};
     ///
     /// let def = ToolDefinition::new("count", "Count the keys.", serde_json::json!({})).unwrap();
     /// let count = DynamicTool::new(def, |args: Map<String, Value>, _: &()| {

@@ -108,7 +108,7 @@ tuples!(A B D E F G H I J K L M N O P Q);
 ///
 /// ```
 /// use serde_json::{Map, Value, json};
-/// use tool_runtime::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
+/// use toolwright::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
 ///
 /// let def = ToolDefinition::from_params("add", "Add two integers.", &[
 ///     FunctionParam::new("a", ParamType::Integer).required(),
@@ -427,8 +427,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// rules) is reported together, in the tools' order.
     ///
     /// ```
-    /// use tool_runtime::{RegisterError, Toolbox, erase};
-    /// # use tool_runtime::{DynamicTool, ToolDefinition};
+    /// use toolwright::{RegisterError, Toolbox, erase};
+    /// # use toolwright::{DynamicTool, ToolDefinition};
     /// # use serde_json::{Map, Value, json};
     /// # let tool = |name: &'static str| erase::<(), _>(DynamicTool::new(
     /// #     ToolDefinition::new(name, "A tool.", json!({"type": "object"})).unwrap(),
@@ -551,7 +551,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{Dialect, DynamicTool, ToolDefinition, Toolbox};
+    /// use toolwright::{Dialect, DynamicTool, ToolDefinition, Toolbox};
     ///
     /// let def = ToolDefinition::new("tally", "Count words.", json!({
     ///     "type": "object",
@@ -633,7 +633,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// [`StrictFallback::Error`]...).
     ///
     /// ```
-    /// use tool_runtime::{ToolFormat, Toolbox};
+    /// use toolwright::{ToolFormat, Toolbox};
     ///
     /// let tools: Toolbox = Toolbox::new().with_strict(true);
     /// let list = tools.tools_for(ToolFormat::OpenAiChat).unwrap();

@@ -88,7 +88,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::args::{CoercionKind, CompiledSchema};
+    /// use toolwright::args::{CoercionKind, CompiledSchema};
     ///
     /// let schema = CompiledSchema::compile(&json!({
     ///     "type": "object",
@@ -123,7 +123,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::args::{CoercionKind, CompiledSchema};
+    /// use toolwright::args::{CoercionKind, CompiledSchema};
     ///
     /// let schema = CompiledSchema::compile(&json!({
     ///     "type": "object",

@@ -26,7 +26,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::args::CompiledSchema;
+    /// use toolwright::args::CompiledSchema;
     ///
     /// let schema = CompiledSchema::compile(&json!({
     ///     "type": "object",

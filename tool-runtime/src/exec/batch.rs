@@ -19,7 +19,7 @@ use crate::toolbox::Toolbox;
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::BatchOptions;
+/// use toolwright::BatchOptions;
 ///
 /// // The request asked the model for one call at a time: run them one at a time too.
 /// let request = json!({"model": "gpt-4.1", "parallel_tool_calls": false});
@@ -143,7 +143,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
+    /// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
     ///
     /// let def = ToolDefinition::new("echo", "Echo.", json!({
     ///     "type": "object", "properties": {"text": {"type": "string"}},
@@ -158,7 +158,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///     ToolCall::new("c2", "nope", "{}"),
     ///     ToolCall::new("c3", "echo", r#"{"text": "three"}"#),
     /// ];
-    /// let results = tool_runtime::block_on(tools.execute_all(&calls, &()));
+    /// let results = toolwright::block_on(tools.execute_all(&calls, &()));
     /// let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
     /// assert_eq!(ids, ["c1", "c2", "c3"]);
     /// assert_eq!(results[2].text(), "three");

@@ -22,7 +22,7 @@ use std::time::Duration;
 /// it to shut down.
 ///
 /// ```
-/// let answer = tool_runtime::block_on(tool_runtime::run_blocking(|| {
+/// let answer = toolwright::block_on(toolwright::run_blocking(|| {
 ///     std::thread::sleep(std::time::Duration::from_millis(1));
 ///     42
 /// }));

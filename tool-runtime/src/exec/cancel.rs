@@ -17,7 +17,7 @@ use std::task::{Context, Poll, Waker};
 /// it from outside.
 ///
 /// ```
-/// use tool_runtime::Cancellation;
+/// use toolwright::Cancellation;
 ///
 /// let token = Cancellation::new();
 /// let seen_by_tool = token.clone();

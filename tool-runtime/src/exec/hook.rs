@@ -28,7 +28,7 @@ pub enum Before {
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::{Before, DynamicTool, Hook, ToolCall, ToolDefinition, ToolResult, Toolbox};
+/// use toolwright::{Before, DynamicTool, Hook, ToolCall, ToolDefinition, ToolResult, Toolbox};
 ///
 /// struct NoDeletes;
 ///

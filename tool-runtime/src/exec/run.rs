@@ -107,7 +107,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
+    /// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
     ///
     /// let def = ToolDefinition::new("pay", "Pay someone.", json!({
     ///     "type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"],
@@ -147,7 +147,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// ```
     /// use serde_json::{Map, Value, json};
-    /// use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
+    /// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
     ///
     /// fn pay() -> DynamicTool {
     ///     let def = ToolDefinition::new("pay", "Pay someone.", json!({
@@ -222,8 +222,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// ```
     /// use std::collections::HashMap;
     ///
-    /// use tool_runtime::{Decision, ToolCall, Toolbox};
-    /// # use tool_runtime::{DynamicTool, ToolDefinition, erase};
+    /// use toolwright::{Decision, ToolCall, Toolbox};
+    /// # use toolwright::{DynamicTool, ToolDefinition, erase};
     /// # use serde_json::{Map, Value, json};
     /// # let definition = ToolDefinition::new("delete", "Delete a file.", json!({"type": "object"}))
     /// #     .unwrap()

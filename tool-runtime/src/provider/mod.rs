@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use tool_runtime::provider::Provider;
+//! use toolwright::provider::Provider;
 //!
 //! let response = json!({"content": [
 //!     {"type": "text", "text": "Let me add those."},
@@ -94,7 +94,7 @@ impl Provider {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::provider::Provider;
+    /// use toolwright::provider::Provider;
     ///
     /// let error = Provider::OpenAiChat
     ///     .read_response(&json!({"choices": [{"message": {"tool_calls": [
@@ -343,8 +343,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// ```
     /// use serde_json::{Value, json};
-    /// use tool_runtime::provider::Provider;
-    /// use tool_runtime::{DynamicTool, ToolDefinition, Toolbox};
+    /// use toolwright::provider::Provider;
+    /// use toolwright::{DynamicTool, ToolDefinition, Toolbox};
     ///
     /// let def = ToolDefinition::new("echo", "Echo.", json!({})).unwrap();
     /// let tools = Toolbox::new()

@@ -26,8 +26,8 @@ use crate::json;
 /// and can go on.
 ///
 /// ```
-/// use tool_runtime::CallStatus;
-/// use tool_runtime::provider::{Assembler, Provider};
+/// use toolwright::CallStatus;
+/// use toolwright::provider::{Assembler, Provider};
 ///
 /// let mut stream = Assembler::new(Provider::OpenAiChat);
 /// for line in [

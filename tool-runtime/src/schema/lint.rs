@@ -126,7 +126,7 @@ impl fmt::Display for Lint {
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::{Dialect, ToolDefinition};
+/// use toolwright::{Dialect, ToolDefinition};
 ///
 /// let def = ToolDefinition::new("tally", "Count words.", json!({
 ///     "type": "object",
@@ -173,7 +173,7 @@ impl LintReport {
     /// OpenAI strict and Gemini" as a one-line test.
     ///
     /// ```
-    /// use tool_runtime::{Dialect, Toolbox};
+    /// use toolwright::{Dialect, Toolbox};
     ///
     /// let tools: Toolbox = Toolbox::new();
     /// tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean();

@@ -142,7 +142,7 @@ impl ToolDefinition {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::ToolDefinition;
+    /// use toolwright::ToolDefinition;
     ///
     /// let def = ToolDefinition::new("ping", "Check the service is up.", json!({})).unwrap();
     /// assert_eq!(def.parameters(), &json!({"type": "object", "properties": {}, "required": []}));
@@ -313,7 +313,7 @@ impl ToolDefinition {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{ToolAnnotations, ToolDefinition};
+    /// use toolwright::{ToolAnnotations, ToolDefinition};
     ///
     /// let def = ToolDefinition::new("lookup", "Look a word up.", json!({})).unwrap();
     /// assert!(!def.is_concurrent());
@@ -366,7 +366,7 @@ impl ToolDefinition {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::{ToolDefinition, ToolFormat};
+    /// use toolwright::{ToolDefinition, ToolFormat};
     ///
     /// let def = ToolDefinition::new("search", "Search the web.", json!({
     ///     "type": "object",

@@ -44,7 +44,7 @@ impl ParamType {
 /// One parameter of a dynamic tool.
 ///
 /// ```
-/// use tool_runtime::{FunctionParam, ParamType};
+/// use toolwright::{FunctionParam, ParamType};
 ///
 /// let line = FunctionParam::new("lines", ParamType::Array(Box::new(ParamType::Object(vec![
 ///     FunctionParam::new("sku", ParamType::String).required(),
@@ -148,7 +148,7 @@ enum Handler<C: ?Sized> {
 ///
 /// ```
 /// use serde_json::{Map, Value};
-/// use tool_runtime::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
+/// use toolwright::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
 ///
 /// let def = ToolDefinition::from_params(
 ///     "echo",

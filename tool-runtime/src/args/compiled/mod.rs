@@ -550,7 +550,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_runtime::args::CompiledSchema;
+    /// use toolwright::args::CompiledSchema;
     ///
     /// let units = json!({"$defs": {"unit": {"enum": ["celsius", "fahrenheit"]}}});
     /// let schema = CompiledSchema::compile_with(

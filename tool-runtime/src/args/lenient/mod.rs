@@ -216,7 +216,7 @@ pub(crate) fn duplicate_key(text: &str, limits: &JsonLimits) -> JsonError {
 /// nothing the parser can read as JSON.
 ///
 /// ```
-/// use tool_runtime::args::{JsonLimits, RepairKind, parse_json};
+/// use toolwright::args::{JsonLimits, RepairKind, parse_json};
 ///
 /// let repaired = parse_json("```json\n{'city': 'Paris', days: 3,}\n```", &JsonLimits::default()).unwrap();
 /// assert_eq!(repaired.value, serde_json::json!({"city": "Paris", "days": 3}));
