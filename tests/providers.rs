@@ -994,8 +994,23 @@ fn a_toolbox_lints_every_tool_at_once() {
         tools_with_errors,
         BTreeSet::from(["tally", "sum_tree", "pair"])
     );
+    // One line per error, then per warning; notes (nothing to do) only counted, on a last
+    // line, and listed by `{:#}`.
     let text = report.to_string();
-    assert_eq!(text.lines().count(), report.lints().len());
+    let notes = report.of(Severity::Note).count();
+    let acted_on = report.lints().len() - notes;
+    assert!(notes > 0, "{report:#}");
+    assert_eq!(text.lines().count(), acted_on + 1, "{text}");
+    let errors = report.errors().count();
+    assert!(
+        text.lines().take(errors).all(|l| l.starts_with("error: ")),
+        "{text}"
+    );
+    assert!(!text.contains("note: "), "{text}");
+    assert!(text.ends_with(&format!(
+        "(and {notes} notes, nothing to do: `{{:#}}` lists them)"
+    )));
+    assert_eq!(format!("{report:#}").lines().count(), report.lints().len());
     let panic = std::panic::catch_unwind(|| report.assert_clean()).unwrap_err();
     let message = panic.downcast_ref::<String>().unwrap();
     assert!(message.contains("tally") && message.contains("sum_tree") && message.contains("pair"));

@@ -223,16 +223,67 @@ impl IntoIterator for LintReport {
 }
 
 impl fmt::Display for LintReport {
-    /// One lint per line; `no lints` when empty.
+    /// One line per lint, errors first, then warnings: what to act on, not drowned by what
+    /// needs nothing. Notes (a form saying a rule in other words; nothing to do) are counted on
+    /// a last line, and listed, after the warnings, by the alternate form (`{:#}`); `no lints`
+    /// when there is nothing at all.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwright::{Dialect, ToolDefinition};
+    ///
+    /// let def = ToolDefinition::new("tally", "Count words.", json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+    ///         "limit": {"type": "integer", "format": "uint32", "minimum": 0},
+    ///     },
+    /// }))
+    /// .unwrap();
+    /// let report = def.lint(Dialect::OpenAiStrict);
+    /// let text = report.to_string();
+    /// assert!(text.starts_with("error: tool `tally`"));
+    /// assert!(!text.contains("note:"));
+    /// assert!(text.ends_with("(and 1 note, nothing to do: `{:#}` lists it)"), "{text}");
+    /// assert!(format!("{report:#}").contains("note: tool `tally`"));
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.lints.is_empty() {
             return f.write_str("no lints");
         }
-        for (i, lint) in self.lints.iter().enumerate() {
-            if i > 0 {
+        let mut lines = 0;
+        let mut line = |f: &mut fmt::Formatter<'_>, lint: &Lint| -> fmt::Result {
+            if lines > 0 {
                 f.write_str("\n")?;
             }
-            write!(f, "{lint}")?;
+            lines += 1;
+            // One line each, whatever a message holds.
+            let text = lint.to_string();
+            if text.contains('\n') {
+                f.write_str(&text.replace('\n', " "))
+            } else {
+                f.write_str(&text)
+            }
+        };
+        for severity in [Severity::Error, Severity::Warning] {
+            for lint in self.of(severity) {
+                line(f, lint)?;
+            }
+        }
+        let notes = self.of(Severity::Note).count();
+        if f.alternate() {
+            for lint in self.of(Severity::Note) {
+                line(f, lint)?;
+            }
+        } else if notes > 0 {
+            if lines > 0 {
+                f.write_str("\n")?;
+            }
+            if notes == 1 {
+                f.write_str("(and 1 note, nothing to do: `{:#}` lists it)")?;
+            } else {
+                write!(f, "(and {notes} notes, nothing to do: `{{:#}}` lists them)")?;
+            }
         }
         Ok(())
     }
