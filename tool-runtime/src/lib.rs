@@ -17,23 +17,29 @@
     clippy::inline_always,
 )]
 
+// `Toolbox`'s methods are spread over several modules; rustdoc shows its impl blocks in the
+// order of these declarations, so they are in the order a user reads them: building and
+// registering (`toolbox`), then running calls and batches (`exec`), then provider wire formats
+// (`provider`).
+mod tool;
+mod toolbox;
+mod toolset;
+
+mod exec;
+pub mod provider;
+
 pub mod args;
 mod call;
 mod content;
 mod docs;
 mod echo;
-mod exec;
 mod json;
 mod names;
 mod native;
 mod output;
-pub mod provider;
 mod registry;
 mod result;
 mod schema;
-mod tool;
-mod toolbox;
-mod toolset;
 
 #[doc(hidden)]
 pub mod __private;
