@@ -626,3 +626,136 @@ fn examples_end_quietly_on_a_closed_pipe() {
         );
     }
 }
+
+/// The example application (`examples/app/`): a `#[toolset]` service and a free tool, one
+/// OpenAI and one Anthropic turn from provider-shaped responses, approvals resolved in place.
+#[test]
+fn the_example_application_runs_an_openai_and_an_anthropic_turn() {
+    let (stdout, stderr) = run("app", &[], b"");
+    let events: Vec<Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let of = |kind: &str| -> Vec<&Value> { events.iter().filter(|e| e["event"] == kind).collect() };
+
+    let tools = of("tools");
+    assert_eq!(tools[0]["names"].as_array().unwrap().len(), 12, "{stdout}");
+    assert_eq!(
+        tools[0]["strict_lint_errors"],
+        json!(["restock /properties/quantities"])
+    );
+    assert_eq!(
+        tools[0]["revenue"],
+        "Deprecated since 0.3.0: `find_orders` gives each order's total. The total of every order, in euro cents."
+    );
+
+    // The model's slips taken as meant: "5" for a number, a Python-ish object, "5" in a map.
+    let fixed: Vec<(&str, u64, u64)> = of("fixed")
+        .iter()
+        .map(|e| {
+            (
+                e["call_id"].as_str().unwrap(),
+                e["repairs"].as_u64().unwrap(),
+                e["coercions"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fixed,
+        [
+            ("call_find", 0, 1),
+            ("call_policy", 3, 0),
+            ("toolu_03Restock", 0, 1)
+        ]
+    );
+
+    // One cancellation approved (open order), one rejected (shipped), in call order.
+    let decisions: Vec<(&str, bool)> = of("decision")
+        .iter()
+        .map(|e| {
+            (
+                e["call_id"].as_str().unwrap(),
+                e["approved"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        decisions,
+        [("call_cancel_open", true), ("call_cancel_shipped", false)]
+    );
+
+    let results = of("results");
+    let openai = results[0]["message"].as_array().unwrap();
+    let ids: Vec<&str> = openai
+        .iter()
+        .map(|m| m["tool_call_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "call_find",
+            "call_create",
+            "call_create_bad",
+            "call_cancel_open",
+            "call_cancel_shipped",
+            "call_policy",
+            "call_missing"
+        ]
+    );
+    let content = |i: usize| openai[i]["content"].as_str().unwrap();
+    assert!(
+        content(1).contains(r#""total_cents":4900"#),
+        "{}",
+        content(1)
+    );
+    assert!(
+        content(2).starts_with("invalid arguments for tool `create_order`: 3 problems: `order.customer.email`: expected a string that is an email address"),
+        "{}",
+        content(2)
+    );
+    assert!(content(2).contains(
+        r#"`order.delivery.kind`: expected one of "pickup" or "courier", found "drone""#
+    ));
+    assert_eq!(
+        content(3),
+        "order 1002 of Alan Turing cancelled: the customer asked to cancel"
+    );
+    assert!(
+        content(4).contains("the order has shipped"),
+        "{}",
+        content(4)
+    );
+    assert!(content(5).starts_with("Returns are accepted within 30 days"));
+    assert_eq!(content(6), "no order 9999; `find_orders` lists the orders");
+
+    let anthropic = &results[1]["message"];
+    assert_eq!(anthropic["role"], "user");
+    let blocks = anthropic["content"].as_array().unwrap();
+    assert_eq!(blocks.len(), 9);
+    let block = |id: &str| blocks.iter().find(|b| b["tool_use_id"] == id).unwrap();
+    assert_eq!(block("toolu_01Search")["content"], "[1003]");
+    assert_eq!(
+        block("toolu_03Restock")["content"],
+        r#"{"CAP-03":5,"MUG-01":46}"#
+    );
+    assert_eq!(block("toolu_04Rate")["content"], "1.08");
+    assert_eq!(block("toolu_05Status")["is_error"], true);
+    assert!(
+        block("toolu_05Status")["content"]
+            .as_str()
+            .unwrap()
+            .contains(r#"found "delivered""#)
+    );
+    assert_eq!(
+        block("toolu_06Export")["content"],
+        "exports/orders.csv: 3 orders"
+    );
+    assert_eq!(block("toolu_07Revenue")["content"], "6100");
+    assert_eq!(block("toolu_08Who")["content"], "ops@shop.example");
+    assert_eq!(block("toolu_09Escape")["is_error"], true);
+
+    let orders = &of("orders")[0]["orders"];
+    assert_eq!(orders[1]["status"], "cancelled");
+    assert_eq!(orders[2]["customer"], "Ada Lovelace");
+    assert!(stderr.is_empty(), "{stderr}");
+}
