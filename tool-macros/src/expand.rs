@@ -278,7 +278,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
         }),
         None => (
             quote!(_),
-            quote!(((&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_args().parse)(
+            quote!((&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_parse(
                 #definition,
                 __tool_arguments,
                 __tool_session,
@@ -484,7 +484,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
                 concurrent: #concurrent,
                 timeout_ms: #timeout_ms,
                 needs_approval: #needs_approval,
-                parameters: || (&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_args().schema(),
+                parameters: || (&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_schema(),
                 output_schema: || {
                     #[allow(unused_imports)]
                     use #rt::{SchemaViaNone as _, SchemaViaResult as _, SchemaViaValue as _};

@@ -374,52 +374,62 @@ impl<A> ArgsProbe<A> {
     pub const NEW: Self = ArgsProbe(PhantomData);
 }
 
-/// An arguments struct's parser and schema.
-pub struct ArgsFns<A> {
-    /// Parses the arguments.
-    pub parse: fn(&ToolDefinition, &Arguments, &mut ParseSession) -> Result<A, ArgumentError>,
-    /// The parameters schema.
-    pub schema: fn() -> Value,
-}
-
-impl<A> ArgsFns<A> {
-    /// The parameters schema.
-    pub fn schema(&self) -> Value {
-        (self.schema)()
-    }
-}
-
 /// Level 1 of the arguments probe: serde and schemars.
 pub trait ArgsViaSerde<A> {
-    /// The parser and schema.
-    fn __tool_args(&self) -> ArgsFns<A>;
+    /// Parses the arguments.
+    ///
+    /// # Errors
+    /// What is wrong with them.
+    fn __tool_parse(
+        &self,
+        definition: &ToolDefinition,
+        arguments: &Arguments,
+        session: &mut ParseSession,
+    ) -> Result<A, ArgumentError>;
+
+    /// The parameters schema.
+    fn __tool_schema(&self) -> Value;
 }
 impl<A: DeserializeOwned + JsonSchema> ArgsViaSerde<A> for &ArgsProbe<A> {
-    fn __tool_args(&self) -> ArgsFns<A> {
-        ArgsFns {
-            parse: parse_generated::<A>,
-            schema: schema::schema_for::<A>,
-        }
+    #[inline]
+    fn __tool_parse(
+        &self,
+        definition: &ToolDefinition,
+        arguments: &Arguments,
+        session: &mut ParseSession,
+    ) -> Result<A, ArgumentError> {
+        parse_generated::<A>(definition, arguments, session)
+    }
+
+    fn __tool_schema(&self) -> Value {
+        schema::schema_for::<A>()
     }
 }
 
-/// Level 2 of the arguments probe: a build that already failed.
+/// Level 2 of the arguments probe: a build that already failed (never runs).
 pub trait ArgsUnchecked<A> {
-    /// Stand-ins.
-    fn __tool_args(&self) -> ArgsFns<A>;
-}
-impl<A> ArgsUnchecked<A> for ArgsProbe<A> {
-    fn __tool_args(&self) -> ArgsFns<A> {
-        ArgsFns {
-            parse: |_, _, _| {
-                Err(ArgumentError::Rejected(
-                    "the tool's arguments type has no parser".into(),
-                ))
-            },
-            schema: || Value::Null,
-        }
+    /// Refuses the arguments.
+    ///
+    /// # Errors
+    /// Always.
+    fn __tool_parse(
+        &self,
+        definition: &ToolDefinition,
+        arguments: &Arguments,
+        session: &mut ParseSession,
+    ) -> Result<A, ArgumentError> {
+        let _ = (definition, arguments, session);
+        Err(ArgumentError::Rejected(
+            "the tool's arguments type has no parser".into(),
+        ))
+    }
+
+    /// No schema.
+    fn __tool_schema(&self) -> Value {
+        Value::Null
     }
 }
+impl<A> ArgsUnchecked<A> for ArgsProbe<A> {}
 
 // ---------------------------------------------------------------------------------------------
 // Spanned checks of parameter types.
