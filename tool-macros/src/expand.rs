@@ -233,20 +233,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     // A tool taking `&T` works in every toolbox whose context lends a `&T` (`T` itself, an
     // `Arc<T>`, an application's own `ContextOf<T>`); a blocking one where a share of the
     // context can go to another thread.
-    let (impl_generics, ctx) = match ctx_ty {
-        Some(ty) if blocking => (
-            quote_spanned!(ty.span()=> <__ToolCtx: #rt::BlockingContext<#ty>>),
-            quote!(__ToolCtx),
-        ),
-        Some(ty) => (
-            quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static + #rt::ContextOf<#ty>>),
-            quote!(__ToolCtx),
-        ),
-        None => (
-            quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static>),
-            quote!(__ToolCtx),
-        ),
-    };
+    let (impl_generics, ctx) = context_generics(&rt, ctx_ty, blocking);
     let takes_info = tool
         .params
         .iter()
@@ -533,6 +520,25 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
 
             #submit
     }
+}
+
+/// The `Tool` impl's generics for a tool (or a toolset's `toolset` fn, for all its tools)
+/// taking `ctx` as its context, and the context type they name.
+pub(crate) fn context_generics(
+    rt: &TokenStream,
+    ctx: Option<&syn::Type>,
+    blocking: bool,
+) -> (TokenStream, TokenStream) {
+    let generics = match ctx {
+        Some(ty) if blocking => {
+            quote_spanned!(ty.span()=> <__ToolCtx: #rt::BlockingContext<#ty>>)
+        }
+        Some(ty) => quote!(
+            <__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static + #rt::ContextOf<#ty>>
+        ),
+        None => quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static>),
+    };
+    (generics, quote!(__ToolCtx))
 }
 
 fn option(rt: &TokenStream, value: Option<TokenStream>) -> TokenStream {

@@ -139,20 +139,7 @@ fn toolset_fn(
     let blocking = tools.iter().any(|tool| {
         tool.context().is_some() && tool.args.blocking.as_ref().is_some_and(|b| b.value)
     });
-    let (generics, ctx) = match context {
-        Some(ty) if blocking => (
-            quote!(<__ToolCtx: #rt::BlockingContext<#ty>>),
-            quote!(__ToolCtx),
-        ),
-        Some(ty) => (
-            quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static + #rt::ContextOf<#ty>>),
-            quote!(__ToolCtx),
-        ),
-        None => (
-            quote!(<__ToolCtx: ?::core::marker::Sized + ::core::marker::Sync + 'static>),
-            quote!(__ToolCtx),
-        ),
-    };
+    let (generics, ctx) = expand::context_generics(rt, context, blocking);
     let service_name = quote!(#service).to_string().replace(' ', "");
     let names: Vec<String> = tools.iter().map(ToolFn::name).collect();
     let list = names

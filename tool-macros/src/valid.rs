@@ -60,25 +60,43 @@ fn last_args<'a>(ty: &'a Type, name: &str) -> Option<Vec<&'a GenericArgument>> {
 
 /// A lifetime other than `'static` inside a type: a borrowed argument.
 fn borrowed_lifetime(ty: &Type) -> Option<&syn::Lifetime> {
+    find_in_type(ty, &|part| match part {
+        Part::Lifetime(lifetime) if lifetime.ident != "static" => Some(lifetime),
+        _ => None,
+    })
+}
+
+/// A type, or a lifetime, met walking a type.
+enum Part<'a> {
+    Type(&'a Type),
+    Lifetime(&'a syn::Lifetime),
+}
+
+/// The first thing `pick` takes among a type and what it is made of (the types and lifetimes of
+/// references, slices, arrays, tuples and generic arguments), outermost first.
+fn find_in_type<'a, R>(ty: &'a Type, pick: &dyn Fn(Part<'a>) -> Option<R>) -> Option<R> {
+    if let Some(found) = pick(Part::Type(ty)) {
+        return Some(found);
+    }
     match ty {
         Type::Reference(r) => r
             .lifetime
             .as_ref()
-            .filter(|l| l.ident != "static")
-            .or_else(|| borrowed_lifetime(&r.elem)),
-        Type::Slice(s) => borrowed_lifetime(&s.elem),
-        Type::Array(a) => borrowed_lifetime(&a.elem),
-        Type::Paren(p) => borrowed_lifetime(&p.elem),
-        Type::Group(g) => borrowed_lifetime(&g.elem),
-        Type::Tuple(t) => t.elems.iter().find_map(borrowed_lifetime),
+            .and_then(|l| pick(Part::Lifetime(l)))
+            .or_else(|| find_in_type(&r.elem, pick)),
+        Type::Slice(s) => find_in_type(&s.elem, pick),
+        Type::Array(a) => find_in_type(&a.elem, pick),
+        Type::Paren(p) => find_in_type(&p.elem, pick),
+        Type::Group(g) => find_in_type(&g.elem, pick),
+        Type::Tuple(t) => t.elems.iter().find_map(|ty| find_in_type(ty, pick)),
         Type::Path(p) => p
             .path
             .segments
             .iter()
             .find_map(|segment| match &segment.arguments {
                 PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
-                    GenericArgument::Lifetime(l) if l.ident != "static" => Some(l),
-                    GenericArgument::Type(ty) => borrowed_lifetime(ty),
+                    GenericArgument::Lifetime(l) => pick(Part::Lifetime(l)),
+                    GenericArgument::Type(ty) => find_in_type(ty, pick),
                     _ => None,
                 }),
                 _ => None,
@@ -309,25 +327,8 @@ fn borrowed_message(elem: &Type) -> String {
 }
 
 fn find_impl_trait(ty: &Type) -> Option<&syn::TypeImplTrait> {
-    match ty {
-        Type::ImplTrait(impl_trait) => Some(impl_trait),
-        Type::Reference(r) => find_impl_trait(&r.elem),
-        Type::Slice(s) => find_impl_trait(&s.elem),
-        Type::Array(a) => find_impl_trait(&a.elem),
-        Type::Paren(p) => find_impl_trait(&p.elem),
-        Type::Group(g) => find_impl_trait(&g.elem),
-        Type::Tuple(t) => t.elems.iter().find_map(find_impl_trait),
-        Type::Path(p) => p
-            .path
-            .segments
-            .iter()
-            .find_map(|segment| match &segment.arguments {
-                PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
-                    GenericArgument::Type(ty) => find_impl_trait(ty),
-                    _ => None,
-                }),
-                _ => None,
-            }),
+    find_in_type(ty, &|part| match part {
+        Part::Type(Type::ImplTrait(impl_trait)) => Some(impl_trait),
         _ => None,
-    }
+    })
 }
