@@ -275,7 +275,14 @@ proptest! {
         }
         for dialect in toolwright::Dialect::ALL {
             let report = def.lint(dialect);
-            prop_assert_eq!(report.to_string().lines().count().max(1), report.lints().len().max(1));
+            // One line per lint: every lint with `{:#}`; by default errors and warnings, and
+            // one line counting the notes.
+            prop_assert_eq!(format!("{report:#}").lines().count().max(1), report.lints().len().max(1));
+            let notes = report.of(toolwright::Severity::Note).count();
+            prop_assert_eq!(
+                report.to_string().lines().count().max(1),
+                (report.lints().len() - notes + usize::from(notes > 0)).max(1)
+            );
         }
     }
 }
