@@ -122,6 +122,37 @@ impl Files {
     }
 }
 
+/// A calculator whose `sum` reads "2+3" as well as `{"a": 2, "b": 3}`.
+struct Calc {
+    offset: i64,
+}
+
+/// A method's typed arguments, named through its handle.
+type SumArgs = <CalcSumTool as toolwright::Tool>::Args;
+
+fn parse_sum(args: &Value) -> Result<SumArgs, String> {
+    match args.get("expression").and_then(Value::as_str) {
+        Some(text) => {
+            let (a, b) = text.split_once('+').ok_or("write the sum as `a+b`")?;
+            let number = |s: &str| s.trim().parse::<i64>().map_err(|e| e.to_string());
+            Ok(SumArgs {
+                a: number(a)?,
+                b: number(b)?,
+            })
+        }
+        None => serde_json::from_value(args.clone()).map_err(|e| e.to_string()),
+    }
+}
+
+#[toolset]
+impl Calc {
+    /// Add two integers (and the calculator's offset).
+    #[tool(parse_args = parse_sum)]
+    fn sum(&self, a: i64, b: i64) -> i64 {
+        a + b + self.offset
+    }
+}
+
 /// Add two integers.
 #[tool]
 fn add(a: i64, b: i64) -> i64 {
@@ -364,4 +395,22 @@ async fn concurrent_calls_share_the_service() {
     assert!(results.iter().all(|r| !r.is_error));
     let total = tools.execute(&call("total", json!({})), &()).await;
     assert_eq!(total.text(), "20");
+}
+
+#[test]
+fn a_method_can_have_a_parser_of_its_own() {
+    let tools = Toolbox::<()>::new()
+        .with_all(Arc::new(Calc { offset: 100 }).toolset())
+        .unwrap();
+    let text = tools.execute_blocking(&call("sum", json!({"expression": "2+3"})), &());
+    assert_eq!(text.text(), "105");
+    let object = tools.execute_blocking(&call("sum", json!({"a": 1, "b": 1})), &());
+    assert_eq!(object.text(), "102");
+    let wrong = tools.execute_blocking(&call("sum", json!({"expression": "2*3"})), &());
+    assert!(wrong.is_error);
+    assert!(
+        wrong.text().ends_with("write the sum as `a+b`"),
+        "{}",
+        wrong.text()
+    );
 }

@@ -54,7 +54,7 @@ pub(crate) fn toolset(args: TokenStream, input: &TokenStream) -> TokenStream {
                 let owner = Owner::Method {
                     service: Box::new(service.clone()),
                     takes_self: false,
-                    handle: format_ident!("__toolset_{}", method.sig.ident),
+                    handle: handle_name(&service, &method.sig.ident),
                 };
                 let tool = ToolFn::from_item(&mut as_fn, tool_args, owner, &mut cx);
                 valid::check(&tool, &as_fn.sig, &mut cx);
@@ -91,6 +91,39 @@ pub(crate) fn toolset(args: TokenStream, input: &TokenStream) -> TokenStream {
         };
     }
 
+    generate(&rt, &service, &item, &tools, context.as_ref())
+}
+
+/// The impl block as written (less what the macro consumed), each tool's handle beside it, and
+/// in a block of its own what `#[tool]` generates for each, with `Service::toolset`.
+fn generate(
+    rt: &TokenStream,
+    service: &Type,
+    item: &ItemImpl,
+    tools: &[ToolFn],
+    context: Option<&Type>,
+) -> TokenStream {
+    // Each tool's handle, named so that its typed arguments can be (`<ShopFindOrdersTool as
+    // toolwright::Tool>::Args`, for a parser of its own), beside the impl block.
+    let structs = tools.iter().map(|tool| {
+        let Owner::Method { handle, .. } = &tool.owner else {
+            unreachable!("a toolset's tools are methods")
+        };
+        let vis = &tool.vis;
+        let method = &tool.ident;
+        let doc = format!(
+            "The `{}` tool: [`{}::{method}`] as a toolwright tool, holding the service in an `Arc`. Made by `toolset()`; its typed arguments are `<{handle} as toolwright::Tool>::Args`.",
+            tool.name(),
+            quote!(#service).to_string().replace(' ', ""),
+        );
+        quote! {
+            #[doc = #doc]
+            #vis struct #handle {
+                __tool_service: #rt::Arc<#service>,
+                __tool_definition: ::core::option::Option<#rt::Box<#rt::ToolDefinition>>,
+            }
+        }
+    });
     let handles = tools.iter().map(|tool| {
         let Owner::Method { handle, .. } = &tool.owner else {
             unreachable!("a toolset's tools are methods")
@@ -98,12 +131,6 @@ pub(crate) fn toolset(args: TokenStream, input: &TokenStream) -> TokenStream {
         let name = tool.name();
         let generated = expand::generate(tool);
         quote! {
-            #[allow(non_camel_case_types)]
-            struct #handle {
-                __tool_service: #rt::Arc<#service>,
-                __tool_definition: ::core::option::Option<#rt::Box<#rt::ToolDefinition>>,
-            }
-
             #[automatically_derived]
             impl ::core::fmt::Debug for #handle {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -116,9 +143,11 @@ pub(crate) fn toolset(args: TokenStream, input: &TokenStream) -> TokenStream {
             };
         }
     });
-    let toolset = toolset_fn(&rt, &service, context.as_ref(), &tools);
+    let toolset = toolset_fn(rt, service, context, tools);
     quote! {
         #item
+
+        #(#structs)*
 
         #[allow(deprecated)]
         const _: () = {
@@ -174,6 +203,29 @@ fn toolset_fn(
             }
         }
     }
+}
+
+/// A toolset tool's handle: `ShopFindOrdersTool` for `Shop::find_orders`.
+fn handle_name(service: &Type, method: &syn::Ident) -> syn::Ident {
+    let service = match service {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .map_or_else(|| "Toolset".to_owned(), |s| s.ident.to_string()),
+        _ => "Toolset".to_owned(),
+    };
+    let method = crate::ast::unraw(method);
+    let camel: String = method
+        .split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_uppercase().chain(chars).collect()
+            })
+        })
+        .collect();
+    format_ident!("{service}{camel}Tool", span = Span::call_site())
 }
 
 /// `#[toolset]` or `#[toolset(crate = path)]`.
