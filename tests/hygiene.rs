@@ -68,6 +68,44 @@ mod shadowed {
             info.is_approved()
         )
     }
+
+    /// A service whose tools are methods.
+    pub struct Greeter {
+        pub greeting: ::std::string::String,
+    }
+
+    #[::toolwright::toolset]
+    impl Greeter {
+        /// Greet someone with the service's greeting.
+        #[tool(read_only)]
+        pub fn salute(&self, name: ::std::string::String) -> ::std::string::String {
+            ::std::format!("{} {name}", self.greeting)
+        }
+
+        /// Greet someone later, on a thread of its own.
+        #[tool(blocking, timeout = "5s")]
+        pub fn salute_slowly(
+            &self,
+            name: ::std::string::String,
+            #[tool(context)] now: &u64,
+        ) -> ::std::string::String {
+            ::std::format!("{} {name} at {now}", self.greeting)
+        }
+    }
+}
+
+#[test]
+fn shadowed_names_do_not_break_a_toolsets_generated_code() {
+    use toolwright::{ToolCall, Toolbox};
+
+    let greeter = ::std::sync::Arc::new(shadowed::Greeter {
+        greeting: "hi".into(),
+    });
+    let tools = Toolbox::<u64>::new().with_all(greeter.toolset()).unwrap();
+    let call = ToolCall::new("1", "salute", r#"{"name": "Ada"}"#);
+    assert_eq!(tools.execute_blocking(&call, &7).text(), "hi Ada");
+    let call = ToolCall::new("2", "salute_slowly", r#"{"name": "Ada"}"#);
+    assert_eq!(tools.execute_blocking(&call, &7).text(), "hi Ada at 7");
 }
 
 #[test]
