@@ -12,7 +12,6 @@ use crate::args::{ArgumentError, Fixes};
 use crate::call::ToolCall;
 use crate::native::Native;
 use crate::output::{Content, Extra, HookFailure, Interrupt, Outcome};
-use crate::tool::ToolDefinition;
 
 /// What the application gets beside the content the model sees.
 #[non_exhaustive]
@@ -198,16 +197,16 @@ impl ToolResult {
         }
     }
 
-    /// The result of a call whose arguments were rejected.
+    /// The result of a call of the tool `tool` whose arguments were rejected.
     pub(crate) fn invalid_arguments(
         call: &ToolCall,
-        tool: &ToolDefinition,
+        tool: Cow<'static, str>,
         error: ArgumentError,
     ) -> Self {
-        let message = format!("invalid arguments for tool `{}`: {error}", tool.name());
+        let message = format!("invalid arguments for tool `{tool}`: {error}");
         ToolResult::error(
             &call.call_id,
-            tool.name_cow(),
+            tool,
             message,
             ResultDetail::Arguments(Box::new(error)),
         )

@@ -724,7 +724,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 fixes: session.fixes,
             }),
             Ok(Err(error)) => {
-                let mut result = ToolResult::invalid_arguments(call, tool.definition(), error);
+                let mut result =
+                    ToolResult::invalid_arguments(call, tool.definition().name_cow(), error);
                 result.set_fixes(session.fixes);
                 Err(result)
             }

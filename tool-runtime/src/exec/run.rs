@@ -397,8 +397,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                             if let Arguments::Json(value) = arguments {
                                 json::dispose(value);
                             }
-                            let mut result =
-                                ToolResult::invalid_arguments(current, definition, error);
+                            let mut result = ToolResult::invalid_arguments(
+                                current,
+                                definition.name_cow(),
+                                error,
+                            );
                             self.after(definition, current, ctx, &mut result);
                             return result;
                         }
@@ -475,7 +478,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             let mut session = ParseSession::new(self.policy);
             match tool.parse_dyn(&call.arguments, ctx, &mut session) {
                 Err(error) => {
-                    let mut result = ToolResult::invalid_arguments(call, definition, error);
+                    let mut result =
+                        ToolResult::invalid_arguments(call, definition.name_cow(), error);
                     result.set_fixes(session.fixes);
                     result
                 }

@@ -218,7 +218,7 @@ fn refused(
     error: ArgumentError,
     fixes: Fixes,
 ) -> ToolResult {
-    let mut result = ToolResult::invalid_arguments(call, definition, error);
+    let mut result = ToolResult::invalid_arguments(call, definition.name_cow(), error);
     result.set_fixes(fixes);
     result
 }
