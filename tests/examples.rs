@@ -592,7 +592,7 @@ fn dispatch_bounds_and_escapes_what_it_echoes() {
 /// (`providers openai | head`): no panic, no error message about the pipe.
 #[test]
 fn examples_end_quietly_on_a_closed_pipe() {
-    let cases: [(&str, &[&str], &[u8]); 6] = [
+    let cases: [(&str, &[&str], &[u8]); 7] = [
         ("quickstart", &[], b""),
         ("providers", &["openai"], b""),
         (
@@ -607,6 +607,7 @@ fn examples_end_quietly_on_a_closed_pipe() {
             b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"add\",\"arguments\":\"{}\"}}]}}]}\n",
         ),
         ("agent_loop", &[], b""),
+        ("app", &[], b""),
     ];
     for (name, args, input) in cases {
         let mut child = spawn(name, args);

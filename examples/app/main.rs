@@ -17,9 +17,7 @@
 
 mod shop;
 
-#[path = "../output/mod.rs"]
-mod output;
-
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -36,6 +34,14 @@ async fn main() -> ExitCode {
     let _ = std::fs::remove_dir_all(&root);
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`cargo run --example app | head`): done, quietly.
+        Err(error)
+            if error
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("app: {error}");
             ExitCode::FAILURE
@@ -55,17 +61,14 @@ async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>>
     // call either way).
     let lint = tools.lint([Dialect::OpenAiStrict, Dialect::Anthropic]);
     let offered = tools.tools_for(ToolFormat::OpenAiChat)?;
-    output::say!(
-        "{}",
-        json!({
+    emit(&json!({
             "event": "tools",
             "names": tools.definitions().map(|d| d.name()).collect::<Vec<_>>(),
             "openai_entries": offered.entries().len(),
             // A deprecated tool is still offered, and the model told.
             "revenue": offered.entries().iter().find(|e| e["function"]["name"] == "revenue").map(|e| &e["function"]["description"]),
             "strict_lint_errors": lint.errors().map(|l| format!("{} {}", l.tool, l.path)).collect::<Vec<_>>(),
-        })
-    );
+    }))?;
 
     let session = Session {
         user: "ops@shop.example".into(),
@@ -86,7 +89,7 @@ async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>>
         let response: Value = serde_json::from_str(body)?;
         let turn = tools.read_response(provider, &response)?;
         let mut results = tools.execute_all(&turn.calls, &session).await;
-        report_fixes(name, &turn.calls, &results);
+        report_fixes(name, &turn.calls, &results)?;
 
         // A person decides on each held call; the results are resolved in place, in call order.
         let mut decisions = Vec::new();
@@ -115,14 +118,13 @@ async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>>
             })
             .await;
         for decision in decisions {
-            output::say!("{decision}");
+            emit(&decision)?;
         }
 
         let next = tools.encode_results(provider, &turn.calls, &results)?;
-        output::say!(
-            "{}",
-            json!({"event": "results", "turn": name, "stop_reason": turn.stop_reason, "message": next})
-        );
+        emit(
+            &json!({"event": "results", "turn": name, "stop_reason": turn.stop_reason, "message": next}),
+        )?;
     }
 
     let orders: Vec<Value> = shop
@@ -130,25 +132,28 @@ async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>>
         .iter()
         .map(|o| json!({"id": o.id, "customer": o.customer.name, "status": o.status, "total_cents": o.total_cents}))
         .collect();
-    output::say!("{}", json!({"event": "orders", "orders": orders}));
+    emit(&json!({"event": "orders", "orders": orders}))?;
     Ok(())
+}
+
+/// One line of output; a reader gone away is an error the caller ends on, after cleaning up.
+fn emit(event: &Value) -> io::Result<()> {
+    writeln!(io::stdout().lock(), "{event}")
 }
 
 /// The calls whose arguments needed repair or coercion: what the model got wrong and toolwright
 /// took as meant.
-fn report_fixes(turn: &str, calls: &[ToolCall], results: &[ToolResult]) {
+fn report_fixes(turn: &str, calls: &[ToolCall], results: &[ToolResult]) -> io::Result<()> {
     for (call, result) in calls.iter().zip(results) {
         if let Some(fixes) = result.fixes().filter(|f| !f.is_empty()) {
-            output::say!(
-                "{}",
-                json!({
+            emit(&json!({
                     "event": "fixed",
                     "turn": turn,
                     "call_id": call.call_id,
                     "repairs": fixes.repairs.len(),
                     "coercions": fixes.coercions.len(),
-                })
-            );
+            }))?;
         }
     }
+    Ok(())
 }
