@@ -2,8 +2,9 @@
 //! service in an `Arc`, and `Service::toolset(self: Arc<Self>)` gives them all for registration.
 //!
 //! The impl block is emitted as written, less the `#[tool]` attributes (on methods and their
-//! parameters) it consumed. Beside it, in `const _: () = { .. };`, each tool's handle struct,
-//! and in a block of its own per tool, what `#[tool]` generates for a free fn.
+//! parameters) it consumed. Beside it, each tool's handle struct (`ShopFindOrdersTool` for
+//! `Shop::find_orders`), and in `const _: () = { .. };` the `toolset` fn and, in a block of its
+//! own per tool, what `#[tool]` generates for a free fn.
 
 use std::collections::HashMap;
 
