@@ -109,77 +109,32 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                     .collect();
                 Ok(())
             }
-            // read_only, read_only = true, destructive = false, ...
-            "read_only" => set_some(
-                &meta,
-                &mut args.read_only,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            "destructive" => set_some(
-                &meta,
-                &mut args.destructive,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            "idempotent" => set_some(
-                &meta,
-                &mut args.idempotent,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            "open_world" => set_some(
-                &meta,
-                &mut args.open_world,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            // repair = false, coerce = false: this tool's argument handling, over the toolbox's
-            "repair" => set_some(
-                &meta,
-                &mut args.repair,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            "coerce" => set_some(
-                &meta,
-                &mut args.coerce,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            // strict = false: how providers with a strict schema mode are sent this tool.
-            "strict" => set_some(
-                &meta,
-                &mut args.strict,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            // concurrent, concurrent = false: whether calls may run beside others in a batch
-            "concurrent" => set_some(
-                &meta,
-                &mut args.concurrent,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
+            // read_only, read_only = true, destructive = false, ...; repair = false,
+            // coerce = false (this tool's argument handling, over the toolbox's); strict = false
+            // (how strict-mode providers are sent it); concurrent (whether calls may run beside
+            // others in a batch); blocking (a sync body that blocks, run off the executor);
+            // needs_approval (every call waits for a person)
+            "read_only" | "destructive" | "idempotent" | "open_world" | "repair" | "coerce"
+            | "strict" | "concurrent" | "blocking" | "needs_approval" => {
+                let slot = match key.as_str() {
+                    "read_only" => &mut args.read_only,
+                    "destructive" => &mut args.destructive,
+                    "idempotent" => &mut args.idempotent,
+                    "open_world" => &mut args.open_world,
+                    "repair" => &mut args.repair,
+                    "coerce" => &mut args.coerce,
+                    "strict" => &mut args.strict,
+                    "concurrent" => &mut args.concurrent,
+                    "blocking" => &mut args.blocking,
+                    _ => &mut args.needs_approval,
+                };
+                set_some(&meta, slot, flag(&meta, &mut errors)?, &mut errors)
+            }
             // timeout = "5s": how long a call may run
             "timeout" => {
                 let timeout = timeout(&meta, &mut errors)?;
                 set_some(&meta, &mut args.timeout, timeout, &mut errors)
             }
-            // blocking: a sync body that blocks, run off the async executor
-            "blocking" => set_some(
-                &meta,
-                &mut args.blocking,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
-            // needs_approval: every call waits for a person's approval
-            "needs_approval" => set_some(
-                &meta,
-                &mut args.needs_approval,
-                flag(&meta, &mut errors)?,
-                &mut errors,
-            ),
             // unknown_args = "reject" | "ignore"
             "unknown_args" => {
                 let policy =

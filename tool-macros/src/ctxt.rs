@@ -28,3 +28,12 @@ impl Ctxt {
         }
     }
 }
+
+/// The output for an item the attribute does not go on: the error, and the item as written.
+pub(crate) fn misplaced(
+    input: &proc_macro2::TokenStream,
+    message: &str,
+) -> proc_macro2::TokenStream {
+    let error = syn::Error::new(proc_macro2::Span::call_site(), message).to_compile_error();
+    quote::quote!(#error #input)
+}

@@ -1,26 +1,19 @@
 //! Code generation: the fn as written, a same-named handle struct, and beside them (inside
 //! `const _: () = { .. };`) the arguments struct, the spanned type checks and the `Tool` impl.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemFn, parse_quote};
 
 use crate::ast::{Owner, ParamKind, ToolFn, unraw};
-use crate::ctxt::Ctxt;
+use crate::ctxt::{self, Ctxt};
 
 use crate::{attr, fallback, valid};
 
 pub(crate) fn tool(args: TokenStream, input: &TokenStream) -> TokenStream {
-    let mut item: ItemFn = if let Ok(item) = syn::parse2(input.clone()) {
-        item
-    } else {
-        let error = syn::Error::new(
-            Span::call_site(),
-            "#[tool] goes on a fn: `#[tool] fn name(..) -> T`",
-        )
-        .to_compile_error();
-        return quote!(#error #input);
+    let Ok(mut item) = syn::parse2::<ItemFn>(input.clone()) else {
+        return ctxt::misplaced(input, "#[tool] goes on a fn: `#[tool] fn name(..) -> T`");
     };
     let mut cx = Ctxt::default();
     let args = attr::parse_tool_args(args, &mut cx);
@@ -91,11 +84,13 @@ fn free_handle(tool: &ToolFn) -> TokenStream {
     }
 }
 
-pub(crate) fn krate(tool: &ToolFn) -> syn::Path {
-    tool.args
-        .krate
-        .clone()
-        .unwrap_or_else(|| parse_quote!(::toolwright))
+fn krate(tool: &ToolFn) -> syn::Path {
+    facade(tool.args.krate.as_ref())
+}
+
+/// Where toolwright is: `crate = path`, or `::toolwright`.
+pub(crate) fn facade(krate: Option<&syn::Path>) -> syn::Path {
+    krate.cloned().unwrap_or_else(|| parse_quote!(::toolwright))
 }
 
 /// The items of a tool beside its handle: its arguments struct, the spanned type checks, the

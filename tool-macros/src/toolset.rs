@@ -14,18 +14,16 @@ use syn::{Attribute, ImplItem, ItemFn, ItemImpl, Path, Type};
 
 use crate::ast::{Owner, ToolFn};
 use crate::attr;
-use crate::ctxt::Ctxt;
+use crate::ctxt::{self, Ctxt};
 use crate::expand;
 use crate::valid;
 
 pub(crate) fn toolset(args: TokenStream, input: &TokenStream) -> TokenStream {
     let Ok(mut item) = syn::parse2::<ItemImpl>(input.clone()) else {
-        let error = syn::Error::new(
-            Span::call_site(),
+        return ctxt::misplaced(
+            input,
             "#[toolset] goes on an impl block: `#[toolset] impl Service { #[tool] fn name(&self, ..) }`",
-        )
-        .to_compile_error();
-        return quote!(#error #input);
+        );
     };
     let mut cx = Ctxt::default();
     let krate = parse_args(args, &mut cx);
@@ -79,7 +77,7 @@ pub(crate) fn toolset(args: TokenStream, input: &TokenStream) -> TokenStream {
     check_names(&tools, &mut cx);
     let context = context(&tools, &mut cx);
 
-    let krate = krate.unwrap_or_else(|| syn::parse_quote!(::toolwright));
+    let krate = expand::facade(krate.as_ref());
     let rt = quote!(#krate::__private);
     if let Err(errors) = cx.check() {
         let errors = errors.to_compile_error();
@@ -107,9 +105,7 @@ fn generate(
     // Each tool's handle, named so that its typed arguments can be (`<ShopFindOrdersTool as
     // toolwright::Tool>::Args`, for a parser of its own), beside the impl block.
     let structs = tools.iter().map(|tool| {
-        let Owner::Method { handle, .. } = &tool.owner else {
-            unreachable!("a toolset's tools are methods")
-        };
+        let handle = handle(tool);
         let vis = &tool.vis;
         let method = &tool.ident;
         let doc = format!(
@@ -126,9 +122,7 @@ fn generate(
         }
     });
     let handles = tools.iter().map(|tool| {
-        let Owner::Method { handle, .. } = &tool.owner else {
-            unreachable!("a toolset's tools are methods")
-        };
+        let handle = handle(tool);
         let name = tool.name();
         let generated = expand::generate(tool);
         quote! {
@@ -181,9 +175,7 @@ fn toolset_fn(
         "The tools of this `#[toolset]` ({list}), each with a share of `self`, to register with `Toolbox::with_all` (`toolbox.with_all(service.toolset())`). `.prefixed(\"..\")` renames them all."
     );
     let pushes = tools.iter().zip(&names).map(|(tool, name)| {
-        let Owner::Method { handle, .. } = &tool.owner else {
-            unreachable!("a toolset's tools are methods")
-        };
+        let handle = handle(tool);
         quote! {
             __tool_set.push(#name, {
                 let __tool_service = #rt::Arc::clone(&self);
@@ -203,6 +195,14 @@ fn toolset_fn(
                 __tool_set
             }
         }
+    }
+}
+
+/// The handle of a tool of the set.
+fn handle(tool: &ToolFn) -> &syn::Ident {
+    match &tool.owner {
+        Owner::Method { handle, .. } => handle,
+        Owner::Free => unreachable!("a toolset's tools are its methods"),
     }
 }
 
