@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::args::{self, ArgumentError};
-use crate::exec::{Cancellation, Cancelled};
+use crate::exec::{Cancellation, Cancelled, Progress, ProgressSink};
 
 /// The arguments of a [`ToolCall`], kept exactly as the model sent them.
 ///
@@ -226,6 +226,7 @@ pub struct CallScope<'a> {
     call: &'a ToolCall,
     cancellation: Cancellation,
     approved: bool,
+    progress: Option<ProgressSink>,
 }
 
 impl<'a> CallScope<'a> {
@@ -235,7 +236,22 @@ impl<'a> CallScope<'a> {
             call,
             cancellation: Cancellation::default(),
             approved: false,
+            progress: None,
         }
+    }
+
+    /// The same scope, its progress reports going to `sink`.
+    #[must_use]
+    pub fn with_progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// The same scope, with `sink` when there is one.
+    #[must_use]
+    pub(crate) fn with_progress_opt(mut self, sink: Option<&ProgressSink>) -> Self {
+        self.progress = sink.cloned();
+        self
     }
 
     /// The same scope, cancelled through `cancellation`.
@@ -280,6 +296,7 @@ impl<'a> CallScope<'a> {
             index: self.call.index,
             cancellation: self.cancellation.clone(),
             approved: self.approved,
+            progress: self.progress.clone(),
         }
     }
 }
@@ -298,6 +315,7 @@ pub struct CallInfo {
     index: usize,
     cancellation: Cancellation,
     approved: bool,
+    progress: Option<ProgressSink>,
 }
 
 impl CallInfo {
@@ -341,5 +359,28 @@ impl CallInfo {
     /// Completes when the call is cancelled.
     pub fn cancelled(&self) -> Cancelled<'_> {
         self.cancellation.cancelled()
+    }
+
+    /// Reports how far the call is: `progress` so far (it should grow with every report), out of
+    /// `total` when known, with what it is doing. Whoever runs the batch decides where reports
+    /// go ([`BatchOptions::progress`](crate::BatchOptions::progress)); an MCP server sends them to
+    /// the client as `notifications/progress` when the client asked for progress. Returns
+    /// whether anyone listens.
+    pub fn report_progress(
+        &self,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> bool {
+        let Some(sink) = &self.progress else {
+            return false;
+        };
+        sink.report(Progress {
+            call_id: self.call_id.clone(),
+            progress,
+            total,
+            message: message.map(str::to_owned),
+        });
+        true
     }
 }

@@ -50,7 +50,7 @@ pub use crate::call::{
 };
 pub use crate::exec::{
     Batch, BatchOptions, Before, Blocking, BoxFuture, Cancellation, Cancelled, Decision, Hook,
-    MaybeReady, Resolve, Sleep, block_on, run_blocking, sleep,
+    MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
 };
 pub use crate::names::close_matches;
 pub use crate::native::Native;

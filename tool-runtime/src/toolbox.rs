@@ -16,7 +16,7 @@ use crate::args::{ArgumentPolicy, Fixes, ParseSession};
 use crate::call::CallScope;
 use crate::call::ToolCall;
 use crate::echo;
-use crate::exec::{BoxFuture, Cancellation, CatchUnwind, Hook, MaybeReady, block_on};
+use crate::exec::{BoxFuture, CatchUnwind, Hook, MaybeReady, Signals, block_on};
 use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::schema::{
@@ -485,6 +485,43 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         Ok(self)
     }
 
+    /// Removes the tool named `name` and gives it back: calls of it are then calls of an unknown
+    /// tool, and its approval rules go with it.
+    ///
+    /// ```
+    /// use toolwright::{Toolbox, tool};
+    ///
+    /// /// Say hello.
+    /// #[tool]
+    /// fn hello() -> &'static str {
+    ///     "hello"
+    /// }
+    ///
+    /// let mut tools = Toolbox::<()>::new().with(hello {}).unwrap();
+    /// assert!(tools.remove("hello").is_some());
+    /// assert!(tools.is_empty() && tools.remove("hello").is_none());
+    /// ```
+    pub fn remove(&mut self, name: &str) -> Option<Arc<dyn DynTool<C>>> {
+        let at = self
+            .by_name
+            .binary_search_by(|(n, _)| (**n).cmp(name))
+            .ok()?;
+        let (_, index) = self.by_name.remove(at);
+        for (_, i) in &mut self.by_name {
+            if *i > index {
+                *i -= 1;
+            }
+        }
+        self.approval_rules.retain(|(i, _)| *i != index);
+        for (i, _) in &mut self.approval_rules {
+            if *i > index {
+                *i -= 1;
+            }
+        }
+        self.states.remove(index);
+        Some(self.tools.remove(index))
+    }
+
     /// Registers a tool, builder style.
     ///
     /// # Errors
@@ -745,7 +782,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ctx,
             |running| running.finish(self).await,
             |index, tool| {
-                self.run_gated(index, tool, call, ctx, Cancellation::never(), false)
+                self.run_gated(index, tool, call, ctx, Signals::none(), false)
                     .await
             }
         )
@@ -761,14 +798,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             call,
             ctx,
             |running| block_on(running.finish(self)),
-            |index, tool| block_on(self.run_gated(
-                index,
-                tool,
-                call,
-                ctx,
-                Cancellation::never(),
-                false
-            ))
+            |index, tool| block_on(self.run_gated(index, tool, call, ctx, Signals::none(), false))
         )
     }
 
@@ -780,7 +810,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         tool: &'a Arc<dyn DynTool<C>>,
         call: &'a ToolCall,
         ctx: &'a C,
-        stop: &Cancellation,
+        signals: Signals<'_>,
     ) -> MaybeReady<'a, ToolResult> {
         plain_call!(
             self,
@@ -788,7 +818,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             tool,
             call,
             ctx,
-            CallScope::new(call).with_cancellation(stop.clone()),
+            CallScope::new(call)
+                .with_cancellation(signals.cancellation.clone())
+                .with_progress_opt(signals.progress),
             |result| MaybeReady::Ready(result),
             |running| MaybeReady::Pending(Box::pin(running.finish(self)))
         )

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde_json::Value;
 use tracing::field::Empty;
 
-use super::{BoxFuture, Cancellation, MaybeReady, block_on};
+use super::{BoxFuture, Cancellation, MaybeReady, ProgressSink, Signals, block_on};
 use crate::call::ToolCall;
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
@@ -30,6 +30,7 @@ pub struct BatchOptions {
     parallel: Option<bool>,
     concurrency: Option<usize>,
     cancellation: Option<Cancellation>,
+    progress: Option<ProgressSink>,
 }
 
 impl BatchOptions {
@@ -80,6 +81,14 @@ impl BatchOptions {
         self.cancellation = Some(token);
         self
     }
+
+    /// Sends the progress the batch's calls report
+    /// ([`CallInfo::report_progress`](crate::CallInfo::report_progress)) to `sink`.
+    #[must_use]
+    pub fn progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
+    }
 }
 
 /// The future of [`Toolbox::execute_all`]: resolves to one result per call, in call order.
@@ -99,6 +108,8 @@ pub struct Batch<'a, C: ?Sized> {
     cancellation: Cancellation,
     /// Raised by the batch when it ends with calls unfinished, or is dropped: the calls' signal.
     stop: Cancellation,
+    /// Where the calls' progress reports go.
+    progress: Option<ProgressSink>,
     /// The next call to start, and every call before `settled` has its result.
     next: usize,
     settled: usize,
@@ -198,6 +209,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             slots: calls.iter().map(|_| Slot::Waiting).collect(),
             cancellation: options.cancellation.unwrap_or_default(),
             stop: Cancellation::new(),
+            progress: options.progress,
             next: 0,
             settled: 0,
             running: 0,
@@ -249,7 +261,16 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
             let (toolbox, ctx) = (self.toolbox, self.ctx);
             let future = if toolbox.is_plain(index) {
                 // As a single call runs: a sync body finishes here, with no future at all.
-                match toolbox.start_plain(index, tool, call, ctx, &self.stop) {
+                match toolbox.start_plain(
+                    index,
+                    tool,
+                    call,
+                    ctx,
+                    Signals {
+                        cancellation: &self.stop,
+                        progress: self.progress.as_ref(),
+                    },
+                ) {
                     MaybeReady::Ready(result) => {
                         self.slots[at] = Slot::Done(result);
                         continue;
@@ -258,9 +279,20 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
                 }
             } else {
                 let stop = self.stop.clone();
+                let progress = self.progress.clone();
                 Box::pin(async move {
                     toolbox
-                        .run_gated(index, tool, call, ctx, &stop, false)
+                        .run_gated(
+                            index,
+                            tool,
+                            call,
+                            ctx,
+                            Signals {
+                                cancellation: &stop,
+                                progress: progress.as_ref(),
+                            },
+                            false,
+                        )
                         .await
                 })
             };

@@ -6,6 +6,7 @@ mod batch;
 mod blocking;
 mod cancel;
 mod hook;
+mod progress;
 mod run;
 mod timer;
 
@@ -13,6 +14,7 @@ pub use self::batch::{Batch, BatchOptions};
 pub use self::blocking::{Blocking, run_blocking};
 pub use self::cancel::{Cancellation, Cancelled};
 pub use self::hook::{Before, Hook};
+pub use self::progress::{Progress, ProgressSink};
 pub use self::run::Decision;
 pub use self::timer::{Sleep, sleep};
 
@@ -25,6 +27,23 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
 
 /// A boxed, sendable future, as the erased tool interface returns.
+/// What a running call is told from outside: when to stop, and where its progress goes.
+#[derive(Clone, Copy)]
+pub(crate) struct Signals<'a> {
+    pub(crate) cancellation: &'a Cancellation,
+    pub(crate) progress: Option<&'a ProgressSink>,
+}
+
+impl Signals<'static> {
+    /// Nothing cancels the call, and nobody hears its progress.
+    pub(crate) fn none() -> Self {
+        Signals {
+            cancellation: Cancellation::never(),
+            progress: None,
+        }
+    }
+}
+
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A value that is here already, or a boxed future of it: sync tool bodies finish without

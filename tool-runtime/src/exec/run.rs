@@ -15,7 +15,7 @@ use serde_json::Value;
 use tracing::Instrument;
 use tracing::field::Empty;
 
-use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, block_on, sleep};
+use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, Signals, block_on, sleep};
 use crate::args::{self, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{Arguments, CallScope, ToolCall};
 use crate::output::{HookFailure, Interrupt, InterruptKind};
@@ -203,7 +203,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Ok(found) => found,
             Err(result) => return result,
         };
-        self.run_gated(index, tool, call, ctx, Cancellation::never(), true)
+        self.run_gated(index, tool, call, ctx, Signals::none(), true)
             .await
     }
 
@@ -377,7 +377,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         tool: &Arc<dyn DynTool<C>>,
         call: &ToolCall,
         ctx: &C,
-        cancellation: &Cancellation,
+        signals: Signals<'_>,
         approved: bool,
     ) -> ToolResult {
         let span = self.call_span(call);
@@ -430,6 +430,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 let _raise_when_dropped = RaiseOnDrop(&own);
                 let info = CallScope::new(call)
                     .with_cancellation(own.clone())
+                    .with_progress_opt(signals.progress)
                     .with_approved(approved);
                 let body = self.body(index, tool, info, ctx);
                 let started = Instant::now();
@@ -448,7 +449,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 }
             } else {
                 let info = CallScope::new(call)
-                    .with_cancellation(cancellation.clone())
+                    .with_cancellation(signals.cancellation.clone())
+                    .with_progress_opt(signals.progress)
                     .with_approved(approved);
                 self.body(index, tool, info, ctx).await
             };
