@@ -760,7 +760,8 @@ fn results_are_encoded_in_call_order_or_refused() {
     assert_eq!(
         mcp,
         json!([
-            {"content": [{"type": "text", "text": "2"}], "isError": false},
+            // `add` declares an integer output: structured since MCP 2026-07-28 (SEP-2106).
+            {"content": [{"type": "text", "text": "2"}], "structuredContent": 2, "isError": false},
             {"content": [{"type": "text", "text": "division by zero"}], "isError": true},
         ])
     );
@@ -874,7 +875,23 @@ fn mcp_results_carry_structured_content_when_the_tool_has_an_output_schema() {
         encoded["structuredContent"],
         json!({"city": "Paris", "unit": "celsius", "temperature": 21})
     );
+    // Since protocol revision 2026-07-28 (SEP-2106) an output of any JSON type is structured
+    // (rmcp drops it for clients on older revisions, which keep the text).
     let call = ToolCall::new("2", "add", r#"{"a": 1, "b": 2}"#);
+    let result = tools.execute_blocking(&call, &demo::context());
+    let encoded = tools.encode_result(Provider::Mcp, &call, &result).unwrap();
+    assert_eq!(encoded["structuredContent"], json!(3));
+    // A string's text is its value: no structured copy, and no output schema in the MCP form.
+    let call = ToolCall::new("3", "explode", "{}");
+    let result = tools.execute_blocking(&call, &demo::context());
+    let encoded = tools.encode_result(Provider::Mcp, &call, &result).unwrap();
+    assert!(encoded.get("structuredContent").is_none());
+    let form = tools.tools_for(toolwright::ToolFormat::Mcp).unwrap();
+    let form = serde_json::to_value(&form).unwrap();
+    let explode = form["tools"].as_array().unwrap().iter().find(|t| t["name"] == "explode");
+    assert!(explode.unwrap().get("outputSchema").is_none());
+    // An error result has none either.
+    let call = ToolCall::new("4", "divide", r#"{"a": 1, "b": 0}"#);
     let result = tools.execute_blocking(&call, &demo::context());
     let encoded = tools.encode_result(Provider::Mcp, &call, &result).unwrap();
     assert!(encoded.get("structuredContent").is_none());

@@ -81,8 +81,10 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
 }
 
 /// A `CallToolResult`: text and image content, `isError`, and `structuredContent` (the result's
-/// JSON object) when the tool declares an output schema.
-pub(super) fn encode(result: &ToolResult, structured: bool) -> Value {
+/// JSON value) when the tool declares an output schema. Since protocol revision 2026-07-28
+/// (SEP-2106) that value may be any JSON, not only an object; rmcp drops a non-object one for
+/// clients on older revisions, which keep the text copy.
+pub(crate) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Value {
     let content: Vec<Value> = result
         .content
         .iter()
@@ -95,13 +97,22 @@ pub(super) fn encode(result: &ToolResult, structured: bool) -> Value {
         .collect();
     let mut out = Map::new();
     out.insert("content".into(), Value::Array(content));
-    if structured
+    if let Some(schema) = output_schema
         && !result.is_error
-        && let Ok(Value::Object(object)) = serde_json::from_str::<Value>(&result.content.text())
+        && let Some(value) = structured(&result.content.text(), schema)
     {
-        out.insert("structuredContent".into(), Value::Object(object));
+        out.insert("structuredContent".into(), value);
     }
     out.insert("isError".into(), Value::Bool(result.is_error));
     copy_options(result, &["_meta"], &mut out);
     Value::Object(out)
+}
+
+/// The structured value of a result's text: its JSON. A string output has none: its text is the
+/// value, unquoted, and a client on a revision before 2026-07-28 would get it twice.
+fn structured(text: &str, schema: &Value) -> Option<Value> {
+    if schema.get("type") == Some(&json!("string")) {
+        return None;
+    }
+    serde_json::from_str(text).ok()
 }

@@ -41,6 +41,8 @@ use crate::schema::Dialect;
 use crate::toolbox::Toolbox;
 use crate::{echo, json};
 
+#[cfg(feature = "mcp")]
+pub(crate) use self::mcp::encode as mcp_result;
 pub use self::stream::{Assembler, PartialCall};
 
 /// A provider's wire format for tool calls and their results.
@@ -318,12 +320,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Provider::OpenAiResponses => responses::encode(call, result),
             Provider::Anthropic => anthropic::encode(call, result),
             Provider::Gemini => gemini::encode(call, &wire_name, result),
-            Provider::Mcp => {
-                let structured = self
-                    .get(&call.name)
-                    .is_some_and(|tool| tool.definition().output_schema().is_some());
-                mcp::encode(result, structured)
-            }
+            Provider::Mcp => mcp::encode(
+                result,
+                self.get(&call.name)
+                    .and_then(|tool| tool.definition().output_schema()),
+            ),
         })
     }
 

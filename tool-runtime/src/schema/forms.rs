@@ -259,26 +259,31 @@ fn mcp_entry(
         Value::from(model_description(definition).as_ref()),
     );
     entry.insert("inputSchema".into(), parameters);
-    if let Some(output) = definition.output_schema() {
-        if output.get("type") == Some(&Value::from("object")) {
-            let defs = Map::new();
-            let mut pass = Pass::new(Dialect::Mcp, &defs);
-            let mut output = output.clone();
-            mcp::input(&mut pass, &mut output);
-            entry.insert("outputSchema".into(), output);
-        } else {
+    // Any schema since protocol revision 2026-07-28 (SEP-2106); before it, an object only. A
+    // string output is sent as text alone: its text is the value.
+    if let Some(output) = definition
+        .output_schema()
+        .filter(|output| output.get("type") != Some(&Value::from("string")))
+    {
+        if output.get("type") != Some(&Value::from("object")) {
             report.push(Lint {
                 tool: definition.name().to_owned(),
                 dialect: Dialect::Mcp,
                 path: String::new(),
                 rule: Rule::OutputSchema,
                 severity: Severity::Note,
-                message: "MCP's `outputSchema` (and `structuredContent`) must be an object; \
-                          this tool's output is not, so it is sent as text only"
+                message: "MCP clients on protocol revisions before 2026-07-28 take only object \
+                          output schemas; rmcp drops this one for them, and they get the result \
+                          as text only"
                     .to_owned(),
-                fix: "return a struct to give MCP clients structured output".to_owned(),
+                fix: "return a struct to give every MCP client structured output".to_owned(),
             });
         }
+        let defs = Map::new();
+        let mut pass = Pass::new(Dialect::Mcp, &defs);
+        let mut output = output.clone();
+        mcp::input(&mut pass, &mut output);
+        entry.insert("outputSchema".into(), output);
     }
     if !definition.annotations().is_empty() {
         entry.insert(
