@@ -34,6 +34,8 @@ mod content;
 mod docs;
 mod echo;
 mod json;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod names;
 mod native;
 mod output;

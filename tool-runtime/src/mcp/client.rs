@@ -1,0 +1,424 @@
+//! An MCP server's tools in a toolbox: each forwarded through an rmcp client, after the argument
+//! pipeline.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ContentBlock,
+    Implementation, Tool as McpTool,
+};
+use rmcp::service::{NotificationContext, RoleClient};
+use rmcp::{ClientHandler, Peer, ServiceError};
+use serde_json::{Map, Value};
+use tokio::sync::Notify;
+
+use crate::args::{self, ArgumentError, ParseSession};
+use crate::call::{Arguments, CallScope};
+use crate::content::{Content, ContentPart};
+use crate::output::{Outcome, ToolOutput};
+use crate::schema::SchemaError;
+use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, erase};
+use crate::toolbox::{IntoTools, RegisterError, Toolbox};
+
+/// toolwright's rmcp client handler: connect with it (`McpClient::new().serve(transport)`,
+/// through [`rmcp::ServiceExt`]) to hear when the server's tools change.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use rmcp::ServiceExt;
+/// use rmcp::transport::TokioChildProcess;
+/// use toolwright::Toolbox;
+/// use toolwright::mcp::{McpClient, McpTools};
+///
+/// let client = McpClient::new();
+/// let changes = client.clone();
+/// let command = tokio::process::Command::new("my-mcp-server");
+/// let running = client.serve(TokioChildProcess::new(command)?).await?;
+/// let mut tools = McpTools::list(running.peer()).await?.prefixed("files_");
+/// let mut toolbox = Toolbox::<()>::new().with_mcp_tools(tools.clone())?;
+/// // Later, when the server says its tools changed:
+/// changes.tools_changed().await;
+/// toolbox.refresh_mcp_tools(&mut tools).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Default)]
+pub struct McpClient {
+    changes: Arc<Changes>,
+    info: Option<Implementation>,
+}
+
+#[derive(Default)]
+struct Changes {
+    seen: AtomicU64,
+    notify: Notify,
+}
+
+impl fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpClient")
+            .field("tool_list_changes", &self.tool_list_changes())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpClient {
+    /// A client that names itself `toolwright` in `initialize`.
+    pub fn new() -> Self {
+        McpClient::default()
+    }
+
+    /// A client that names itself `name` `version` in `initialize`.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.info = Some(Implementation::new(name, version));
+        self
+    }
+
+    /// How many `notifications/tools/list_changed` the server has sent.
+    pub fn tool_list_changes(&self) -> u64 {
+        self.changes.seen.load(Ordering::Acquire)
+    }
+
+    /// Completes at the server's next `notifications/tools/list_changed`.
+    pub fn tools_changed(&self) -> impl Future<Output = ()> + Send + '_ {
+        self.changes.notify.notified()
+    }
+}
+
+impl ClientHandler for McpClient {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.changes.seen.fetch_add(1, Ordering::AcqRel);
+        self.changes.notify.notify_waiters();
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let info = self
+            .info
+            .clone()
+            .unwrap_or_else(|| Implementation::new("toolwright", env!("CARGO_PKG_VERSION")));
+        ClientConfig::new(ClientCapabilities::default(), info)
+    }
+}
+
+/// Why an MCP server's tools could not be listed or registered.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpToolsError {
+    /// The server did not answer `tools/list`.
+    #[error("the MCP server's tools could not be listed: {0}")]
+    List(#[from] ServiceError),
+    /// A tool could not be registered (its name taken, say).
+    #[error(transparent)]
+    Register(#[from] RegisterError),
+}
+
+/// Why a call forwarded to an MCP server failed: the typed error of the call's result
+/// ([`ToolResult::tool_error`](crate::ToolResult::tool_error)), for the application; the model
+/// reads [`message`](Self::message).
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpCallError {
+    /// The server answered with `isError: true`: the tool failed, or refused the arguments.
+    #[error("{message}")]
+    Tool {
+        /// The result's text.
+        message: String,
+        /// The result's `structuredContent`, if it had one.
+        structured: Option<Value>,
+    },
+    /// No answer came: the connection broke, or the server sent a JSON-RPC error.
+    #[error("the MCP server did not answer: {0}")]
+    Service(String),
+}
+
+/// The tools an MCP server lists, ready to register in a toolbox
+/// ([`Toolbox::with_mcp_tools`], [`Toolbox::register_all`]): each is a tool whose schema is the
+/// server's `inputSchema`, whose calls go through the argument pipeline (repair, coercion,
+/// validation against that schema, feedback to the model) before they are forwarded to the
+/// server, and whose result is the server's content (text, images; other blocks as their JSON
+/// text), its `isError`, and its `structuredContent` as the native value.
+///
+/// A tool whose `inputSchema` toolwright cannot take (not an object schema) is left out and
+/// named in [`skipped`](Self::skipped).
+#[derive(Clone)]
+pub struct McpTools {
+    peer: Peer<RoleClient>,
+    prefix: String,
+    keep: Option<Keep>,
+    tools: Vec<Remote>,
+    skipped: Vec<(String, SchemaError)>,
+}
+
+/// Which server-side names to keep.
+type Keep = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+#[derive(Clone)]
+struct Remote {
+    /// The tool's name on the server.
+    name: String,
+    definition: ToolDefinition,
+}
+
+impl fmt::Debug for McpTools {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpTools")
+            .field("prefix", &self.prefix)
+            .field("tools", &self.names().collect::<Vec<_>>())
+            .field("skipped", &self.skipped)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpTools {
+    /// Lists the tools of the server at the other end of `peer` (every page of `tools/list`).
+    ///
+    /// # Errors
+    /// When the server does not answer.
+    pub async fn list(peer: &Peer<RoleClient>) -> Result<McpTools, McpToolsError> {
+        let mut tools = McpTools {
+            peer: peer.clone(),
+            prefix: String::new(),
+            keep: None,
+            tools: Vec::new(),
+            skipped: Vec::new(),
+        };
+        tools.fetch().await?;
+        Ok(tools)
+    }
+
+    /// Registers the tools under `prefix` + their names, to keep two servers' tools apart. The
+    /// server is still called by each tool's own name.
+    #[must_use]
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        prefix.clone_into(&mut self.prefix);
+        self
+    }
+
+    /// Keeps only the tools whose server-side names `keep` accepts (now and at every refresh).
+    #[must_use]
+    pub fn retain(mut self, keep: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+        self.tools.retain(|tool| keep(&tool.name));
+        self.keep = Some(Arc::new(keep));
+        self
+    }
+
+    /// The names the tools are registered under.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = String> + '_ {
+        self.tools
+            .iter()
+            .map(|tool| format!("{}{}", self.prefix, tool.name))
+    }
+
+    /// How many tools there are.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether the server lists no tools (that toolwright could take).
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The tools left out, by their server-side names, with why.
+    pub fn skipped(&self) -> &[(String, SchemaError)] {
+        &self.skipped
+    }
+
+    /// The rmcp peer the calls go through.
+    pub fn peer(&self) -> &Peer<RoleClient> {
+        &self.peer
+    }
+
+    async fn fetch(&mut self) -> Result<(), McpToolsError> {
+        let listed = self.peer.list_all_tools().await?;
+        self.tools.clear();
+        self.skipped.clear();
+        for tool in listed {
+            if self.keep.as_ref().is_some_and(|keep| !keep(&tool.name)) {
+                continue;
+            }
+            match definition(&tool) {
+                Ok(definition) => self.tools.push(Remote {
+                    name: tool.name.into_owned(),
+                    definition,
+                }),
+                Err(error) => {
+                    tracing::warn!(tool = %tool.name, %error, "an MCP server's tool was left out");
+                    self.skipped.push((tool.name.into_owned(), error));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A toolwright definition of an MCP tool: its schemas, description, title and annotations.
+fn definition(tool: &McpTool) -> Result<ToolDefinition, SchemaError> {
+    let description = tool.description.as_deref().unwrap_or_default();
+    let mut definition = ToolDefinition::new(
+        tool.name.to_string(),
+        description,
+        Value::Object(tool.input_schema.as_ref().clone()),
+    )?;
+    if let Some(output) = &tool.output_schema {
+        definition = definition.with_output_schema(Some(Value::Object(output.as_ref().clone())));
+    }
+    let title = tool
+        .title
+        .clone()
+        .or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone()));
+    if let Some(title) = title {
+        definition = definition.with_display_text(title);
+    }
+    if let Some(annotations) = &tool.annotations
+        && let Ok(annotations) =
+            serde_json::to_value(annotations).and_then(serde_json::from_value::<ToolAnnotations>)
+    {
+        definition = definition.with_annotations(annotations);
+    }
+    Ok(definition)
+}
+
+impl<C: ?Sized + Sync + 'static> IntoTools<C> for McpTools {
+    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+        let McpTools {
+            peer,
+            prefix,
+            tools,
+            ..
+        } = self;
+        tools
+            .into_iter()
+            .map(|remote| {
+                let definition = if prefix.is_empty() {
+                    remote.definition
+                } else {
+                    let name = format!("{prefix}{}", remote.name);
+                    remote.definition.with_name(name)
+                };
+                erase(Forwarded {
+                    definition,
+                    remote: remote.name,
+                    peer: peer.clone(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// One MCP server's tool, as a toolbox's.
+struct Forwarded {
+    definition: ToolDefinition,
+    remote: String,
+    peer: Peer<RoleClient>,
+}
+
+impl<C: ?Sized + Sync + 'static> Tool<C> for Forwarded {
+    type Args = Map<String, Value>;
+
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    fn parse_args(
+        &self,
+        arguments: &Arguments,
+        _ctx: &C,
+        session: &mut ParseSession,
+    ) -> Result<Self::Args, ArgumentError> {
+        args::parse_checked(&self.definition, arguments, session)
+    }
+
+    fn call<'a>(
+        &'a self,
+        args: Self::Args,
+        _ctx: &'a C,
+        _call: CallScope<'a>,
+    ) -> impl Future<Output = Outcome> + Send + 'a {
+        let params = CallToolRequestParams::new(self.remote.clone()).with_arguments(args);
+        async move {
+            match self.peer.call_tool(params).await {
+                Ok(result) => outcome(result),
+                Err(error) => {
+                    let error = McpCallError::Service(error.to_string());
+                    Outcome::Error {
+                        message: error.to_string(),
+                        error: Arc::new(error),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The outcome of a call from the server's result.
+fn outcome(result: CallToolResult) -> Outcome {
+    let mut content: Content = result.content.into_iter().map(part).collect();
+    if content.is_empty()
+        && let Some(structured) = &result.structured_content
+    {
+        content.push(ContentPart::text(structured.to_string()));
+    }
+    if result.is_error == Some(true) {
+        let error = McpCallError::Tool {
+            message: content.text(),
+            structured: result.structured_content,
+        };
+        return Outcome::Error {
+            message: error.to_string(),
+            error: Arc::new(error),
+        };
+    }
+    let output = ToolOutput::parts(content);
+    Outcome::Output(match result.structured_content {
+        Some(structured) => output.with_native(structured),
+        None => output,
+    })
+}
+
+/// A content block as a part: text and images as they are, any other block as its JSON text.
+fn part(block: ContentBlock) -> ContentPart {
+    match block {
+        ContentBlock::Text(text) => ContentPart::text(text.text),
+        ContentBlock::Image(image) => ContentPart::image(image.data, image.mime_type),
+        other => ContentPart::text(serde_json::to_string(&other).unwrap_or_default()),
+    }
+}
+
+impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+    /// Registers an MCP server's tools ([`McpTools`]), builder style: all of them, or none.
+    ///
+    /// # Errors
+    /// As [`register_all`](Self::register_all).
+    pub fn with_mcp_tools(self, tools: McpTools) -> Result<Self, RegisterError> {
+        self.with_all(tools)
+    }
+
+    /// Lists the server's tools again and registers the new list in place of `tools` (all of it,
+    /// or, when some name is taken, none of it, and the old list stays); `tools` becomes the new
+    /// list. Call it when the server sends `notifications/tools/list_changed`
+    /// ([`McpClient::tools_changed`]).
+    ///
+    /// # Errors
+    /// When the server does not answer, or a new tool's name is taken; the toolbox is then as it
+    /// was.
+    pub async fn refresh_mcp_tools(&mut self, tools: &mut McpTools) -> Result<(), McpToolsError> {
+        let mut fresh = tools.clone();
+        fresh.fetch().await?;
+        let old: Vec<String> = tools.names().collect();
+        let removed: Vec<_> = old.iter().filter_map(|name| self.remove(name)).collect();
+        if let Err(error) = self.register_all(fresh.clone()) {
+            for tool in removed {
+                // The old tools' names were free a moment ago.
+                let _ = self.register_dyn(tool);
+            }
+            return Err(error.into());
+        }
+        *tools = fresh;
+        Ok(())
+    }
+}

@@ -1,0 +1,636 @@
+//! A toolbox as an MCP server: rmcp's [`ServerHandler`] over an `Arc<Toolbox<C>>`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequestParams,
+    ElicitationAction, ErrorData, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerCapabilities, ServerConfig,
+    SubscriptionFilter, Tool as McpTool,
+};
+use rmcp::service::{RequestContext, RoleServer, RunningService, ServerInitializeError};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{Peer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::call::{Arguments, ToolCall};
+use crate::exec::{BatchOptions, Progress, ProgressSink};
+use crate::names::close_matches;
+use crate::provider::mcp_result;
+use crate::result::ResultDetail;
+use crate::result::ToolResult;
+use crate::schema::{Dialect, Lint, LintReport, Rule, Severity, ToolFormat};
+use crate::tool::ToolDefinition;
+use crate::toolbox::Toolbox;
+
+/// How many tools one `tools/list` page holds, unless set with [`McpServer::page_size`].
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+type ContextFn<C> = dyn Fn(&RequestContext<RoleServer>) -> C + Send + Sync;
+
+/// A [`Toolbox`] served over MCP: an rmcp [`ServerHandler`] whose `tools/list` is the toolbox's
+/// MCP form and whose `tools/call` runs through the same dispatch as every provider's calls.
+///
+/// - `tools/list`: every tool in registration order, [`page_size`](Self::page_size) to a page,
+///   with `inputSchema`, `outputSchema`, `title` and `annotations`.
+/// - `tools/call`: arguments go through the argument pipeline (repair, coercion, validation);
+///   bad arguments and tool errors are results with `isError: true` and the feedback text, which
+///   the model reads. An unknown tool is a JSON-RPC error (`-32602`) naming the close matches. A
+///   tool with an output schema also gets `structuredContent`. Panics become error results.
+/// - `notifications/cancelled` cancels the call: its body is dropped and its
+///   [`CallInfo`](crate::CallInfo) reports `is_cancelled`.
+/// - A tool's [`CallInfo::report_progress`](crate::CallInfo::report_progress) reaches the client
+///   as `notifications/progress` when the request carried a progress token.
+/// - A call that needs approval asks the client's user through MCP elicitation when the client
+///   offers it (form mode, on a session), and runs only when they approve; otherwise the result
+///   is an error saying the call needs approval.
+/// - [`set_toolbox`](Self::set_toolbox) swaps the tools of a running server and sends
+///   `notifications/tools/list_changed` to every connected client that listens.
+///
+/// Clones share everything (rmcp makes one per session).
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolwright::mcp::McpServer;
+/// use toolwright::{Toolbox, tool};
+///
+/// /// Add two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let toolbox = Arc::new(Toolbox::new().with(add {}).unwrap());
+/// let server = McpServer::new(toolbox, ()).unwrap().named("calculator", "1.0.0");
+/// // server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+/// # let _ = server;
+/// ```
+pub struct McpServer<C> {
+    shared: Arc<Shared<C>>,
+    info: Implementation,
+    instructions: Option<String>,
+    page_size: usize,
+}
+
+impl<C> Clone for McpServer<C> {
+    fn clone(&self) -> Self {
+        McpServer {
+            shared: Arc::clone(&self.shared),
+            info: self.info.clone(),
+            instructions: self.instructions.clone(),
+            page_size: self.page_size,
+        }
+    }
+}
+
+impl<C> std::fmt::Debug for McpServer<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("info", &self.info)
+            .field(
+                "tools",
+                &self
+                    .shared
+                    .listing
+                    .read()
+                    .map_or(0, |listing| listing.tools.len()),
+            )
+            .field("page_size", &self.page_size)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Shared<C> {
+    listing: RwLock<Arc<Listing<C>>>,
+    context: Box<ContextFn<C>>,
+    /// Clients to tell when the tools change: sessions that initialized (up to protocol
+    /// 2025-11-25), and `subscriptions/listen` streams (2026-07-28).
+    listeners: Mutex<Vec<Listener>>,
+}
+
+enum Listener {
+    Session(Peer<RoleServer>),
+    Subscription(rmcp::service::SubscriptionSink),
+}
+
+/// One version of the served tools: the toolbox, its `tools/list` entries, and the names calls
+/// may use for tools sent under a stand-in.
+struct Listing<C> {
+    toolbox: Arc<Toolbox<C>>,
+    tools: Vec<McpTool>,
+    stand_ins: HashMap<String, String>,
+}
+
+impl<C: Send + Sync + 'static> Listing<C> {
+    fn new(toolbox: Arc<Toolbox<C>>) -> Result<Self, LintReport> {
+        let form = toolbox.tools_for(ToolFormat::Mcp)?;
+        let mut tools = Vec::with_capacity(form.entries.len());
+        let mut report = LintReport::default();
+        for (entry, definition) in form.entries.iter().zip(toolbox.definitions()) {
+            match serde_json::from_value::<McpTool>((*entry).clone()) {
+                Ok(tool) => tools.push(tool),
+                Err(error) => report.push(Lint {
+                    tool: definition.name().to_owned(),
+                    dialect: Dialect::Mcp,
+                    path: String::new(),
+                    rule: Rule::Keyword("tool".into()),
+                    severity: Severity::Error,
+                    message: format!("the tool's MCP entry is not an MCP tool: {error}"),
+                    fix: "report this as a bug of toolwright".to_owned(),
+                }),
+            }
+        }
+        if !report.is_clean() {
+            return Err(report);
+        }
+        let stand_ins = toolbox.stand_ins(Dialect::Mcp).into_iter().collect();
+        drop(form);
+        Ok(Listing {
+            toolbox,
+            tools,
+            stand_ins,
+        })
+    }
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// Serves `toolbox`, every call getting a clone of `context` (an `Arc<App>` is cheap to
+    /// clone; `()` for a toolbox without one).
+    ///
+    /// # Errors
+    /// The toolbox's MCP lint errors (a name MCP refuses, say).
+    pub fn new(toolbox: Arc<Toolbox<C>>, context: C) -> Result<Self, LintReport>
+    where
+        C: Clone,
+    {
+        Self::with_context(toolbox, move |_| context.clone())
+    }
+
+    /// Serves `toolbox`, each call getting the context `context` makes from rmcp's request
+    /// context: its `extensions` hold the HTTP request's parts (`http::request::Parts`) on
+    /// Streamable HTTP, its `meta` the request's `_meta`, its `peer` the session.
+    ///
+    /// # Errors
+    /// The toolbox's MCP lint errors (a name MCP refuses, say).
+    pub fn with_context(
+        toolbox: Arc<Toolbox<C>>,
+        context: impl Fn(&RequestContext<RoleServer>) -> C + Send + Sync + 'static,
+    ) -> Result<Self, LintReport> {
+        Ok(McpServer {
+            shared: Arc::new(Shared {
+                listing: RwLock::new(Arc::new(Listing::new(toolbox)?)),
+                context: Box::new(context),
+                listeners: Mutex::new(Vec::new()),
+            }),
+            info: Implementation::new("toolwright", env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+        })
+    }
+
+    /// The name and version the server gives in `initialize` (by default `toolwright` and its
+    /// version).
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.info = Implementation::new(name, version);
+        self
+    }
+
+    /// Instructions for the client's model, sent in `initialize`.
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// How many tools one `tools/list` page holds (at least 1; 100 by default).
+    #[must_use]
+    pub fn page_size(mut self, tools: usize) -> Self {
+        self.page_size = tools.max(1);
+        self
+    }
+
+    /// The toolbox served now.
+    pub fn toolbox(&self) -> Arc<Toolbox<C>> {
+        Arc::clone(&self.listing().toolbox)
+    }
+
+    /// Serves `toolbox` from now on (calls already running finish on the old one) and sends
+    /// `notifications/tools/list_changed` to every client that listens; returns how many were
+    /// told. Clients whose connection closed are forgotten.
+    ///
+    /// # Errors
+    /// The new toolbox's MCP lint errors; the old one is kept.
+    pub async fn set_toolbox(&self, toolbox: Arc<Toolbox<C>>) -> Result<usize, LintReport> {
+        let listing = Arc::new(Listing::new(toolbox)?);
+        *self
+            .shared
+            .listing
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = listing;
+        let listeners = std::mem::take(
+            &mut *self
+                .shared
+                .listeners
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        let mut kept = Vec::with_capacity(listeners.len());
+        for listener in listeners {
+            let sent = match &listener {
+                Listener::Session(peer) => {
+                    !peer.is_transport_closed() && peer.notify_tool_list_changed().await.is_ok()
+                }
+                Listener::Subscription(sink) => sink.notify_tool_list_changed().await.is_ok(),
+            };
+            if sent {
+                kept.push(listener);
+            }
+        }
+        let told = kept.len();
+        self.shared
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(kept);
+        Ok(told)
+    }
+
+    /// Serves one client over `transport` (`rmcp::transport::stdio()`, a child's pipes, any
+    /// rmcp transport) until it leaves: `.waiting().await` on the result.
+    ///
+    /// # Errors
+    /// When the client's `initialize` fails.
+    pub async fn serve<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<RunningService<RoleServer, Self>, ServerInitializeError>
+    where
+        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        ServiceExt::serve(self, transport).await
+    }
+
+    /// Serves one client on this process's stdin and stdout until it leaves.
+    ///
+    /// # Errors
+    /// When the client's `initialize` fails or the pipes break.
+    pub async fn serve_stdio(self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        self.serve(rmcp::transport::stdio())
+            .await?
+            .waiting()
+            .await?;
+        Ok(())
+    }
+
+    /// The Streamable HTTP endpoint (a tower `Service` of HTTP requests; mount it at `/mcp` with
+    /// hyper, axum or any tower server).
+    ///
+    /// Stateless (`stateful: false`) answers every request on its own: no session lives on the
+    /// server, so replicas sit behind any HTTP load balancer with no shared state. Stateful keeps
+    /// a session per client (`Mcp-Session-Id`) for clients on protocol revisions before
+    /// 2026-07-28, which also get `notifications/tools/list_changed` on their session's stream.
+    ///
+    /// Only loopback `Host` headers are accepted (rmcp's guard against DNS rebinding); pass a
+    /// config of your own to [`http_service_with`](Self::http_service_with) to serve other
+    /// hosts.
+    pub fn http_service(&self, stateful: bool) -> StreamableHttpService<Self, LocalSessionManager> {
+        let config = StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(stateful)
+            .with_json_response(!stateful);
+        self.http_service_with(config)
+    }
+
+    /// [`http_service`](Self::http_service) under a config of your own (allowed hosts and
+    /// origins, keep-alive, a cancellation token to shut it down).
+    pub fn http_service_with(
+        &self,
+        config: StreamableHttpServerConfig,
+    ) -> StreamableHttpService<Self, LocalSessionManager> {
+        let server = self.clone();
+        StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        )
+    }
+
+    fn listing(&self) -> Arc<Listing<C>> {
+        Arc::clone(
+            &self
+                .shared
+                .listing
+                .read()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    fn listen_to(&self, listener: Listener) {
+        let mut listeners = self
+            .shared
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        listeners.retain(|listener| match listener {
+            Listener::Session(peer) => !peer.is_transport_closed(),
+            Listener::Subscription(_) => true,
+        });
+        listeners.push(listener);
+    }
+
+    fn forget_subscription(&self, id: &rmcp::model::RequestId) {
+        self.shared
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|listener| match listener {
+                Listener::Subscription(sink) => sink.id() != id,
+                Listener::Session(_) => true,
+            });
+    }
+
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let listing = self.listing();
+        let toolbox = &*listing.toolbox;
+        let name = listing
+            .stand_ins
+            .get(request.name.as_ref())
+            .map_or(request.name.as_ref(), String::as_str);
+        let arguments = match request.arguments {
+            Some(arguments) => Arguments::Json(Value::Object(arguments)),
+            None => Arguments::default(),
+        };
+        let mut call = ToolCall::new(context.id.to_string(), name, arguments);
+        let Some(tool) = toolbox.get(&call.name) else {
+            return Err(unknown_tool(toolbox, &request.name));
+        };
+        let output_schema = tool.definition().output_schema().cloned();
+        if let Some(meta) = request.meta.as_ref()
+            && let Ok(meta) = serde_json::to_value(meta)
+            && !meta.as_object().is_some_and(serde_json::Map::is_empty)
+        {
+            call.metadata.insert("_meta".into(), meta);
+        }
+        let ctx = (self.shared.context)(&context);
+        let calls = [call];
+        let mut options = BatchOptions::new();
+        let forward = context
+            .meta
+            .get_progress_token()
+            .map(|token| progress_forwarder(context.peer.clone(), token));
+        if let Some((sink, _)) = &forward {
+            options = options.progress(sink.clone());
+        }
+        let batch = toolbox.execute_all_with(&calls, &ctx, options);
+        let result = tokio::select! {
+            mut results = batch => results.pop(),
+            () = context.ct.cancelled() => {
+                // The batch is dropped: the call's cancellation signal is raised, and rmcp sends
+                // no response to a cancelled request.
+                return Err(ErrorData::internal_error("the request was cancelled", None));
+            }
+        };
+        if let Some((sink, sender)) = forward {
+            drop(sink);
+            drop(sender);
+        }
+        let Some(mut result) = result else {
+            return Err(ErrorData::internal_error("the call gave no result", None));
+        };
+        if let Some(interrupt) = result.interrupt() {
+            let message = interrupt.message.clone();
+            result = self
+                .decide(toolbox, &calls[0], &ctx, message, &context)
+                .await;
+        }
+        into_call_tool_result(&result, output_schema.as_ref())
+    }
+
+    /// A call that needs approval: asks the client's user (elicitation) where the session
+    /// allows it, else answers that approval is needed.
+    async fn decide(
+        &self,
+        toolbox: &Toolbox<C>,
+        call: &ToolCall,
+        ctx: &C,
+        message: String,
+        context: &RequestContext<RoleServer>,
+    ) -> ToolResult {
+        if !can_elicit(context) {
+            return not_approved(
+                call,
+                format!(
+                    "not run: this call needs a person's approval ({message}), and this MCP client \
+                     cannot ask for it"
+                ),
+            );
+        }
+        let arguments = serde_json::to_string(&call.arguments_as_map()).unwrap_or_default();
+        let request = json!({
+            "mode": "form",
+            "message": format!(
+                "The model wants to run `{}` with {arguments}: {message}. Approve?",
+                call.name
+            ),
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"approve": {"type": "boolean", "title": "Approve this call"}},
+                "required": ["approve"],
+            },
+        });
+        let answer = match serde_json::from_value::<ElicitRequestParams>(request) {
+            Ok(params) => context.peer.create_elicitation(params).await.ok(),
+            Err(_) => None,
+        };
+        match answer {
+            Some(answer)
+                if answer.action == ElicitationAction::Accept
+                    && answer
+                        .content
+                        .as_ref()
+                        .and_then(|content| content.get("approve"))
+                        == Some(&Value::Bool(true)) =>
+            {
+                toolbox.approve(call, ctx).await
+            }
+            Some(_) => toolbox.reject(call, ""),
+            None => not_approved(
+                call,
+                format!(
+                    "not run: this call needs a person's approval ({message}), and the client \
+                     gave no answer"
+                ),
+            ),
+        }
+    }
+}
+
+/// The error result of a call that needs approval nobody could give.
+fn not_approved(call: &ToolCall, message: String) -> ToolResult {
+    ToolResult::error(
+        &call.call_id,
+        std::borrow::Cow::Owned(call.name.clone()),
+        message,
+        ResultDetail::Denied,
+    )
+}
+
+/// Whether the client can be asked: it offers form elicitation on a session that negotiated a
+/// protocol revision with server-to-client requests (before 2026-07-28).
+fn can_elicit(context: &RequestContext<RoleServer>) -> bool {
+    let Some(info) = context.peer.peer_info() else {
+        return false;
+    };
+    let legacy = info.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str();
+    legacy
+        && info
+            .capabilities
+            .elicitation
+            .as_ref()
+            .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
+}
+
+/// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the close
+/// matches in the message and in `data`.
+fn unknown_tool<C: ?Sized + Sync + 'static>(toolbox: &Toolbox<C>, name: &str) -> ErrorData {
+    let names: Vec<&str> = toolbox.definitions().map(ToolDefinition::name).collect();
+    let matches = close_matches(name, names.iter().copied());
+    let shown = crate::echo::Name(name);
+    let message = if matches.is_empty() {
+        format!("unknown tool {shown}")
+    } else {
+        format!(
+            "unknown tool {shown}; did you mean {}?",
+            crate::names::list(&matches, "or")
+        )
+    };
+    ErrorData::invalid_params(message, Some(json!({"closeMatches": matches})))
+}
+
+/// A sink whose reports go, in order, to the client as `notifications/progress`; the sender
+/// is kept alive with it, and the forwarding task ends when both are dropped.
+fn progress_forwarder(
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+) -> (ProgressSink, mpsc::UnboundedSender<Progress>) {
+    let (sender, mut receiver) = mpsc::unbounded_channel::<Progress>();
+    tokio::spawn(async move {
+        while let Some(report) = receiver.recv().await {
+            let mut param = ProgressNotificationParam::new(token.clone(), report.progress);
+            param.total = report.total;
+            param.message = report.message;
+            if peer.notify_progress(param).await.is_err() {
+                break;
+            }
+        }
+    });
+    let sink = {
+        let sender = sender.clone();
+        ProgressSink::new(move |report| {
+            let _ = sender.send(report);
+        })
+    };
+    (sink, sender)
+}
+
+/// The `CallToolResult` for a result: the same encoding as
+/// [`Toolbox::encode_result`](crate::Toolbox::encode_result) for MCP.
+fn into_call_tool_result(
+    result: &ToolResult,
+    output_schema: Option<&Value>,
+) -> Result<CallToolResult, ErrorData> {
+    serde_json::from_value(mcp_result(result, output_schema)).map_err(|error| {
+        ErrorData::internal_error(format!("the result is not an MCP result: {error}"), None)
+    })
+}
+
+impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
+        if let Some(instructions) = &self.instructions {
+            config = config.with_instructions(instructions.clone());
+        }
+        config
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let listing = self.listing();
+        let start = match request.and_then(|request| request.cursor) {
+            None => 0,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .ok()
+                .filter(|at| *at <= listing.tools.len())
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(
+                        format!(
+                            "invalid cursor {}: use the `nextCursor` of the page before",
+                            crate::echo::Name(&cursor)
+                        ),
+                        None,
+                    )
+                })?,
+        };
+        let end = start
+            .saturating_add(self.page_size)
+            .min(listing.tools.len());
+        let mut page = ListToolsResult::with_all_items(listing.tools[start..end].to_vec());
+        if end < listing.tools.len() {
+            page.next_cursor = Some(end.to_string());
+        }
+        Ok(page)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<McpTool> {
+        let listing = self.listing();
+        let wire = Dialect::Mcp.wire_name(name);
+        listing.tools.iter().find(|tool| tool.name == wire).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.call(request, context)
+            .await
+            .map(CallToolResponse::from)
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.listen_to(Listener::Session(context.peer));
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let _ = requested;
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        let sink = context.sink().clone();
+        let id = sink.id().clone();
+        self.listen_to(Listener::Subscription(sink));
+        context.cancelled().await;
+        self.forget_subscription(&id);
+        Ok(())
+    }
+}
