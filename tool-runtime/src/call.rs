@@ -234,7 +234,7 @@ impl<'a> CallScope<'a> {
     pub fn new(call: &'a ToolCall) -> Self {
         CallScope {
             call,
-            cancellation: Cancellation::default(),
+            cancellation: Cancellation::never().clone(),
             approved: false,
             progress: None,
         }

@@ -30,6 +30,7 @@ pub struct BatchOptions {
     parallel: Option<bool>,
     concurrency: Option<usize>,
     cancellation: Option<Cancellation>,
+    stop_signal: Option<Cancellation>,
     progress: Option<ProgressSink>,
 }
 
@@ -79,6 +80,35 @@ impl BatchOptions {
     #[must_use]
     pub fn cancellation(mut self, token: Cancellation) -> Self {
         self.cancellation = Some(token);
+        self
+    }
+
+    /// Makes `token` the signal the batch's calls observe
+    /// ([`CallInfo::is_cancelled`](crate::CallInfo::is_cancelled)): raising it asks them to stop
+    /// without ending the batch, so a call that winds down and returns still gives its result.
+    /// (The batch raises it too, when it is cancelled or dropped with calls unfinished.)
+    ///
+    /// ```
+    /// use toolwright::{BatchOptions, CallInfo, Cancellation, ToolCall, Toolbox, tool};
+    ///
+    /// /// Work until asked to stop; returns how it ended.
+    /// #[tool]
+    /// async fn work(#[tool(call_info)] info: &CallInfo) -> &'static str {
+    ///     info.cancelled().await;
+    ///     "stopped cleanly"
+    /// }
+    ///
+    /// let tools = Toolbox::<()>::new().with(work {}).unwrap();
+    /// let stop = Cancellation::new();
+    /// stop.cancel(); // asked before it even starts: it still runs, and ends at once
+    /// let calls = [ToolCall::new("c1", "work", "{}")];
+    /// let options = BatchOptions::new().stop_signal(stop);
+    /// let results = toolwright::block_on(tools.execute_all_with(&calls, &(), options));
+    /// assert_eq!(results[0].text(), "stopped cleanly");
+    /// ```
+    #[must_use]
+    pub fn stop_signal(mut self, token: Cancellation) -> Self {
+        self.stop_signal = Some(token);
         self
     }
 
@@ -207,8 +237,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             calls,
             limit,
             slots: calls.iter().map(|_| Slot::Waiting).collect(),
-            cancellation: options.cancellation.unwrap_or_default(),
-            stop: Cancellation::new(),
+            cancellation: options
+                .cancellation
+                .unwrap_or_else(|| Cancellation::never().clone()),
+            stop: options.stop_signal.unwrap_or_default(),
             progress: options.progress,
             next: 0,
             settled: 0,

@@ -25,7 +25,7 @@ use std::task::{Context, Poll, Waker};
 /// token.cancel();
 /// assert!(seen_by_tool.is_cancelled());
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Cancellation {
     /// `None` for a token nobody can raise: single calls get one without allocating.
     inner: Option<Arc<Inner>>,
@@ -44,6 +44,13 @@ impl fmt::Debug for Cancellation {
         f.debug_struct("Cancellation")
             .field("cancelled", &self.is_cancelled())
             .finish()
+    }
+}
+
+/// A token not yet raised, as [`Cancellation::new`].
+impl Default for Cancellation {
+    fn default() -> Self {
+        Cancellation::new()
     }
 }
 
@@ -128,6 +135,17 @@ impl Future for Cancelled<'_> {
 mod tests {
     use super::*;
     use crate::exec::block_on;
+
+    #[test]
+    fn a_default_token_can_be_raised_and_never_cannot() {
+        // `Default` is `new`: a token made by `Cancellation::default()` works like any other.
+        let token = Cancellation::default();
+        let seen = token.clone();
+        token.cancel();
+        assert!(seen.is_cancelled());
+        Cancellation::never().cancel();
+        assert!(!Cancellation::never().is_cancelled());
+    }
 
     #[test]
     fn a_raised_token_wakes_its_waiters() {
