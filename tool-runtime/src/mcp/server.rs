@@ -2,12 +2,13 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequestParams,
     ElicitationAction, ErrorData, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerCapabilities, ServerConfig,
-    SubscriptionFilter, Tool as McpTool,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, ResultType, ServerCapabilities,
+    ServerConfig, SubscriptionFilter, Tool as McpTool,
 };
 use rmcp::service::{RequestContext, RoleServer, RunningService, ServerInitializeError};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -17,7 +18,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::call::{Arguments, ToolCall};
-use crate::exec::{BatchOptions, Progress, ProgressSink};
+use crate::exec::{BatchOptions, Cancellation, Progress, ProgressSink};
 use crate::names::close_matches;
 use crate::provider::mcp_result;
 use crate::result::ResultDetail;
@@ -28,6 +29,10 @@ use crate::toolbox::Toolbox;
 
 /// How many tools one `tools/list` page holds, unless set with [`McpServer::page_size`].
 pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// How long a cancelled call may go on winding down (its [`CallInfo`](crate::CallInfo) says it
+/// is cancelled) before it is dropped.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 type ContextFn<C> = dyn Fn(&RequestContext<RoleServer>) -> C + Send + Sync;
 
@@ -40,8 +45,9 @@ type ContextFn<C> = dyn Fn(&RequestContext<RoleServer>) -> C + Send + Sync;
 ///   bad arguments and tool errors are results with `isError: true` and the feedback text, which
 ///   the model reads. An unknown tool is a JSON-RPC error (`-32602`) naming the close matches. A
 ///   tool with an output schema also gets `structuredContent`. Panics become error results.
-/// - `notifications/cancelled` cancels the call: its body is dropped and its
-///   [`CallInfo`](crate::CallInfo) reports `is_cancelled`.
+/// - `notifications/cancelled` cancels the call: its [`CallInfo`](crate::CallInfo) reports
+///   `is_cancelled` (and `cancelled()` completes), and a body still running five seconds later
+///   is dropped. No response is sent.
 /// - A tool's [`CallInfo::report_progress`](crate::CallInfo::report_progress) reaches the client
 ///   as `notifications/progress` when the request carried a progress token.
 /// - A call that needs approval asks the client's user through MCP elicitation when the client
@@ -389,12 +395,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if let Some((sink, _)) = &forward {
             options = options.progress(sink.clone());
         }
-        let batch = toolbox.execute_all_with(&calls, &ctx, options);
+        let stop = Cancellation::new();
+        let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
+        let mut batch = std::pin::pin!(batch);
         let result = tokio::select! {
-            mut results = batch => results.pop(),
+            mut results = &mut batch => results.pop(),
             () = context.ct.cancelled() => {
-                // The batch is dropped: the call's cancellation signal is raised, and rmcp sends
-                // no response to a cancelled request.
+                // The tool sees its call cancelled and may wind down for a while; then it is
+                // dropped. rmcp sends no response to a cancelled request.
+                stop.cancel();
+                let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
                 return Err(ErrorData::internal_error("the request was cancelled", None));
             }
         };
@@ -547,9 +557,13 @@ fn into_call_tool_result(
     result: &ToolResult,
     output_schema: Option<&Value>,
 ) -> Result<CallToolResult, ErrorData> {
-    serde_json::from_value(mcp_result(result, output_schema)).map_err(|error| {
-        ErrorData::internal_error(format!("the result is not an MCP result: {error}"), None)
-    })
+    let mut encoded: CallToolResult = serde_json::from_value(mcp_result(result, output_schema))
+        .map_err(|error| {
+            ErrorData::internal_error(format!("the result is not an MCP result: {error}"), None)
+        })?;
+    // Required from revision 2026-07-28 on; rmcp clears it for clients on older ones.
+    encoded.result_type = Some(ResultType::COMPLETE);
+    Ok(encoded)
 }
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
