@@ -1,0 +1,181 @@
+//! An MCP server's tools in a toolbox (through rmcp; the `mcp` feature), driven line by line.
+//!
+//! ```text
+//! cargo run --example mcp_client -- --url http://127.0.0.1:8000/mcp < calls.jsonl
+//! cargo run --example mcp_client -- [--prefix P] -- python3 tests/python/mcp_tools_server.py < calls.jsonl
+//! ```
+//!
+//! It connects to the server (a command it starts, speaking over the child's stdin and stdout, or
+//! a Streamable HTTP URL), lists its tools (to stderr), and registers them in a toolbox, under
+//! `P` + their names with `--prefix`. Then each stdin line is a call `{"name": .., "arguments":
+//! <object, or JSON text as a model writes it>}`; for each, one line
+//! `{"name": .., "is_error": bool, "content": ".."}` is printed, in input order. The call runs
+//! through the toolbox as a provider's would: its arguments are repaired, coerced and checked
+//! against the server's `inputSchema` before they are sent, and wrong ones are answered with the
+//! feedback a model reads, without reaching the server. A line that is not a call gets an error
+//! line too; blank lines are skipped.
+
+mod output;
+
+use std::io::{self, BufRead, BufWriter, Write};
+use std::process::ExitCode;
+
+use rmcp::ServiceExt;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use toolwright::mcp::{McpClient, McpTools};
+use toolwright::{Arguments, ToolCall, Toolbox};
+
+/// One output line; fields in this order.
+#[derive(Serialize)]
+struct ResultLine<'a> {
+    name: &'a Value,
+    is_error: bool,
+    content: &'a str,
+}
+
+enum Server {
+    Command(Vec<String>),
+    Url(String),
+}
+
+fn options() -> Result<(Server, String), String> {
+    let usage = "usage: mcp_client [--prefix P] (--url URL | -- COMMAND [ARGS..]) < calls.jsonl";
+    let mut args = std::env::args().skip(1);
+    let mut prefix = String::new();
+    let mut server = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--prefix" => {
+                prefix = args
+                    .next()
+                    .ok_or_else(|| format!("--prefix needs a value; {usage}"))?
+            }
+            "--url" => {
+                server = Some(Server::Url(
+                    args.next()
+                        .ok_or_else(|| format!("--url needs a URL; {usage}"))?,
+                ));
+            }
+            "--" => {
+                let command: Vec<String> = args.by_ref().collect();
+                if command.is_empty() {
+                    return Err(format!("`--` needs a command; {usage}"));
+                }
+                server = Some(Server::Command(command));
+            }
+            other => return Err(format!("unknown option `{other}`; {usage}")),
+        }
+    }
+    Ok((server.ok_or(usage)?, prefix))
+}
+
+fn main() -> ExitCode {
+    let (server, prefix) = match options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("no tokio runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    output::finish(runtime.block_on(run(server, &prefix)))
+}
+
+async fn run(server: Server, prefix: &str) -> io::Result<()> {
+    let client = McpClient::new().named("toolwright-mcp-client", env!("CARGO_PKG_VERSION"));
+    let connected = match server {
+        Server::Command(command) => {
+            let mut child = tokio::process::Command::new(&command[0]);
+            child.args(&command[1..]);
+            client.serve(TokioChildProcess::new(child)?).await
+        }
+        Server::Url(url) => {
+            client
+                .serve(StreamableHttpClientTransport::from_uri(url))
+                .await
+        }
+    }
+    .map_err(|error| io::Error::other(format!("could not connect to the MCP server: {error}")))?;
+    let tools = McpTools::list(connected.peer())
+        .await
+        .map_err(io::Error::other)?
+        .prefixed(prefix);
+    let names: Vec<String> = tools.names().collect();
+    eprintln!("{} tools: {}", names.len(), names.join(", "));
+    for (name, error) in tools.skipped() {
+        eprintln!("left out `{name}`: {error}");
+    }
+    let toolbox = Toolbox::<()>::new()
+        .with_mcp_tools(tools)
+        .map_err(io::Error::other)?
+        .with_retry_budget(0);
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut line = String::new();
+    let mut input = io::stdin().lock();
+    let mut index = 0;
+    while input.read_line(&mut line)? > 0 {
+        if !line.trim().is_empty() {
+            let printed = match read_call(&line, index) {
+                Ok(call) => {
+                    let result = toolbox.execute(&call, &()).await;
+                    serde_json::to_string(&ResultLine {
+                        name: &Value::from(call.name.as_str()),
+                        is_error: result.is_error,
+                        content: &result.text(),
+                    })
+                }
+                Err((name, message)) => serde_json::to_string(&ResultLine {
+                    name: &name,
+                    is_error: true,
+                    content: &message,
+                }),
+            };
+            writeln!(out, "{}", printed.map_err(io::Error::other)?)?;
+            out.flush()?;
+            index += 1;
+        }
+        line.clear();
+    }
+    drop(out);
+    let _ = connected.cancel().await;
+    Ok(())
+}
+
+/// The call on one input line, or its name (if any) and why there is no call.
+fn read_call(line: &str, index: usize) -> Result<ToolCall, (Value, String)> {
+    let expected = r#"expected {"name": .., "arguments": ..}"#;
+    let fields: Map<String, Value> = match serde_json::from_str(line) {
+        Ok(Value::Object(fields)) => fields,
+        Ok(_) => {
+            return Err((
+                Value::Null,
+                format!("the line is not a JSON object; {expected}"),
+            ));
+        }
+        Err(error) => {
+            return Err((
+                Value::Null,
+                format!("the line is not JSON ({error}); {expected}"),
+            ));
+        }
+    };
+    let name = fields.get("name").cloned().unwrap_or(Value::Null);
+    let Value::String(tool) = &name else {
+        return Err((name, format!("the call has no tool name; {expected}")));
+    };
+    let arguments = match fields.get("arguments") {
+        Some(Value::String(text)) => Arguments::Text(text.clone()),
+        Some(value) => Arguments::Json(value.clone()),
+        None => Arguments::Json(Value::Object(Map::new())),
+    };
+    Ok(ToolCall::new(format!("call_{index}"), tool.clone(), arguments).with_index(index))
+}

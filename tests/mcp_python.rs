@@ -1,0 +1,99 @@
+//! toolwright's MCP client against a server written with the official Python SDK
+//! (`tests/python/mcp_tools_server.py`): its tools listed into a toolbox, called from an OpenAI
+//! Chat response (broken arguments repaired on the way), and the results encoded back.
+//!
+//! Needs a Python with `mcp` installed: `TOOLWRIGHT_MCP_PYTHON=/path/to/venv/bin/python cargo
+//! test --test mcp_python`, as `.ci/run` runs it. Without the variable the test says so and checks
+//! nothing.
+
+use rmcp::ServiceExt;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+use toolwright::Toolbox;
+use toolwright::mcp::{McpCallError, McpClient, McpTools};
+use toolwright::provider::Provider;
+
+#[tokio::test]
+async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
+    let Some(python) = std::env::var_os("TOOLWRIGHT_MCP_PYTHON") else {
+        eprintln!("TOOLWRIGHT_MCP_PYTHON is not set: the Python MCP server check is not run");
+        return;
+    };
+    let mut command = tokio::process::Command::new(python);
+    command.arg(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/mcp_tools_server.py"
+    ));
+    command.stderr(std::process::Stdio::null());
+    let client = McpClient::new()
+        .serve(TokioChildProcess::new(command).unwrap())
+        .await
+        .unwrap();
+    let tools = McpTools::list(client.peer()).await.unwrap().prefixed("py_");
+    assert!(tools.skipped().is_empty(), "{:?}", tools.skipped());
+    let toolbox = Toolbox::<()>::new().with_mcp_tools(tools).unwrap();
+    assert_eq!(
+        toolbox.definitions().map(|d| d.name()).collect::<Vec<_>>(),
+        ["py_multiply", "py_forecast", "py_fail"]
+    );
+    // The server's schema, with its `Field(ge=1, le=7)` bounds, is what the toolbox enforces.
+    let days = &toolbox
+        .get("py_forecast")
+        .unwrap()
+        .definition()
+        .parameters()["properties"]["days"];
+    assert_eq!(
+        (days["minimum"].as_i64(), days["maximum"].as_i64()),
+        (Some(1), Some(7))
+    );
+
+    let response = json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-4.1",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": null, "tool_calls": [
+                {"id": "call_1", "type": "function",
+                 "function": {"name": "py_multiply", "arguments": "{\"a\": \"6\", \"b\": 7"}},
+                {"id": "call_2", "type": "function",
+                 "function": {"name": "py_forecast", "arguments": "{\"city\": \"Oslo\", \"days\": 3}"}},
+                {"id": "call_3", "type": "function",
+                 "function": {"name": "py_forecast", "arguments": "{\"city\": \"Oslo\", \"days\": 30}"}},
+                {"id": "call_4", "type": "function",
+                 "function": {"name": "py_fail", "arguments": "{\"reason\": \"no luck\"}"}},
+            ]}}],
+    });
+    let turn = toolbox
+        .read_response(Provider::OpenAiChat, &response)
+        .unwrap();
+    let results = toolbox.execute_all(&turn.calls, &()).await;
+    let messages = toolbox
+        .encode_results(Provider::OpenAiChat, &turn.calls, &results)
+        .unwrap();
+    let contents: Vec<&str> = messages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|message| message["content"].as_str().unwrap())
+        .collect();
+
+    // Repaired (the closing brace) and coerced ("6") before it was sent.
+    assert_eq!(contents[0], "42");
+    assert!(results[0].fixes().is_some_and(|fixes| !fixes.is_empty()));
+    // Structured content is the native value; the text is the server's.
+    assert_eq!(
+        results[1].native::<Value>(),
+        Some(&json!({"city": "Oslo", "days": 3, "summary": "sunny in Oslo for 3 day(s)"}))
+    );
+    assert!(contents[1].contains("sunny in Oslo"), "{}", contents[1]);
+    // Out of the server's bounds: answered here, with the feedback, never sent.
+    assert!(results[2].argument_error().is_some(), "{}", contents[2]);
+    assert!(contents[2].contains("from 1 to 7"), "{}", contents[2]);
+    // The server's own error result.
+    assert!(results[3].is_error);
+    assert!(matches!(
+        results[3].tool_error::<McpCallError>(),
+        Some(McpCallError::Tool { .. })
+    ));
+    assert!(contents[3].contains("fail"), "{}", contents[3]);
+
+    client.cancel().await.unwrap();
+}
