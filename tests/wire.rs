@@ -888,7 +888,11 @@ fn mcp_results_carry_structured_content_when_the_tool_has_an_output_schema() {
     assert!(encoded.get("structuredContent").is_none());
     let form = tools.tools_for(toolwright::ToolFormat::Mcp).unwrap();
     let form = serde_json::to_value(&form).unwrap();
-    let explode = form["tools"].as_array().unwrap().iter().find(|t| t["name"] == "explode");
+    let explode = form["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "explode");
     assert!(explode.unwrap().get("outputSchema").is_none());
     // An error result has none either.
     let call = ToolCall::new("4", "divide", r#"{"a": 1, "b": 0}"#);
