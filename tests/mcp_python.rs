@@ -24,11 +24,12 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/python/mcp_tools_server.py"
     ));
-    command.stderr(std::process::Stdio::null());
-    let client = McpClient::new()
-        .serve(TokioChildProcess::new(command).unwrap())
-        .await
+    // The server logs its tool's failure (a traceback) on stderr: not this test's output.
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::null())
+        .spawn()
         .unwrap();
+    let client = McpClient::new().serve(transport).await.unwrap();
     let tools = McpTools::list(client.peer()).await.unwrap().prefixed("py_");
     assert!(tools.skipped().is_empty(), "{:?}", tools.skipped());
     let toolbox = Toolbox::<()>::new().with_mcp_tools(tools).unwrap();
