@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The MCP load check (issue 17): the demo server (release build) over stateless Streamable HTTP,
+# first one process, then two replicas sharing one port (SO_REUSEPORT: the kernel spreads the
+# connections, the replicas share nothing), each loaded by benches/mcp_load.rs.
+#   benches/mcp_load.sh [CLIENTS] [CALLS]      (50 x 200 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+clients="${1:-50}"
+calls="${2:-200}"
+cargo build --quiet --release --example mcp_server
+cargo bench --quiet --bench mcp_load --no-run
+pids=()
+trap 'for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; done' EXIT
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+url="http://127.0.0.1:$port/mcp"
+start() {
+  target/release/examples/mcp_server --http "127.0.0.1:$port" --reuse-port > /dev/null 2>> "$log" &
+  pids+=("$!")
+}
+wait_up() {
+  for _ in $(seq 100); do
+    [ "$(grep -c 'listening on' "$log")" -ge "$1" ] && return
+    sleep 0.1
+  done
+  cat "$log" >&2
+  exit 1
+}
+log="$(mktemp)"
+echo "== one server process"
+start
+wait_up 1
+cargo bench --quiet --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls"
+cargo bench --quiet --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --fresh-connections
+echo "== two replicas on one port (a connection per call: each client's calls go to both)"
+start
+wait_up 2
+cargo bench --quiet --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --fresh-connections
