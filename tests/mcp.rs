@@ -406,27 +406,31 @@ async fn numeric_request_ids_are_answered_as_numbers() {
     });
     let (read, mut write) = tokio::io::split(client_io);
     let mut lines = BufReader::new(read).lines();
-    let mut send = async |message: Value| {
-        let mut line = message.to_string();
+    let mut send_line = async |mut line: String| {
         line.push('\n');
         write.write_all(line.as_bytes()).await.unwrap();
     };
-    send(
+    send_line(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}}),
+        "clientInfo": {"name": "raw", "version": "0"}}})
+        .to_string(),
     )
     .await;
     let initialized: Value =
         serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
     assert_eq!(initialized["id"], json!(1));
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
-    send(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-        "params": {"name": "add", "arguments": {"a": 20, "b": 22}}}))
+    send_line(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string()).await;
+    send_line(
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 20, "b": 22}}})
+        .to_string(),
+    )
     .await;
-    send(
+    send_line(
         json!({"jsonrpc": "2.0", "id": "eight", "method": "tools/call",
-        "params": {"name": "add", "arguments": {"a": 1, "b": 1}}}),
+        "params": {"name": "add", "arguments": {"a": 1, "b": 1}}})
+        .to_string(),
     )
     .await;
     let mut answers = Vec::new();
@@ -441,6 +445,32 @@ async fn numeric_request_ids_are_answered_as_numbers() {
     assert_eq!(answers[0]["id"], json!(7));
     assert_eq!(answers[0]["result"]["content"][0]["text"], "42");
     assert_eq!(answers[1]["id"], json!("eight"));
+
+    // A line nested past serde_json's limit is not a request; the server lives on.
+    let deep = format!(
+        r#"{{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {{"name": "add", "arguments": {{"a": {}1{}}}}}}}"#,
+        "[".repeat(300),
+        "]".repeat(300)
+    );
+    send_line(deep).await;
+    send_line(
+        json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 5, "b": 5}}})
+        .to_string(),
+    )
+    .await;
+    loop {
+        let line = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("the server still answers");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == json!(10) {
+            assert_eq!(message["result"]["content"][0]["text"], "10");
+            break;
+        }
+    }
 }
 
 #[tokio::test]
@@ -551,4 +581,62 @@ async fn list_changed_reaches_the_client_which_refreshes_its_tools() {
 
 fn toolbox_with_weather() -> Toolbox {
     Toolbox::new().with_all((add {}, get_weather {})).unwrap()
+}
+
+/// Nested one level per step: `{"a": {"a": ... 1}}`.
+fn nested(depth: usize) -> Value {
+    (0..depth).fold(json!(1), |inner, _| json!({"a": inner}))
+}
+
+/// Echo whatever it gets.
+#[tool]
+fn echo(value: Value) -> Value {
+    value
+}
+
+#[tokio::test]
+async fn argument_limits_hold_on_the_mcp_paths() {
+    use toolwright::args::{ArgumentPolicy, JsonLimits};
+    let limits = JsonLimits {
+        max_depth: 16,
+        max_len: 4096,
+    };
+    let toolbox = Toolbox::new()
+        .with(echo {})
+        .unwrap()
+        .with_argument_policy(ArgumentPolicy::new().limits(limits));
+    let served = McpServer::new(Arc::new(toolbox), ()).unwrap();
+    let client = connect(served, McpClient::new()).await;
+
+    // Served: a value too deep, and one too large, are answered as argument errors.
+    let deep = client
+        .call_tool(call("echo", json!({"value": nested(40)})))
+        .await
+        .unwrap();
+    assert_eq!(deep.is_error, Some(true));
+    assert!(text(&deep).contains("deep"), "{}", text(&deep));
+    let large = client
+        .call_tool(call("echo", json!({"value": "x".repeat(10_000)})))
+        .await
+        .unwrap();
+    assert_eq!(large.is_error, Some(true));
+    assert!(text(&large).contains("4096"), "{}", text(&large));
+    let fine = client
+        .call_tool(call("echo", json!({"value": nested(5)})))
+        .await
+        .unwrap();
+    assert_eq!(fine.is_error, Some(false), "{}", text(&fine));
+
+    // Used: the client's own toolbox refuses what its policy refuses, before the server sees it.
+    let tools = McpTools::list(client.peer()).await.unwrap();
+    let local = Toolbox::<()>::new()
+        .with_mcp_tools(tools)
+        .unwrap()
+        .with_argument_policy(ArgumentPolicy::new().limits(JsonLimits {
+            max_depth: 8,
+            max_len: 1024,
+        }));
+    let too_deep = ToolCall::new("c1", "echo", json!({"value": nested(12)}));
+    let result = local.execute(&too_deep, &()).await;
+    assert!(result.argument_error().is_some(), "{}", result.text());
 }
