@@ -19,12 +19,10 @@ use tokio::sync::mpsc;
 
 use crate::call::{Arguments, ToolCall};
 use crate::exec::{BatchOptions, Cancellation, Progress, ProgressSink};
-use crate::names::close_matches;
 use crate::provider::mcp_result;
 use crate::result::ResultDetail;
 use crate::result::ToolResult;
 use crate::schema::{Dialect, Lint, LintReport, Rule, Severity, ToolFormat};
-use crate::tool::ToolDefinition;
 use crate::toolbox::Toolbox;
 
 /// How many tools one `tools/list` page holds, unless set with [`McpServer::page_size`].
@@ -375,10 +373,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             None => Arguments::default(),
         };
         let mut call = ToolCall::new(context.id.to_string(), name, arguments);
-        let Some(tool) = toolbox.get(&call.name) else {
-            return Err(unknown_tool(toolbox, &request.name));
+        let output_schema = match toolbox.lookup(&call) {
+            Ok((_, tool)) => tool.definition().output_schema().cloned(),
+            Err(unknown) => return Err(unknown_tool(&unknown)),
         };
-        let output_schema = tool.definition().output_schema().cloned();
         if let Some(meta) = request.meta.as_ref()
             && let Ok(meta) = serde_json::to_value(meta)
             && !meta.as_object().is_some_and(serde_json::Map::is_empty)
@@ -388,12 +386,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let ctx = (self.shared.context)(&context);
         let calls = [call];
         let mut options = BatchOptions::new();
-        let forward = context
-            .meta
-            .get_progress_token()
-            .map(|token| progress_forwarder(context.peer.clone(), token));
-        if let Some((sink, _)) = &forward {
-            options = options.progress(sink.clone());
+        if let Some(token) = context.meta.get_progress_token() {
+            options = options.progress(progress_forwarder(context.peer.clone(), token));
         }
         let stop = Cancellation::new();
         let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
@@ -408,10 +402,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 return Err(ErrorData::internal_error("the request was cancelled", None));
             }
         };
-        if let Some((sink, sender)) = forward {
-            drop(sink);
-            drop(sender);
-        }
         let Some(mut result) = result else {
             return Err(ErrorData::internal_error("the call gave no result", None));
         };
@@ -508,47 +498,43 @@ fn can_elicit(context: &RequestContext<RoleServer>) -> bool {
             .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
 }
 
-/// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the close
-/// matches in the message and in `data`.
-fn unknown_tool<C: ?Sized + Sync + 'static>(toolbox: &Toolbox<C>, name: &str) -> ErrorData {
-    let names: Vec<&str> = toolbox.definitions().map(ToolDefinition::name).collect();
-    let matches = close_matches(name, names.iter().copied());
-    let shown = crate::echo::Name(name);
-    let message = if matches.is_empty() {
-        format!("unknown tool {shown}")
-    } else {
-        format!(
-            "unknown tool {shown}; did you mean {}?",
-            crate::names::list(&matches, "or")
-        )
+/// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the
+/// toolbox's own unknown-tool message (the close matches, the tools there are) and the close
+/// matches in `data`.
+fn unknown_tool(result: &ToolResult) -> ErrorData {
+    let matches = match &result.detail {
+        ResultDetail::UnknownTool { suggestions } => suggestions.to_vec(),
+        _ => Vec::new(),
     };
-    ErrorData::invalid_params(message, Some(json!({"closeMatches": matches})))
+    ErrorData::invalid_params(result.text(), Some(json!({"closeMatches": matches})))
 }
 
-/// A sink whose reports go, in order, to the client as `notifications/progress`; the sender
-/// is kept alive with it, and the forwarding task ends when both are dropped.
-fn progress_forwarder(
-    peer: Peer<RoleServer>,
-    token: ProgressToken,
-) -> (ProgressSink, mpsc::UnboundedSender<Progress>) {
-    let (sender, mut receiver) = mpsc::unbounded_channel::<Progress>();
-    tokio::spawn(async move {
-        while let Some(report) = receiver.recv().await {
-            let mut param = ProgressNotificationParam::new(token.clone(), report.progress);
-            param.total = report.total;
-            param.message = report.message;
-            if peer.notify_progress(param).await.is_err() {
-                break;
-            }
-        }
-    });
-    let sink = {
-        let sender = sender.clone();
-        ProgressSink::new(move |report| {
-            let _ = sender.send(report);
-        })
-    };
-    (sink, sender)
+/// A sink whose reports go, in order, to the client as `notifications/progress`. The task that
+/// sends them starts at the first report (most calls report none), on the runtime the call
+/// arrived on (a blocking tool reports from a thread of its own), and ends when the sink is
+/// dropped.
+fn progress_forwarder(peer: Peer<RoleServer>, token: ProgressToken) -> ProgressSink {
+    let runtime = tokio::runtime::Handle::current();
+    let sender: Mutex<Option<mpsc::UnboundedSender<Progress>>> = Mutex::new(None);
+    ProgressSink::new(move |report| {
+        let mut sender = sender.lock().unwrap_or_else(PoisonError::into_inner);
+        let sender = sender.get_or_insert_with(|| {
+            let (sender, mut receiver) = mpsc::unbounded_channel::<Progress>();
+            let (peer, token) = (peer.clone(), token.clone());
+            runtime.spawn(async move {
+                while let Some(report) = receiver.recv().await {
+                    let mut param = ProgressNotificationParam::new(token.clone(), report.progress);
+                    param.total = report.total;
+                    param.message = report.message;
+                    if peer.notify_progress(param).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            sender
+        });
+        let _ = sender.send(report);
+    })
 }
 
 /// The `CallToolResult` for a result: the same encoding as
@@ -612,9 +598,9 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
+        // `name` is the name the client calls: the one in the list.
         let listing = self.listing();
-        let wire = Dialect::Mcp.wire_name(name);
-        listing.tools.iter().find(|tool| tool.name == wire).cloned()
+        listing.tools.iter().find(|tool| tool.name == name).cloned()
     }
 
     async fn call_tool(
