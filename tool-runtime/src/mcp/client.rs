@@ -118,7 +118,7 @@ pub enum McpToolsError {
 
 /// Why a call forwarded to an MCP server failed: the typed error of the call's result
 /// ([`ToolResult::tool_error`](crate::ToolResult::tool_error)), for the application; the model
-/// reads [`message`](Self::message).
+/// reads its `Display`.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum McpCallError {
