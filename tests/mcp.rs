@@ -640,3 +640,65 @@ async fn argument_limits_hold_on_the_mcp_paths() {
     let result = local.execute(&too_deep, &()).await;
     assert!(result.argument_error().is_some(), "{}", result.text());
 }
+
+#[tokio::test]
+async fn list_changed_reaches_a_2026_client_on_its_listen_stream() {
+    use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
+    use rmcp::service::{ClientLifecycleMode, serve_client_with_lifecycle};
+
+    let server = McpServer::new(Arc::new(Toolbox::new().with(add {}).unwrap()), ()).unwrap();
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let serving = server.clone();
+    tokio::spawn(async move {
+        if let Ok(running) = serving.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    // Revision 2026-07-28: no `initialize`, no session; list_changed comes on a listen stream.
+    let client = serve_client_with_lifecycle(
+        McpClient::new(),
+        client_io,
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .unwrap();
+    let mut subscription = client
+        .listen(SubscriptionFilter::builder().tools_list_changed().build())
+        .await
+        .unwrap();
+    // The acknowledgment may reach the client before the server has the stream in hand.
+    let mut told = 0;
+    for _ in 0..100 {
+        told = server
+            .set_toolbox(Arc::new(toolbox_with_weather()))
+            .await
+            .unwrap();
+        if told > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(told, 1);
+    let notification = tokio::time::timeout(Duration::from_secs(5), subscription.next())
+        .await
+        .expect("a notification in time")
+        .unwrap()
+        .expect("the stream is open");
+    assert!(
+        matches!(
+            notification,
+            ServerNotification::ToolListChangedNotification(_)
+        ),
+        "{notification:?}"
+    );
+    let names: Vec<_> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert_eq!(names, ["add", "get_weather"]);
+}
