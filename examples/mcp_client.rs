@@ -71,7 +71,8 @@ fn options() -> Result<(Server, String), String> {
     Ok((server.ok_or(usage)?, prefix))
 }
 
-fn main() -> ExitCode {
+#[tokio::main]
+async fn main() -> ExitCode {
     let (server, prefix) = match options() {
         Ok(options) => options,
         Err(message) => {
@@ -79,14 +80,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("no tokio runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    output::finish(runtime.block_on(run(server, &prefix)))
+    output::finish(run(server, &prefix).await)
 }
 
 async fn run(server: Server, prefix: &str) -> io::Result<()> {

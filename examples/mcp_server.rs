@@ -97,7 +97,8 @@ fn options() -> Result<Options, String> {
     Ok(options)
 }
 
-fn main() -> ExitCode {
+#[tokio::main]
+async fn main() -> ExitCode {
     let options = match options() {
         Ok(options) => options,
         Err(message) => {
@@ -105,14 +106,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("no tokio runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(serve(options)) {
+    match serve(options).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("mcp_server: {error}");

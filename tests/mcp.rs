@@ -549,18 +549,7 @@ async fn list_changed_reaches_the_client_which_refreshes_its_tools() {
 
     let changed = watcher.tools_changed();
     // The client's `initialized` may still be on its way: the server tells whoever listens.
-    let mut told = 0;
-    for _ in 0..100 {
-        told = server
-            .set_toolbox(Arc::new(toolbox_with_weather()))
-            .await
-            .unwrap();
-        if told > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(told, 1);
+    assert_eq!(serve_weather_too(&server).await, 1);
     tokio::time::timeout(Duration::from_secs(5), changed)
         .await
         .expect("notifications/tools/list_changed");
@@ -581,6 +570,22 @@ async fn list_changed_reaches_the_client_which_refreshes_its_tools() {
 
 fn toolbox_with_weather() -> Toolbox {
     Toolbox::new().with_all((add {}, get_weather {})).unwrap()
+}
+
+/// Swaps in `toolbox_with_weather` until some client hears of it (the one listening may not be
+/// in the server's hands yet); how many did.
+async fn serve_weather_too(server: &McpServer<()>) -> usize {
+    for _ in 0..100 {
+        let told = server
+            .set_toolbox(Arc::new(toolbox_with_weather()))
+            .await
+            .unwrap();
+        if told > 0 {
+            return told;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    0
 }
 
 /// Nested one level per step: `{"a": {"a": ... 1}}`.
@@ -669,18 +674,7 @@ async fn list_changed_reaches_a_2026_client_on_its_listen_stream() {
         .await
         .unwrap();
     // The acknowledgment may reach the client before the server has the stream in hand.
-    let mut told = 0;
-    for _ in 0..100 {
-        told = server
-            .set_toolbox(Arc::new(toolbox_with_weather()))
-            .await
-            .unwrap();
-        if told > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(told, 1);
+    assert_eq!(serve_weather_too(&server).await, 1);
     let notification = tokio::time::timeout(Duration::from_secs(5), subscription.next())
         .await
         .expect("a notification in time")
@@ -701,4 +695,24 @@ async fn list_changed_reaches_a_2026_client_on_its_listen_stream() {
         .map(|tool| tool.name.to_string())
         .collect();
     assert_eq!(names, ["add", "get_weather"]);
+}
+
+/// Answers with a `_meta` for the client.
+#[tool]
+fn tagged() -> ToolOutput {
+    ToolOutput::text("tagged").with_option("_meta", json!({"example.com/trace": "t-1"}))
+}
+
+#[tokio::test]
+async fn a_results_meta_option_is_the_mcp_results_meta() {
+    let toolbox = Toolbox::new().with(tagged {}).unwrap();
+    let client = connect(
+        McpServer::new(Arc::new(toolbox), ()).unwrap(),
+        McpClient::new(),
+    )
+    .await;
+    let result = client.call_tool(call("tagged", json!({}))).await.unwrap();
+    assert_eq!(text(&result), "tagged");
+    let meta = serde_json::to_value(result.meta.expect("the result's _meta")).unwrap();
+    assert_eq!(meta["example.com/trace"], "t-1");
 }

@@ -5,10 +5,10 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
     ElicitationAction, ErrorData, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ProtocolVersion, ResultType, ServerCapabilities,
-    ServerConfig, SubscriptionFilter, Tool as McpTool,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerCapabilities, ServerConfig,
+    SubscriptionFilter, Tool as McpTool,
 };
 use rmcp::service::{RequestContext, RoleServer, RunningService, ServerInitializeError};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -18,8 +18,9 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::call::{Arguments, ToolCall};
+use crate::content::ContentPart;
 use crate::exec::{BatchOptions, Cancellation, Progress, ProgressSink};
-use crate::provider::mcp_result;
+use crate::provider::structured_content;
 use crate::result::ResultDetail;
 use crate::result::ToolResult;
 use crate::schema::{Dialect, Lint, LintReport, Rule, Severity, ToolFormat};
@@ -411,7 +412,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 .decide(toolbox, &calls[0], &ctx, message, &context)
                 .await;
         }
-        into_call_tool_result(&result, output_schema.as_ref())
+        Ok(into_call_tool_result(&result, output_schema.as_ref()))
     }
 
     /// A call that needs approval: asks the client's user (elicitation) where the session
@@ -537,19 +538,31 @@ fn progress_forwarder(peer: Peer<RoleServer>, token: ProgressToken) -> ProgressS
     })
 }
 
-/// The `CallToolResult` for a result: the same encoding as
-/// [`Toolbox::encode_result`](crate::Toolbox::encode_result) for MCP.
-fn into_call_tool_result(
-    result: &ToolResult,
-    output_schema: Option<&Value>,
-) -> Result<CallToolResult, ErrorData> {
-    let mut encoded: CallToolResult = serde_json::from_value(mcp_result(result, output_schema))
-        .map_err(|error| {
-            ErrorData::internal_error(format!("the result is not an MCP result: {error}"), None)
-        })?;
-    // Required from revision 2026-07-28 on; rmcp clears it for clients on older ones.
-    encoded.result_type = Some(ResultType::COMPLETE);
-    Ok(encoded)
+/// The `CallToolResult` for a result, as [`Toolbox::encode_result`](crate::Toolbox::encode_result)
+/// writes it for MCP (`structuredContent` by the same rule), built straight into rmcp's type.
+fn into_call_tool_result(result: &ToolResult, output_schema: Option<&Value>) -> CallToolResult {
+    let content = result
+        .content
+        .iter()
+        .map(|part| match part {
+            ContentPart::Text { text } => ContentBlock::text(text.clone()),
+            ContentPart::Image { data, mime_type } => {
+                ContentBlock::image(data.clone(), mime_type.clone())
+            }
+        })
+        .collect();
+    // Both constructors set `resultType: complete`, required from revision 2026-07-28 on; rmcp
+    // clears it for clients on older ones.
+    let mut encoded = if result.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    encoded.structured_content = structured_content(result, output_schema);
+    encoded.meta = result
+        .option("_meta")
+        .and_then(|meta| serde_json::from_value(meta.clone()).ok());
+    encoded
 }
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {

@@ -84,7 +84,7 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
 /// JSON value) when the tool declares an output schema. Since protocol revision 2026-07-28
 /// (SEP-2106) that value may be any JSON, not only an object; rmcp drops a non-object one for
 /// clients on older revisions, which keep the text copy.
-pub(crate) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Value {
+pub(super) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Value {
     let content: Vec<Value> = result
         .content
         .iter()
@@ -97,10 +97,7 @@ pub(crate) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Valu
         .collect();
     let mut out = Map::new();
     out.insert("content".into(), Value::Array(content));
-    if let Some(schema) = output_schema
-        && !result.is_error
-        && let Some(value) = structured(&result.content.text(), schema)
-    {
+    if let Some(value) = structured_content(result, output_schema) {
         out.insert("structuredContent".into(), value);
     }
     out.insert("isError".into(), Value::Bool(result.is_error));
@@ -108,11 +105,16 @@ pub(crate) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Valu
     Value::Object(out)
 }
 
-/// The structured value of a result's text: its JSON. A string output has none: its text is the
-/// value, unquoted, and a client on a revision before 2026-07-28 would get it twice.
-fn structured(text: &str, schema: &Value) -> Option<Value> {
-    if schema.get("type") == Some(&json!("string")) {
+/// A result's `structuredContent`: the JSON of its text, when the tool declares an output schema
+/// and the call succeeded. A string output has none: its text is the value, unquoted, and a client
+/// on a revision before 2026-07-28 would get it twice.
+pub(crate) fn structured_content(
+    result: &ToolResult,
+    output_schema: Option<&Value>,
+) -> Option<Value> {
+    let schema = output_schema?;
+    if result.is_error || schema.get("type") == Some(&json!("string")) {
         return None;
     }
-    serde_json::from_str(text).ok()
+    serde_json::from_str(&result.content.text()).ok()
 }

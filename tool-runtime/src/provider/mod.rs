@@ -42,7 +42,7 @@ use crate::toolbox::Toolbox;
 use crate::{echo, json};
 
 #[cfg(feature = "mcp")]
-pub(crate) use self::mcp::encode as mcp_result;
+pub(crate) use self::mcp::structured_content;
 pub use self::stream::{Assembler, PartialCall};
 
 /// A provider's wire format for tool calls and their results.
