@@ -403,6 +403,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// list. Call it when the server sends `notifications/tools/list_changed`
     /// ([`McpClient::tools_changed`]).
     ///
+    /// The new tools are new registrations: approval rules added for the old ones
+    /// ([`needs_approval_if`](Self::needs_approval_if)) go with them, and the tools come after
+    /// the toolbox's others. When the new list cannot be registered, the old tools are put back
+    /// the same way.
+    ///
     /// # Errors
     /// When the server does not answer, or a new tool's name is taken; the toolbox is then as it
     /// was.
