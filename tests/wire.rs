@@ -1059,3 +1059,166 @@ fn an_mcp_request_round_trips_through_the_demo() {
         }])
     );
 }
+
+/// A chat completion in the legacy form (`function_call`, before `tool_calls`), whole and
+/// streamed: one call, its id made up, its result a `function` message that names it.
+#[test]
+fn legacy_function_calls_give_one_call_whole_and_streamed() {
+    let tools = demo::toolbox();
+    let body = json!({"choices": [{"index": 0, "finish_reason": "function_call", "message": {
+        "role": "assistant", "content": null,
+        "function_call": {"name": "add", "arguments": "{\"a\": 2, \"b\": 3}"},
+    }}]});
+    let whole = tools.read_response(Provider::OpenAiChat, &body).unwrap();
+    assert_eq!(whole.calls.len(), 1);
+    let call = &whole.calls[0];
+    assert_eq!((call.name.as_str(), call.index), ("add", 0));
+    assert_eq!(
+        call.arguments,
+        Arguments::Text(r#"{"a": 2, "b": 3}"#.into())
+    );
+    assert!(call.id_generated);
+    assert_eq!(call.metadata["legacy_function_call"], true);
+    assert_eq!(whole.stop_reason.as_deref(), Some("function_call"));
+
+    let mut stream = tools.assembler(Provider::OpenAiChat);
+    for chunk in [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "function_call": {"name": "add", "arguments": ""}}}]}),
+        json!({"choices": [{"index": 0, "delta": {"function_call": {"arguments": "{\"a\": 2,"}}}]}),
+        json!({"choices": [{"index": 0, "delta": {"function_call": {"arguments": " \"b\": 3}"}}}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "function_call"}]}),
+    ] {
+        stream.push(&chunk).unwrap();
+    }
+    let streamed = stream.finish_turn();
+    assert_eq!(streamed, whole);
+    assert_eq!(streamed.calls[0].status, CallStatus::Complete);
+
+    let context = demo::DemoContext {
+        user_id: "u1".into(),
+    };
+    let results = tools.execute_all_blocking(&whole.calls, &context);
+    assert_eq!(results[0].text(), "5");
+    let messages = tools
+        .encode_results(Provider::OpenAiChat, &whole.calls, &results)
+        .unwrap();
+    assert_eq!(
+        messages,
+        json!([{"role": "function", "name": "add", "content": "5"}])
+    );
+    // Other providers pair results by an id the legacy call never had.
+    let error = tools
+        .encode_results(Provider::Anthropic, &whole.calls, &results)
+        .unwrap_err();
+    assert!(error.message().contains("without an id"), "{error}");
+
+    // A second name in the stream is reported, and the first kept.
+    let mut stream = Assembler::new(Provider::OpenAiChat);
+    stream
+        .push(&json!({"choices": [{"index": 0, "delta": {"function_call": {"name": "add", "arguments": "{}"}}}]}))
+        .unwrap();
+    let error = stream
+        .push(&json!({"choices": [{"index": 0, "delta": {"function_call": {"name": "sub"}}}]}))
+        .unwrap_err();
+    assert_eq!(error.path(), "/choices/0/delta/function_call/name");
+    assert_eq!(stream.finish()[0].name, "add");
+}
+
+/// A response with several answers (`n` > 1, `candidateCount` > 1) is read one answer at a time,
+/// the same answer whole and streamed, choice 0 unless the caller picks another.
+#[test]
+fn a_chosen_answer_is_read_the_same_whole_and_streamed() {
+    let chat_body = json!({"choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"content": "zero", "tool_calls": [
+            {"id": "c0", "type": "function", "function": {"name": "add", "arguments": "{\"a\":1,\"b\":1}"}},
+        ]}},
+        {"index": 1, "finish_reason": "tool_calls", "message": {"content": "one", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "add", "arguments": "{\"a\":2,\"b\":2}"}},
+            {"id": "c2", "type": "function", "function": {"name": "add", "arguments": "{\"a\":3,\"b\":3}"}},
+        ]}},
+    ]});
+    let chat_chunks = [
+        json!({"choices": [
+            {"index": 1, "delta": {"content": "one", "tool_calls": [{"index": 0, "id": "c1", "function": {"name": "add", "arguments": "{\"a\":2,"}}]}},
+            {"index": 0, "delta": {"content": "zero", "tool_calls": [{"index": 0, "id": "c0", "function": {"name": "add", "arguments": "{\"a\":1,\"b\":1}"}}]}},
+        ]}),
+        json!({"choices": [{"index": 1, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "\"b\":2}"}}]}}]}),
+        json!({"choices": [{"index": 1, "delta": {"tool_calls": [{"index": 1, "id": "c2", "function": {"name": "add", "arguments": "{\"a\":3,\"b\":3}"}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+        json!({"choices": [{"index": 1, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ];
+    let gemini_body = json!({"responseId": "r", "candidates": [
+        {"index": 0, "finishReason": "STOP", "content": {"role": "model", "parts": [
+            {"text": "zero"}, {"functionCall": {"name": "add", "args": {"a": 1, "b": 1}}},
+        ]}},
+        {"index": 1, "finishReason": "STOP", "content": {"role": "model", "parts": [
+            {"text": "one"}, {"functionCall": {"name": "add", "args": {"a": 2, "b": 2}}},
+            {"functionCall": {"name": "add", "args": {"a": 3, "b": 3}}},
+        ]}},
+    ]});
+    let gemini_chunks = [json!({"responseId": "r", "candidates": [
+        {"index": 1, "content": {"role": "model", "parts": [
+            {"text": "one"}, {"functionCall": {"name": "add", "args": {"a": 2, "b": 2}}},
+            {"functionCall": {"name": "add", "args": {"a": 3, "b": 3}}},
+        ]}, "finishReason": "STOP"},
+        {"index": 0, "content": {"role": "model", "parts": [
+            {"text": "zero"}, {"functionCall": {"name": "add", "args": {"a": 1, "b": 1}}},
+        ]}, "finishReason": "STOP"},
+    ]})];
+    for (provider, body, chunks) in [
+        (Provider::OpenAiChat, &chat_body, &chat_chunks[..]),
+        (Provider::Gemini, &gemini_body, &gemini_chunks[..]),
+    ] {
+        for choice in 0..2 {
+            let whole = provider.read_choice(body, choice).unwrap();
+            let mut stream = Assembler::new(provider).choice(choice);
+            for chunk in chunks {
+                stream.push(chunk).unwrap();
+            }
+            let streamed = stream.finish_turn();
+            assert_eq!(whole.calls.len(), choice + 1, "{provider} choice {choice}");
+            assert_eq!(whole.text, ["zero", "one"][choice]);
+            let arguments = |turn: &Turn| -> Vec<Value> {
+                turn.calls
+                    .iter()
+                    .map(|call| Value::Object(call.arguments_as_map()))
+                    .collect()
+            };
+            assert_eq!(
+                arguments(&streamed),
+                arguments(&whole),
+                "{provider} {choice}"
+            );
+            let ids = |turn: &Turn| -> Vec<String> {
+                turn.calls.iter().map(|c| c.call_id.clone()).collect()
+            };
+            assert_eq!(ids(&streamed), ids(&whole), "{provider} {choice}");
+            assert_eq!(streamed.text, whole.text);
+            assert_eq!(streamed.stop_reason, whole.stop_reason);
+            assert!(
+                streamed
+                    .calls
+                    .iter()
+                    .all(|c| c.status == CallStatus::Complete)
+            );
+        }
+        assert_eq!(
+            provider.read_response(body).unwrap(),
+            provider.read_choice(body, 0).unwrap()
+        );
+        let error = provider.read_choice(body, 2).unwrap_err();
+        assert!(error.message().contains("numbered 0, 1"), "{error}");
+    }
+
+    // Providers with one answer per response have no other choice to read.
+    let anthropic = json!({"content": [], "stop_reason": "end_turn"});
+    assert!(Provider::Anthropic.read_choice(&anthropic, 0).is_ok());
+    let error = Provider::Anthropic.read_choice(&anthropic, 1).unwrap_err();
+    assert!(error.message().contains("one answer"), "{error}");
+    let mut stream = Assembler::new(Provider::OpenAiResponses).choice(1);
+    let error = stream
+        .push(&json!({"type": "response.created", "response": {}}))
+        .unwrap_err();
+    assert_eq!(error.chunk(), Some(1));
+    assert!(error.message().contains("one answer"), "{error}");
+}

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use super::read::{
-    At, Object, ROOT, flag, kind, object, opt_array, opt_index, opt_object, opt_str, refuse_error,
-    req_str,
+    At, Object, ROOT, flag, kind, object, opt_array, opt_index, opt_object, opt_str, pick_choice,
+    refuse_error, req_str,
 };
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
@@ -85,13 +85,13 @@ fn each_part<'a>(
     Ok(())
 }
 
-/// The calls of a response's first candidate.
-pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
+/// The calls of one candidate of a response (the one whose `index` is `choice`).
+pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     let response_id = opt_str(root, "responseId", &ROOT)?;
     let mut turn = Turn::default();
-    let Some(candidate) = opt_array(root, "candidates", &ROOT)?.first() else {
+    let Some((candidate, position)) = pick_choice(root, "candidates", choice)? else {
         if root.contains_key("candidates") || root.contains_key("promptFeedback") {
             return Ok(turn);
         }
@@ -101,8 +101,7 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         ));
     };
     let candidates = ROOT.key("candidates");
-    let path = &candidates.index(0);
-    let candidate = object(candidate, path)?;
+    let path = &candidates.index(position);
     turn.stop_reason = opt_str(candidate, "finishReason", path)?.map(str::to_owned);
     each_part(candidate, path, |part, path| {
         match part {
@@ -186,6 +185,14 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
         let path = candidates_at.index(at);
         let candidate = object(candidate, &path)?;
         let number = opt_index(candidate, "index", &path)?.unwrap_or(at);
+        let reason = opt_str(candidate, "finishReason", &path)?;
+        ended |= reason.is_some();
+        // The other candidates are alternatives to the one being read.
+        if number != state.choice {
+            state.other_choices = true;
+            continue;
+        }
+        state.choice_seen = true;
         each_part(candidate, &path, |part, path| {
             match part {
                 Part::Call(function_call, part) => {
@@ -195,16 +202,12 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
                         problem.get_or_insert(error);
                     }
                 }
-                Part::Text(text) if number == 0 => state.text.push_str(text),
-                Part::Text(_) => {}
+                Part::Text(text) => state.text.push_str(text),
             }
             Ok(())
         })?;
-        if let Some(reason) = opt_str(candidate, "finishReason", &path)? {
-            if number == 0 {
-                state.stop_reason = Some(reason.to_owned());
-            }
-            ended = true;
+        if let Some(reason) = reason {
+            state.stop_reason = Some(reason.to_owned());
         }
     }
     problem.map_or(Ok(ended), Err)

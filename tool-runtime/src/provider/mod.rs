@@ -88,8 +88,12 @@ impl Provider {
     /// kept as the model wrote them; [`Toolbox::read_response`] maps stand-in names back.
     ///
     /// Calls the provider runs itself (Anthropic's `server_tool_use`) are included, marked
-    /// [`CallKind::Server`](crate::CallKind::Server). For OpenAI Chat, only the first choice is
-    /// read (the others are alternatives to it).
+    /// [`CallKind::Server`](crate::CallKind::Server). For OpenAI Chat and Gemini, choice 0 is
+    /// read (the others are alternatives to it; [`read_choice`](Self::read_choice) reads
+    /// another). An OpenAI Chat message in the legacy form, `function_call` instead of
+    /// `tool_calls`, gives its one call, with a made-up id ([`ToolCall::id_generated`]) and
+    /// `metadata["legacy_function_call"]` set, so that its result goes back as the `function`
+    /// message that form takes.
     ///
     /// # Errors
     /// A malformed body: the error names the path of the first thing wrong.
@@ -106,13 +110,54 @@ impl Provider {
     /// assert_eq!(error.path(), "/choices/0/message/tool_calls/0/id");
     /// ```
     pub fn read_response(self, response: &Value) -> Result<Turn, WireError> {
+        self.read_choice(response, 0)
+    }
+
+    /// The tool calls of one answer of a response that holds several: OpenAI Chat's choice or
+    /// Gemini's candidate whose `index` is `choice` (a request with `n` or `candidateCount`
+    /// above 1 gets several). An [`Assembler`] reads the same answer of a stream with
+    /// [`Assembler::choice`].
+    ///
+    /// # Errors
+    /// A malformed body, as [`read_response`](Self::read_response); a body whose answers are
+    /// all numbered otherwise; a choice other than 0 from a provider that sends one answer
+    /// (Responses, Anthropic, MCP).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwright::provider::Provider;
+    ///
+    /// let response = json!({"choices": [
+    ///     {"index": 0, "message": {"content": "I'd rather not."}, "finish_reason": "stop"},
+    ///     {"index": 1, "message": {"tool_calls": [
+    ///         {"id": "call_1", "type": "function", "function": {"name": "add", "arguments": "{}"}},
+    ///     ]}, "finish_reason": "tool_calls"},
+    /// ]});
+    /// assert!(Provider::OpenAiChat.read_response(&response).unwrap().calls.is_empty());
+    /// let second = Provider::OpenAiChat.read_choice(&response, 1).unwrap();
+    /// assert_eq!(second.calls[0].call_id, "call_1");
+    /// assert!(Provider::OpenAiChat.read_choice(&response, 2).is_err());
+    /// ```
+    pub fn read_choice(self, response: &Value, choice: usize) -> Result<Turn, WireError> {
+        if choice != 0 && !self.has_choices() {
+            return Err(WireError::new(
+                "",
+                format!("{self} responses carry one answer; there is no choice {choice}"),
+            ));
+        }
         match self {
-            Provider::OpenAiChat => openai::read_response(response),
+            Provider::OpenAiChat => openai::read_response(response, choice),
             Provider::OpenAiResponses => responses::read_response(response),
             Provider::Anthropic => anthropic::read_response(response),
-            Provider::Gemini => gemini::read_response(response),
+            Provider::Gemini => gemini::read_response(response, choice),
             Provider::Mcp => mcp::read_request(response),
         }
+    }
+
+    /// Whether a response can hold several answers to choose from (OpenAI Chat `choices`,
+    /// Gemini `candidates`).
+    pub fn has_choices(self) -> bool {
+        matches!(self, Provider::OpenAiChat | Provider::Gemini)
     }
 
     /// The name used on the command line and in messages: `openai`, `openai-responses`,
@@ -232,7 +277,21 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// # Errors
     /// A malformed body, as [`Provider::read_response`].
     pub fn read_response(&self, provider: Provider, response: &Value) -> Result<Turn, WireError> {
-        let mut turn = provider.read_response(response)?;
+        self.read_choice(provider, response, 0)
+    }
+
+    /// One answer of a response, as [`Provider::read_choice`], with stand-in names mapped back
+    /// like [`read_response`](Self::read_response).
+    ///
+    /// # Errors
+    /// As [`Provider::read_choice`].
+    pub fn read_choice(
+        &self,
+        provider: Provider,
+        response: &Value,
+        choice: usize,
+    ) -> Result<Turn, WireError> {
+        let mut turn = provider.read_choice(response, choice)?;
         let stand_ins = self.stand_ins(provider.dialect());
         for call in &mut turn.calls {
             map_back(&stand_ins, call);
@@ -246,7 +305,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         Assembler::new(provider).with_stand_ins(self.stand_ins(provider.dialect()))
     }
 
-    /// One call's result in the provider's shape: an OpenAI `tool` message, a Responses
+    /// One call's result in the provider's shape: an OpenAI `tool` message (a `function`
+    /// message for a call read from a legacy `function_call`), a Responses
     /// `function_call_output` item, an Anthropic `tool_result` block, a Gemini `functionResponse`
     /// part, or an MCP `CallToolResult`.
     ///
@@ -286,9 +346,12 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 ),
             ));
         }
-        // Gemini and MCP take a result without an id; the others pair results by the id they
-        // sent, and one made up on intake would pass for theirs.
+        // Gemini and MCP take a result without an id, and so does a legacy OpenAI Chat
+        // `function_call` (its result names the function); the others pair results by the id
+        // they sent, and one made up on intake would pass for theirs.
+        let legacy = provider == Provider::OpenAiChat && openai::is_legacy(call);
         if call.id_generated
+            && !legacy
             && matches!(
                 provider,
                 Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Anthropic
@@ -316,7 +379,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         }
         let wire_name = provider.dialect().wire_name(&call.name);
         Ok(match provider {
-            Provider::OpenAiChat => openai::encode(call, result),
+            Provider::OpenAiChat => openai::encode(call, &wire_name, result),
             Provider::OpenAiResponses => responses::encode(call, result),
             Provider::Anthropic => anthropic::encode(call, result),
             Provider::Gemini => gemini::encode(call, &wire_name, result),

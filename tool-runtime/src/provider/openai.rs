@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::read::{
-    At, ROOT, kind, object, opt_array, opt_index, opt_object, opt_str, refuse_error, req_str,
-    require,
+    At, Object, ROOT, kind, object, opt_array, opt_index, opt_object, opt_str, pick_choice,
+    refuse_error, req_str, require,
 };
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
@@ -14,18 +14,21 @@ use crate::content::ContentPart;
 use crate::json;
 use crate::result::ToolResult;
 
-/// The calls of a chat completion's first choice.
-pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
+/// The metadata key that marks a call read from a legacy `function_call` (Chat Completions
+/// before `tool_calls`): it has no id, and its result goes back as a `function` message.
+pub(crate) const LEGACY_FUNCTION_CALL: &str = "legacy_function_call";
+
+/// The calls of one choice of a chat completion (the one whose `index` is `choice`).
+pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     require(root, "choices", "a chat completion")?;
     let mut turn = Turn::default();
-    let Some(first) = opt_array(root, "choices", &ROOT)?.first() else {
+    let Some((choice, position)) = pick_choice(root, "choices", choice)? else {
         return Ok(turn);
     };
     let choices = ROOT.key("choices");
-    let path = &choices.index(0);
-    let choice = object(first, path)?;
+    let path = &choices.index(position);
     turn.stop_reason = opt_str(choice, "finish_reason", path)?.map(str::to_owned);
     let Some(message) = opt_object(choice, "message", path)? else {
         return Err(WireError::new(path.key("message"), "`message` is missing"));
@@ -55,13 +58,10 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
                 ));
             };
             let function_path = path.key("function");
-            let arguments = match function.get("arguments") {
-                None => Arguments::Text(String::new()),
-                Some(Value::String(text)) => Arguments::Text(text.clone()),
-                // Some servers send an object, or `null` for no arguments: kept as sent.
-                Some(other) => Arguments::Json(json::clone_value(other)),
-            };
-            (req_str(function, "name", &function_path)?, arguments)
+            (
+                req_str(function, "name", &function_path)?,
+                function_arguments(function),
+            )
         };
         let mut call = ToolCall::new("", name, arguments).with_index(at);
         match opt_str(entry, "id", &path)? {
@@ -79,7 +79,39 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
         }
         turn.calls.push(call);
     }
+    // The legacy form: one call, no id; answered by a `function` message that names it.
+    if let Some(function) = opt_object(message, "function_call", path)? {
+        let index = turn.calls.len();
+        let name = req_str(function, "name", &path.key("function_call"))?;
+        turn.calls
+            .push(legacy_call(name, function_arguments(function), index));
+    }
     Ok(turn)
+}
+
+/// A `function`'s `arguments`: text as sent; some servers send an object, or `null` for no
+/// arguments, kept as sent.
+fn function_arguments(function: &Object) -> Arguments {
+    match function.get("arguments") {
+        None => Arguments::Text(String::new()),
+        Some(Value::String(text)) => Arguments::Text(text.clone()),
+        Some(other) => Arguments::Json(json::clone_value(other)),
+    }
+}
+
+/// A call of the legacy `function_call` form: a made-up id, and the mark that sends its result
+/// as a `function` message.
+fn legacy_call(name: &str, arguments: Arguments, index: usize) -> ToolCall {
+    let mut call = ToolCall::new(format!("call_{index}"), name, arguments).with_index(index);
+    call.id_generated = true;
+    call.metadata
+        .insert(LEGACY_FUNCTION_CALL.into(), Value::Bool(true));
+    call
+}
+
+/// Whether a call was read from a legacy `function_call`.
+pub(super) fn is_legacy(call: &ToolCall) -> bool {
+    call.metadata.get(LEGACY_FUNCTION_CALL) == Some(&Value::Bool(true))
 }
 
 /// A message's `content`: a string, or text parts.
@@ -107,9 +139,10 @@ fn message_text(content: Option<&Value>, path: &At) -> Result<String, WireError>
     }
 }
 
-/// A `tool` message. Chat tool messages carry text only: an image is replaced by a note that
+/// A `tool` message (a `function` message, naming the function, for a call read from a legacy
+/// `function_call`). Chat tool messages carry text only: an image is replaced by a note that
 /// says it was left out.
-pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
+pub(super) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> Value {
     let mut content = String::new();
     for part in &*result.content {
         if !content.is_empty() {
@@ -125,11 +158,15 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
             }
         }
     }
-    let mut message = json!({
-        "role": "tool",
-        "tool_call_id": call.call_id,
-        "content": content,
-    });
+    let mut message = if is_legacy(call) {
+        json!({"role": "function", "name": wire_name, "content": content})
+    } else {
+        json!({
+            "role": "tool",
+            "tool_call_id": call.call_id,
+            "content": content,
+        })
+    };
     if let Value::Object(map) = &mut message {
         copy_options(result, &[], map);
     }
@@ -147,11 +184,15 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
         let path = choices_at.index(at);
         let choice = object(choice, &path)?;
         let number = opt_index(choice, "index", &path)?.unwrap_or(at);
+        // The other choices are alternatives to the one being read.
+        if number != state.choice {
+            state.other_choices = true;
+            continue;
+        }
+        state.choice_seen = true;
         if let Some(delta) = opt_object(choice, "delta", &path)? {
             let delta_path = path.key("delta");
-            if number == 0
-                && let Some(text) = opt_str(delta, "content", &delta_path)?
-            {
+            if let Some(text) = opt_str(delta, "content", &delta_path)? {
                 state.text.push_str(text);
             }
             let calls_path = delta_path.key("tool_calls");
@@ -163,12 +204,13 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
                     problem.get_or_insert(error);
                 }
             }
+            if let Err(error) = delta_function_call(state, number, delta, &delta_path) {
+                problem.get_or_insert(error);
+            }
         }
         if let Some(reason) = opt_str(choice, "finish_reason", &path)? {
             state.finished.insert(number);
-            if number == 0 {
-                state.stop_reason = Some(reason.to_owned());
-            }
+            state.stop_reason = Some(reason.to_owned());
         }
     }
     problem.map_or(Ok(false), Err)
@@ -255,6 +297,66 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
                 "arguments for call `{}` after its choice finished; they were appended",
                 slot.call.call_id
             ),
+        ));
+    }
+    problem.map_or(Ok(()), Err)
+}
+
+/// A legacy `delta.function_call`: the one call of the choice, its name first, then its
+/// arguments in pieces.
+fn delta_function_call(
+    state: &mut State,
+    choice: usize,
+    delta: &Object,
+    path: &At,
+) -> Result<(), WireError> {
+    let Some(function) = opt_object(delta, "function_call", path)? else {
+        return Ok(());
+    };
+    let function_path = path.key("function_call");
+    let mut problem = None;
+    let name = reported(opt_str(function, "name", &function_path), &mut problem)
+        .filter(|name| !name.is_empty());
+    let arguments = function
+        .get("arguments")
+        .filter(|arguments| !arguments.is_null());
+    let at = if let Some(at) = state.legacy {
+        at
+    } else {
+        let index = state.count(0, choice);
+        let mut call = legacy_call("", Arguments::Text(String::new()), index);
+        call.status = CallStatus::Incomplete;
+        // Keyed after every `tool_calls` index, as the whole body lists it; not the latest
+        // call a `tool_calls` delta without id or index could continue.
+        let latest = state.latest;
+        let at = state.add(call, (0, choice, usize::MAX), Buf::Text(String::new()));
+        state.latest = latest;
+        state.legacy = Some(at);
+        at
+    };
+    let slot = &mut state.slots[at];
+    if let Some(name) = name {
+        if slot.call.name.is_empty() {
+            name.clone_into(&mut slot.call.name);
+        } else if slot.call.name != name {
+            problem.get_or_insert(WireError::new(
+                function_path.key("name"),
+                format!(
+                    "the function call is named `{}`, and this delta names it `{name}`; the first name is kept",
+                    slot.call.name
+                ),
+            ));
+        }
+    }
+    match arguments {
+        Some(Value::String(text)) => slot.append(text),
+        Some(other) => slot.append(&other.to_string()),
+        None => {}
+    }
+    if state.finished.contains(&choice) && arguments.is_some() {
+        problem.get_or_insert(WireError::new(
+            function_path.key("arguments"),
+            "arguments for the function call after its choice finished; they were appended",
         ));
     }
     problem.map_or(Ok(()), Err)

@@ -190,3 +190,35 @@ pub(super) fn require(root: &Object, key: &str, what: &str) -> Result<(), WireEr
         ))
     }
 }
+
+/// The entry of `root[key]` (OpenAI Chat `choices`, Gemini `candidates`) that is answer
+/// `choice`: the one whose `index` says so, or, without an `index`, the one at that position.
+/// `None` when the array is empty; an error when it holds other answers only.
+pub(super) fn pick_choice<'a>(
+    root: &'a Object,
+    key: &str,
+    choice: usize,
+) -> Result<Option<(&'a Object, usize)>, WireError> {
+    let entries = opt_array(root, key, &ROOT)?;
+    let entries_at = ROOT.key(key);
+    let mut numbers = Vec::with_capacity(entries.len());
+    for (position, entry) in entries.iter().enumerate() {
+        let path = entries_at.index(position);
+        let entry = object(entry, &path)?;
+        let number = opt_index(entry, "index", &path)?.unwrap_or(position);
+        if number == choice {
+            return Ok(Some((entry, position)));
+        }
+        numbers.push(number.to_string());
+    }
+    if numbers.is_empty() {
+        return Ok(None);
+    }
+    Err(WireError::new(
+        entries_at,
+        format!(
+            "the response has no {key} entry {choice}: its `{key}` are numbered {}",
+            numbers.join(", ")
+        ),
+    ))
+}

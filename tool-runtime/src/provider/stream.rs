@@ -75,6 +75,13 @@ pub(super) struct State {
     /// OpenAI Chat choices whose `finish_reason` came: their calls are complete. Kept per choice
     /// rather than marked on each call, so a finish costs the same however many calls there are.
     pub(super) finished: HashSet<usize>,
+    /// The answer being read: OpenAI Chat's choice, Gemini's candidate (others are skipped).
+    pub(super) choice: usize,
+    /// Whether a chunk held the choice being read, and whether one held another.
+    pub(super) choice_seen: bool,
+    pub(super) other_choices: bool,
+    /// The OpenAI Chat call of a legacy `delta.function_call`.
+    pub(super) legacy: Option<usize>,
     /// The Gemini call still streaming its arguments, and the string path being continued.
     pub(super) open: Option<usize>,
     pub(super) open_string: Option<String>,
@@ -197,6 +204,34 @@ impl Assembler {
         self
     }
 
+    /// Reads answer `choice` of the stream: OpenAI Chat's choice or Gemini's candidate whose
+    /// `index` it is (a request for several, `n` or `candidateCount`, gets them interleaved).
+    /// The default is 0, as [`Provider::read_response`] reads; chunks of other answers are
+    /// skipped. Responses, Anthropic and MCP streams carry one answer: there, any other choice
+    /// makes every chunk an error.
+    ///
+    /// ```
+    /// use toolwright::provider::{Assembler, Provider};
+    ///
+    /// let mut stream = Assembler::new(Provider::OpenAiChat).choice(1);
+    /// for line in [
+    ///     r#"{"choices":[{"index":0,"delta":{"content":"I'd rather not."}}]}"#,
+    ///     r#"{"choices":[{"index":1,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"add","arguments":"{}"}}]}}]}"#,
+    ///     r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"tool_calls"}]}"#,
+    /// ] {
+    ///     stream.push_line(line).unwrap();
+    /// }
+    /// let turn = stream.finish_turn();
+    /// assert_eq!(turn.calls[0].call_id, "call_1");
+    /// assert_eq!(turn.stop_reason.as_deref(), Some("tool_calls"));
+    /// assert_eq!(turn.text, "");
+    /// ```
+    #[must_use]
+    pub fn choice(mut self, choice: usize) -> Self {
+        self.state.choice = choice;
+        self
+    }
+
     /// The provider whose stream this is.
     pub fn provider(&self) -> Provider {
         self.provider
@@ -211,6 +246,16 @@ impl Assembler {
     pub fn push(&mut self, chunk: &Value) -> Result<(), WireError> {
         self.chunks += 1;
         let state = &mut self.state;
+        if state.choice != 0 && !self.provider.has_choices() {
+            return Err(WireError::new(
+                "",
+                format!(
+                    "{} streams carry one answer; there is no choice {}",
+                    self.provider, state.choice
+                ),
+            )
+            .in_chunk(self.chunks));
+        }
         let done = match self.provider {
             Provider::OpenAiChat => openai::push(state, chunk),
             Provider::OpenAiResponses => responses::push(state, chunk),
@@ -299,6 +344,13 @@ impl Assembler {
 
     /// The calls, as [`finish`](Self::finish), with the text and the stop reason.
     pub fn finish_turn(self) -> Turn {
+        if self.state.other_choices && !self.state.choice_seen {
+            tracing::warn!(
+                choice = self.state.choice,
+                "the stream held other choices, and none numbered {}: no calls",
+                self.state.choice
+            );
+        }
         let finished = self.state.finished;
         let mut slots = self.state.slots;
         for slot in &mut slots {
