@@ -25,6 +25,7 @@ mod gemini;
 mod mcp;
 mod openai;
 mod read;
+mod request;
 mod responses;
 mod stream;
 
@@ -43,6 +44,9 @@ use crate::{echo, json};
 
 #[cfg(feature = "mcp")]
 pub(crate) use self::mcp::structured_content;
+pub use self::request::{
+    AllowedMode, RequestError, RequestFields, ToolChoice, ToolRequest, UnknownToolChoice,
+};
 pub use self::stream::{Assembler, PartialCall};
 
 /// A provider's wire format for tool calls and their results.

@@ -1,0 +1,587 @@
+//! The request side: a request's `tools`, which of them the model may or must call, and whether
+//! it may call several at once, in each provider's words.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::names::{self, close_matches};
+use crate::schema::{LintReport, ProviderTools, ToolFormat};
+use crate::tool::ToolDefinition;
+use crate::toolbox::Toolbox;
+
+/// Which tools the model may or must call in one request.
+///
+/// Names are the tools' own; [`Toolbox::request_fields`] writes them under the names the
+/// provider knows them by (stand-ins, [`Dialect::wire_name`](crate::Dialect::wire_name)).
+/// Parsed from and written as `auto`, `none`, `required`, `tool:<name>`, `allowed:<a>,<b>`
+/// (only these, if any) and `required:<a>,<b>` (one or more of these).
+///
+/// ```
+/// use toolwright::provider::{AllowedMode, ToolChoice};
+///
+/// let choice: ToolChoice = "required:get_weather,final_result".parse().unwrap();
+/// assert_eq!(
+///     choice,
+///     ToolChoice::allowed(["get_weather", "final_result"], AllowedMode::Required)
+/// );
+/// assert_eq!(choice.to_string(), "required:get_weather,final_result");
+/// assert_eq!("tool:add".parse::<ToolChoice>().unwrap(), ToolChoice::tool("add"));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolChoice {
+    /// The model decides whether to call tools, and which (every provider's default).
+    #[default]
+    Auto,
+    /// The model calls no tool. The tools are still sent: a conversation that called them
+    /// earlier stays valid.
+    None,
+    /// The model calls at least one tool.
+    Required,
+    /// The model calls this tool.
+    Tool(String),
+    /// The model may call only these tools: when it likes ([`AllowedMode::Auto`]), or at least
+    /// one of them ([`AllowedMode::Required`]).
+    Allowed {
+        /// The tools, by their own names.
+        tools: Vec<String>,
+        /// Whether a call is up to the model or required.
+        mode: AllowedMode,
+    },
+}
+
+/// Whether a model restricted to some tools may answer without calling one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum AllowedMode {
+    /// It may answer in text instead.
+    #[default]
+    Auto,
+    /// It calls at least one of the tools.
+    Required,
+}
+
+impl ToolChoice {
+    /// The model calls the tool `name`.
+    pub fn tool(name: impl Into<String>) -> Self {
+        ToolChoice::Tool(name.into())
+    }
+
+    /// The model may call only `tools`, as `mode` says.
+    pub fn allowed<I, S>(tools: I, mode: AllowedMode) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ToolChoice::Allowed {
+            tools: tools.into_iter().map(Into::into).collect(),
+            mode,
+        }
+    }
+}
+
+impl fmt::Display for ToolChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolChoice::Auto => f.write_str("auto"),
+            ToolChoice::None => f.write_str("none"),
+            ToolChoice::Required => f.write_str("required"),
+            ToolChoice::Tool(name) => write!(f, "tool:{name}"),
+            ToolChoice::Allowed { tools, mode } => {
+                let prefix = match mode {
+                    AllowedMode::Auto => "allowed",
+                    AllowedMode::Required => "required",
+                };
+                write!(f, "{prefix}:{}", tools.join(","))
+            }
+        }
+    }
+}
+
+/// A tool choice that is not one of [`ToolChoice`]'s written forms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown tool choice `{0}`; expected auto, none, required, tool:<name>, allowed:<a>,<b> or required:<a>,<b>"
+)]
+pub struct UnknownToolChoice(pub String);
+
+impl FromStr for ToolChoice {
+    type Err = UnknownToolChoice;
+
+    fn from_str(text: &str) -> Result<Self, UnknownToolChoice> {
+        let unknown = || UnknownToolChoice(text.to_owned());
+        let list = |names: &str| -> Result<Vec<String>, UnknownToolChoice> {
+            let names: Vec<String> = names.split(',').map(|n| n.trim().to_owned()).collect();
+            if names.iter().any(String::is_empty) {
+                return Err(unknown());
+            }
+            Ok(names)
+        };
+        Ok(match text.trim().split_once(':') {
+            None => match text.trim() {
+                "auto" => ToolChoice::Auto,
+                "none" => ToolChoice::None,
+                "required" => ToolChoice::Required,
+                _ => return Err(unknown()),
+            },
+            Some(("tool", name)) if !name.trim().is_empty() => ToolChoice::tool(name.trim()),
+            Some(("allowed", names)) => ToolChoice::allowed(list(names)?, AllowedMode::Auto),
+            Some(("required", names)) => ToolChoice::allowed(list(names)?, AllowedMode::Required),
+            Some(_) => return Err(unknown()),
+        })
+    }
+}
+
+/// What a request says about tools: the [`ToolChoice`], whether the model may make several
+/// calls at once, and how an allowed subset is said. Built from a `ToolChoice` alone too.
+///
+/// ```
+/// use toolwright::provider::{ToolChoice, ToolRequest};
+///
+/// let request = ToolRequest::new(ToolChoice::Required).parallel_calls(false);
+/// assert_eq!(request.choice(), &ToolChoice::Required);
+/// assert_eq!(request.is_parallel(), Some(false));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolRequest {
+    choice: ToolChoice,
+    parallel: Option<bool>,
+    narrow: bool,
+}
+
+impl ToolRequest {
+    /// A request with this choice, the provider's default for parallel calls, and allowed
+    /// subsets in the provider's own form where it has one.
+    pub fn new(choice: ToolChoice) -> Self {
+        ToolRequest {
+            choice,
+            parallel: None,
+            narrow: false,
+        }
+    }
+
+    /// Lets the model make several calls in one turn, or at most one: OpenAI's
+    /// `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`. Gemini has no such
+    /// switch, so a Gemini request refuses `false`.
+    #[must_use]
+    pub fn parallel_calls(mut self, on: bool) -> Self {
+        self.parallel = Some(on);
+        self
+    }
+
+    /// Says an allowed subset by sending only those tools, on every provider (for
+    /// OpenAI-compatible servers that lack OpenAI's `allowed_tools`). Anthropic has no subset
+    /// form, so its requests always narrow.
+    #[must_use]
+    pub fn narrow_tools(mut self, on: bool) -> Self {
+        self.narrow = on;
+        self
+    }
+
+    /// The choice.
+    pub fn choice(&self) -> &ToolChoice {
+        &self.choice
+    }
+
+    /// Whether the model may make several calls at once (`None`: the provider's default, which
+    /// is yes everywhere).
+    pub fn is_parallel(&self) -> Option<bool> {
+        self.parallel
+    }
+}
+
+impl From<ToolChoice> for ToolRequest {
+    fn from(choice: ToolChoice) -> Self {
+        ToolRequest::new(choice)
+    }
+}
+
+/// The tool fields of one request, from [`Toolbox::request_fields`]: merge them into the body
+/// sent to the provider.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct RequestFields {
+    fields: Map<String, Value>,
+    #[serde(skip)]
+    narrowed: bool,
+}
+
+impl RequestFields {
+    /// One field (`tools`, `tool_choice`, `parallel_tool_calls`, `toolConfig`).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+
+    /// The fields.
+    pub fn as_map(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
+    /// The fields, owned.
+    pub fn into_map(self) -> Map<String, Value> {
+        self.fields
+    }
+
+    /// The fields as one JSON object.
+    pub fn to_value(&self) -> Value {
+        Value::Object(self.fields.clone())
+    }
+
+    /// Writes the fields into a request body, replacing fields of the same names.
+    pub fn merge_into(self, body: &mut Map<String, Value>) {
+        body.extend(self.fields);
+    }
+
+    /// Whether `tools` was cut down to an allowed subset (the provider has no form for one,
+    /// or [`ToolRequest::narrow_tools`] asked for it).
+    pub fn narrowed(&self) -> bool {
+        self.narrowed
+    }
+}
+
+/// Why a request's tool fields could not be written. Nothing is written that the provider
+/// would refuse.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RequestError {
+    /// The choice names a tool the toolbox does not have.
+    #[error("the tool choice names `{name}`, which is not in the toolbox{}", did_you_mean(.suggestions))]
+    UnknownTool {
+        /// The name.
+        name: String,
+        /// The toolbox's tools it may misspell, best first.
+        suggestions: Vec<String>,
+    },
+    /// The choice asks for a call, and the toolbox has no tools.
+    #[error("the tool choice `{0}` asks for a tool call, and the toolbox has no tools")]
+    NoTools(ToolChoice),
+    /// An allowed subset of no tools.
+    #[error("the tool choice allows no tools; to forbid calls, use `ToolChoice::None`")]
+    EmptySubset,
+    /// The provider has no words for what was asked.
+    #[error("{format} requests cannot say {what}")]
+    Unsupported {
+        /// The request format.
+        format: &'static str,
+        /// What it cannot say, and what to do instead.
+        what: &'static str,
+    },
+    /// The tool list has lint errors ([`Toolbox::tools_for`]).
+    #[error(transparent)]
+    Lint(LintReport),
+}
+
+fn did_you_mean(suggestions: &[String]) -> String {
+    if suggestions.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", names::list(suggestions, "or"))
+    }
+}
+
+/// A choice checked against the toolbox, allowed names as indexes into the definitions.
+enum Resolved {
+    Auto,
+    None,
+    Required,
+    Tool(usize),
+    Allowed(Vec<usize>, AllowedMode),
+}
+
+/// The request side of a provider's wire format.
+impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+    /// The tool fields of a request to the provider of `format`: the tool list, the choice, and
+    /// parallel calls when set. Names go out as the provider knows them (stand-ins).
+    ///
+    /// | choice | OpenAI Chat | Responses | Anthropic `tool_choice` | Gemini `functionCallingConfig` |
+    /// | --- | --- | --- | --- | --- |
+    /// | auto | `"auto"` | `"auto"` | `{"type": "auto"}` | `{"mode": "AUTO"}` |
+    /// | none | `"none"` | `"none"` | `{"type": "none"}` | `{"mode": "NONE"}` |
+    /// | required | `"required"` | `"required"` | `{"type": "any"}` | `{"mode": "ANY"}` |
+    /// | tool `t` | `{"type": "function", "function": {"name": t}}` | `{"type": "function", "name": t}` | `{"type": "tool", "name": t}` | `ANY`, `allowedFunctionNames: [t]` |
+    /// | allowed, auto | `allowed_tools`, mode `auto` | `allowed_tools`, mode `auto` | `tools` narrowed, `auto` | `VALIDATED`, `allowedFunctionNames` |
+    /// | allowed, required | `allowed_tools`, mode `required` | `allowed_tools`, mode `required` | `tools` narrowed, `any` | `ANY`, `allowedFunctionNames` |
+    ///
+    /// An allowed subset of one tool, required, is that tool; a subset holding every tool is
+    /// `auto` or `required`. [`ToolRequest::narrow_tools`] narrows the list on every provider
+    /// instead. Parallel calls: OpenAI's `parallel_tool_calls`, Anthropic's
+    /// `disable_parallel_tool_use` in `tool_choice`; with [`ToolChoice::None`] no call comes,
+    /// and nothing is written for it. A toolbox without tools writes no fields for `auto` and
+    /// `none` (OpenAI refuses a `tool_choice` without `tools`).
+    ///
+    /// # Errors
+    /// A name not in the toolbox (with close matches), a choice that needs a tool of an empty
+    /// toolbox, an empty subset, what the provider cannot say (`parallel_calls(false)` for
+    /// Gemini, any choice for MCP, whose clients call what they like), and the tool list's lint
+    /// errors.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwright::provider::{AllowedMode, ToolChoice};
+    /// use toolwright::{ToolFormat, Toolbox, tool};
+    ///
+    /// /// The weather in a city.
+    /// #[tool]
+    /// fn get_weather(city: String) -> String {
+    ///     format!("Sunny in {city}")
+    /// }
+    ///
+    /// /// The time in a timezone.
+    /// #[tool]
+    /// fn get_time(timezone: String) -> String {
+    ///     format!("12:00 in {timezone}")
+    /// }
+    ///
+    /// let tools = Toolbox::<()>::new().with_all((get_weather {}, get_time {})).unwrap();
+    /// let fields = tools
+    ///     .request_fields(ToolFormat::Anthropic, ToolChoice::tool("get_weather"))
+    ///     .unwrap();
+    /// assert_eq!(fields.get("tool_choice"), Some(&json!({"type": "tool", "name": "get_weather"})));
+    ///
+    /// // Anthropic has no allowed subset: the list itself is narrowed.
+    /// let only = ToolChoice::allowed(["get_time"], AllowedMode::Auto);
+    /// let fields = tools.request_fields(ToolFormat::Anthropic, only).unwrap();
+    /// assert!(fields.narrowed());
+    /// assert_eq!(fields.get("tools").unwrap()[0]["name"], "get_time");
+    ///
+    /// let error = tools.request_fields(ToolFormat::Gemini, ToolChoice::tool("get_wether"));
+    /// assert!(error.unwrap_err().to_string().contains("did you mean `get_weather`?"));
+    /// ```
+    pub fn request_fields(
+        &self,
+        format: ToolFormat,
+        request: impl Into<ToolRequest>,
+    ) -> Result<RequestFields, RequestError> {
+        let request = request.into();
+        let choice = self.resolve(&request.choice)?;
+        let provider = format_name(format);
+        if format == ToolFormat::Mcp {
+            return Err(RequestError::Unsupported {
+                format: provider,
+                what: "a tool choice: MCP clients call the listed tools as they like",
+            });
+        }
+        let calls_possible = !matches!(choice, Resolved::None);
+        let gemini = matches!(format, ToolFormat::Gemini | ToolFormat::GeminiJsonSchema);
+        if gemini && calls_possible && request.parallel == Some(false) {
+            return Err(RequestError::Unsupported {
+                format: provider,
+                what: "one call at a time (it has no switch for parallel calls); leave \
+                       `parallel_calls` unset, and run the calls one at a time with \
+                       `BatchOptions::parallel(false)`",
+            });
+        }
+        let mut fields = Map::new();
+        if self.is_empty() {
+            // Only `auto` and `none` get here; a request without tools says both.
+            return Ok(RequestFields {
+                fields,
+                narrowed: false,
+            });
+        }
+        let list = self.tools_for(format).map_err(RequestError::Lint)?;
+        let wire: Vec<&str> = list.entries().iter().map(|e| wire_name(e)).collect();
+
+        // An allowed subset the provider cannot say, or was asked not to: only those tools.
+        let (choice, narrowed) = match choice {
+            Resolved::Allowed(indexes, mode)
+                if request.narrow || format == ToolFormat::Anthropic =>
+            {
+                let simple = match mode {
+                    AllowedMode::Auto => Resolved::Auto,
+                    AllowedMode::Required => Resolved::Required,
+                };
+                (simple, Some(indexes))
+            }
+            other => (other, None),
+        };
+        let tools = match &narrowed {
+            Some(indexes) => narrow(&list, indexes),
+            None => list.to_value(),
+        };
+        fields.insert("tools".into(), tools);
+        let parallel = request.parallel.filter(|_| calls_possible);
+        write_choice(format, &choice, &wire, parallel, &mut fields);
+        Ok(RequestFields {
+            fields,
+            narrowed: narrowed.is_some(),
+        })
+    }
+
+    /// Checks a choice's names and puts it in its simplest equivalent form.
+    fn resolve(&self, choice: &ToolChoice) -> Result<Resolved, RequestError> {
+        let find = |name: &str| {
+            self.index_of(name)
+                .ok_or_else(|| RequestError::UnknownTool {
+                    name: name.to_owned(),
+                    suggestions: close_matches(name, self.definitions().map(ToolDefinition::name)),
+                })
+        };
+        let resolved = match choice {
+            ToolChoice::Auto => return Ok(Resolved::Auto),
+            ToolChoice::None => return Ok(Resolved::None),
+            ToolChoice::Required => Resolved::Required,
+            ToolChoice::Tool(name) => Resolved::Tool(find(name)?),
+            ToolChoice::Allowed { tools, mode } => {
+                let mut indexes = Vec::with_capacity(tools.len());
+                for name in tools {
+                    let at = find(name)?;
+                    if !indexes.contains(&at) {
+                        indexes.push(at);
+                    }
+                }
+                match (indexes.as_slice(), mode) {
+                    ([], _) => return Err(RequestError::EmptySubset),
+                    ([one], AllowedMode::Required) => Resolved::Tool(*one),
+                    (all, AllowedMode::Auto) if all.len() == self.len() => Resolved::Auto,
+                    (all, AllowedMode::Required) if all.len() == self.len() => Resolved::Required,
+                    _ => Resolved::Allowed(indexes, *mode),
+                }
+            }
+        };
+        if self.is_empty() {
+            return Err(RequestError::NoTools(choice.clone()));
+        }
+        Ok(resolved)
+    }
+}
+
+/// Writes the choice, and parallel calls where set, in the words of `format`'s provider; `wire`
+/// is each tool's name as sent.
+fn write_choice(
+    format: ToolFormat,
+    choice: &Resolved,
+    wire: &[&str],
+    parallel: Option<bool>,
+    fields: &mut Map<String, Value>,
+) {
+    let names = |indexes: &[usize]| -> Vec<&str> { indexes.iter().map(|&i| wire[i]).collect() };
+    match format {
+        ToolFormat::OpenAiChat => {
+            let choice = match choice {
+                Resolved::Auto => json!("auto"),
+                Resolved::None => json!("none"),
+                Resolved::Required => json!("required"),
+                Resolved::Tool(at) => json!({"type": "function", "function": {"name": wire[*at]}}),
+                Resolved::Allowed(indexes, mode) => json!({
+                    "type": "allowed_tools",
+                    "allowed_tools": {
+                        "mode": mode_word(*mode),
+                        "tools": names(indexes)
+                            .into_iter()
+                            .map(|name| json!({"type": "function", "function": {"name": name}}))
+                            .collect::<Vec<_>>(),
+                    },
+                }),
+            };
+            fields.insert("tool_choice".into(), choice);
+            if let Some(on) = parallel {
+                fields.insert("parallel_tool_calls".into(), Value::Bool(on));
+            }
+        }
+        ToolFormat::OpenAiResponses => {
+            let choice = match choice {
+                Resolved::Auto => json!("auto"),
+                Resolved::None => json!("none"),
+                Resolved::Required => json!("required"),
+                Resolved::Tool(at) => json!({"type": "function", "name": wire[*at]}),
+                Resolved::Allowed(indexes, mode) => json!({
+                    "type": "allowed_tools",
+                    "mode": mode_word(*mode),
+                    "tools": names(indexes)
+                        .into_iter()
+                        .map(|name| json!({"type": "function", "name": name}))
+                        .collect::<Vec<_>>(),
+                }),
+            };
+            fields.insert("tool_choice".into(), choice);
+            if let Some(on) = parallel {
+                fields.insert("parallel_tool_calls".into(), Value::Bool(on));
+            }
+        }
+        ToolFormat::Anthropic => {
+            // An allowed subset does not get here: Anthropic has no form for one, so the list
+            // was narrowed to it.
+            let mut choice = match choice {
+                Resolved::Auto | Resolved::Allowed(_, AllowedMode::Auto) => json!({"type": "auto"}),
+                Resolved::None => json!({"type": "none"}),
+                Resolved::Required | Resolved::Allowed(_, AllowedMode::Required) => {
+                    json!({"type": "any"})
+                }
+                Resolved::Tool(at) => json!({"type": "tool", "name": wire[*at]}),
+            };
+            if let Some(on) = parallel {
+                choice["disable_parallel_tool_use"] = Value::Bool(!on);
+            }
+            fields.insert("tool_choice".into(), choice);
+        }
+        ToolFormat::Gemini | ToolFormat::GeminiJsonSchema => {
+            let config = match choice {
+                Resolved::Auto => json!({"mode": "AUTO"}),
+                Resolved::None => json!({"mode": "NONE"}),
+                Resolved::Required => json!({"mode": "ANY"}),
+                Resolved::Tool(at) => json!({"mode": "ANY", "allowedFunctionNames": [wire[*at]]}),
+                Resolved::Allowed(indexes, mode) => json!({
+                    "mode": match mode {
+                        AllowedMode::Auto => "VALIDATED",
+                        AllowedMode::Required => "ANY",
+                    },
+                    "allowedFunctionNames": names(indexes),
+                }),
+            };
+            fields.insert(
+                "toolConfig".into(),
+                json!({"functionCallingConfig": config}),
+            );
+        }
+        // Refused before anything is written.
+        ToolFormat::Mcp => {}
+    }
+}
+
+/// The list with only the tools at `indexes`, in registration order.
+fn narrow(list: &ProviderTools<'_>, indexes: &[usize]) -> Value {
+    let entries = list
+        .entries()
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| indexes.contains(at))
+        .map(|(_, entry)| *entry)
+        .collect();
+    ProviderTools {
+        format: list.format(),
+        entries,
+        downgraded: Vec::new(),
+        reports: Vec::new(),
+    }
+    .to_value()
+}
+
+/// The name a tool entry sends (Chat nests it under `function`).
+fn wire_name(entry: &Value) -> &str {
+    entry
+        .get("function")
+        .unwrap_or(entry)
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+fn mode_word(mode: AllowedMode) -> &'static str {
+    match mode {
+        AllowedMode::Auto => "auto",
+        AllowedMode::Required => "required",
+    }
+}
+
+fn format_name(format: ToolFormat) -> &'static str {
+    match format {
+        ToolFormat::OpenAiChat => "OpenAI Chat",
+        ToolFormat::OpenAiResponses => "OpenAI Responses",
+        ToolFormat::Anthropic => "Anthropic",
+        ToolFormat::Gemini | ToolFormat::GeminiJsonSchema => "Gemini",
+        ToolFormat::Mcp => "MCP",
+    }
+}
