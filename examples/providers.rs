@@ -1,7 +1,8 @@
-//! Prints the demo toolbox's tool list as one provider's request wants it.
+//! Prints the demo toolbox's tool list as one provider's request wants it, or, with
+//! `--tool-choice`, every tool field of the request.
 //!
 //! ```text
-//! cargo run --example providers -- <form>
+//! cargo run --example providers -- <form> [--tool-choice <mode>] [--parallel-calls <true|false>] [--narrow-tools]
 //! ```
 //!
 //! `<form>` is one of `openai`, `openai-strict`, `openai-responses`, `anthropic`,
@@ -9,6 +10,13 @@
 //! the request's `tools` array for OpenAI and Anthropic, the `tools` array (one
 //! `functionDeclarations` entry) for Gemini, the `tools/list` result for MCP. A form's lint
 //! errors go to stderr, and the exit code is 1; warnings and notes go to stderr too.
+//!
+//! With `--tool-choice <mode>` (`auto`, `none`, `required`, `tool:<name>`, `allowed:<a>,<b>`,
+//! `required:<a>,<b>`) the output is instead the JSON object of the request's tool fields, as
+//! `Toolbox::request_fields` writes them: `tools` with `tool_choice` (and
+//! `parallel_tool_calls`) for OpenAI, `tools` with `tool_choice` for Anthropic, `tools` with
+//! `toolConfig` for Gemini. A choice the provider cannot take (any for `mcp`, a tool not in the
+//! toolbox) is an error on stderr, exit code 1. A bad argument is exit code 2.
 
 #[allow(dead_code)] // The context is for running tools; this only lists them.
 mod demo;
@@ -16,13 +24,17 @@ mod output;
 
 use std::process::ExitCode;
 
-use toolwright::{Severity, ToolFormat};
+use toolwright::provider::{ToolChoice, ToolRequest};
+use toolwright::{Severity, ToolFormat, Toolbox};
 
 const FORMS: &str = "openai, openai-strict, openai-responses, anthropic, anthropic-strict, gemini, gemini-json-schema, mcp";
 
+const USAGE: &str = "usage: providers <form> [--tool-choice <mode>] [--parallel-calls <true|false>] [--narrow-tools]";
+
 fn main() -> ExitCode {
-    let Some(form) = std::env::args().nth(1) else {
-        eprintln!("usage: providers <form>; <form> is one of {FORMS}");
+    let mut args = std::env::args().skip(1);
+    let Some(form) = args.next() else {
+        eprintln!("{USAGE}; <form> is one of {FORMS}");
         return ExitCode::from(2);
     };
     let (format, strict) = match form.as_str() {
@@ -39,7 +51,66 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut request: Option<ToolRequest> = None;
+    let mut parallel = None;
+    let mut narrow = false;
+    while let Some(flag) = args.next() {
+        let value = match flag.as_str() {
+            "--narrow-tools" => {
+                narrow = true;
+                continue;
+            }
+            "--tool-choice" | "--parallel-calls" => args.next(),
+            other => {
+                eprintln!("unknown argument {other:?}; {USAGE}");
+                return ExitCode::from(2);
+            }
+        };
+        let Some(value) = value else {
+            eprintln!("{flag} needs a value; {USAGE}");
+            return ExitCode::from(2);
+        };
+        if flag == "--tool-choice" {
+            match value.parse::<ToolChoice>() {
+                Ok(choice) => request = Some(ToolRequest::new(choice)),
+                Err(error) => {
+                    eprintln!("{error}");
+                    return ExitCode::from(2);
+                }
+            }
+        } else {
+            match value.as_str() {
+                "true" => parallel = Some(true),
+                "false" => parallel = Some(false),
+                _ => {
+                    eprintln!("--parallel-calls takes true or false, not {value:?}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
     let tools = demo::toolbox().with_strict(strict);
+    let Some(mut request) = request else {
+        if parallel.is_some() || narrow {
+            eprintln!("--parallel-calls and --narrow-tools go with --tool-choice; {USAGE}");
+            return ExitCode::from(2);
+        }
+        return print_list(&tools, format);
+    };
+    if let Some(on) = parallel {
+        request = request.parallel_calls(on);
+    }
+    match tools.request_fields(format, request.narrow_tools(narrow)) {
+        Ok(fields) => print(&fields),
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The tool list alone, with its lints on stderr.
+fn print_list<C: ?Sized + Sync + 'static>(tools: &Toolbox<C>, format: ToolFormat) -> ExitCode {
     match tools.tools_for(format) {
         Ok(list) => {
             // Warnings (a rule the form drops; the runtime still enforces it); notes, which need
@@ -54,19 +125,23 @@ fn main() -> ExitCode {
             if notes > 0 {
                 eprintln!("({notes} notes: rules this form says in other words; nothing to do)");
             }
-            match serde_json::to_string_pretty(&list) {
-                Ok(text) => {
-                    output::say!("{text}");
-                    ExitCode::SUCCESS
-                }
-                Err(error) => {
-                    eprintln!("could not write the list: {error}");
-                    ExitCode::FAILURE
-                }
-            }
+            print(&list)
         }
         Err(errors) => {
             eprintln!("{errors}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print(document: &impl serde::Serialize) -> ExitCode {
+    match serde_json::to_string_pretty(document) {
+        Ok(text) => {
+            output::say!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("could not write the document: {error}");
             ExitCode::FAILURE
         }
     }

@@ -350,6 +350,256 @@ fn providers_prints_each_form_as_its_snapshot() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("openai-strict"));
 }
 
+/// `providers <form> --tool-choice <mode>`: the request's tool fields, what the README's table
+/// says each mode becomes.
+#[test]
+fn providers_prints_the_request_fields_of_each_tool_choice() {
+    let binary = example("providers");
+    let all = demo::toolbox().len();
+    let chat_named = json!({"type": "function", "function": {"name": "add"}});
+    let chat_allowed = |mode: &str| {
+        json!({"type": "allowed_tools", "allowed_tools": {"mode": mode, "tools": [
+            {"type": "function", "function": {"name": "add"}},
+            {"type": "function", "function": {"name": "divide"}},
+        ]}})
+    };
+    let responses_allowed = |mode: &str| {
+        json!({"type": "allowed_tools", "mode": mode, "tools": [
+            {"type": "function", "name": "add"}, {"type": "function", "name": "divide"},
+        ]})
+    };
+    let gemini = |config: Value| json!({"functionCallingConfig": config});
+    // (form, mode, field, value, number of tools sent)
+    let cases = [
+        ("openai", "auto", "tool_choice", json!("auto"), all),
+        ("openai", "none", "tool_choice", json!("none"), all),
+        ("openai", "required", "tool_choice", json!("required"), all),
+        ("openai-strict", "tool:add", "tool_choice", chat_named, all),
+        (
+            "openai",
+            "allowed:add,divide",
+            "tool_choice",
+            chat_allowed("auto"),
+            all,
+        ),
+        (
+            "openai",
+            "required:add,divide",
+            "tool_choice",
+            chat_allowed("required"),
+            all,
+        ),
+        (
+            "openai-responses",
+            "auto",
+            "tool_choice",
+            json!("auto"),
+            all,
+        ),
+        (
+            "openai-responses",
+            "none",
+            "tool_choice",
+            json!("none"),
+            all,
+        ),
+        (
+            "openai-responses",
+            "required",
+            "tool_choice",
+            json!("required"),
+            all,
+        ),
+        (
+            "openai-responses",
+            "tool:add",
+            "tool_choice",
+            json!({"type": "function", "name": "add"}),
+            all,
+        ),
+        (
+            "openai-responses",
+            "allowed:add,divide",
+            "tool_choice",
+            responses_allowed("auto"),
+            all,
+        ),
+        (
+            "openai-responses",
+            "required:add,divide",
+            "tool_choice",
+            responses_allowed("required"),
+            all,
+        ),
+        (
+            "anthropic",
+            "auto",
+            "tool_choice",
+            json!({"type": "auto"}),
+            all,
+        ),
+        (
+            "anthropic",
+            "none",
+            "tool_choice",
+            json!({"type": "none"}),
+            all,
+        ),
+        (
+            "anthropic",
+            "required",
+            "tool_choice",
+            json!({"type": "any"}),
+            all,
+        ),
+        (
+            "anthropic-strict",
+            "tool:add",
+            "tool_choice",
+            json!({"type": "tool", "name": "add"}),
+            all,
+        ),
+        (
+            "anthropic",
+            "allowed:add,divide",
+            "tool_choice",
+            json!({"type": "auto"}),
+            2,
+        ),
+        (
+            "anthropic",
+            "required:add,divide",
+            "tool_choice",
+            json!({"type": "any"}),
+            2,
+        ),
+        (
+            "gemini",
+            "auto",
+            "toolConfig",
+            gemini(json!({"mode": "AUTO"})),
+            all,
+        ),
+        (
+            "gemini",
+            "none",
+            "toolConfig",
+            gemini(json!({"mode": "NONE"})),
+            all,
+        ),
+        (
+            "gemini",
+            "required",
+            "toolConfig",
+            gemini(json!({"mode": "ANY"})),
+            all,
+        ),
+        (
+            "gemini-json-schema",
+            "tool:add",
+            "toolConfig",
+            gemini(json!({"mode": "ANY", "allowedFunctionNames": ["add"]})),
+            all,
+        ),
+        (
+            "gemini",
+            "allowed:add,divide",
+            "toolConfig",
+            gemini(json!({"mode": "VALIDATED", "allowedFunctionNames": ["add", "divide"]})),
+            all,
+        ),
+        (
+            "gemini",
+            "required:add,divide",
+            "toolConfig",
+            gemini(json!({"mode": "ANY", "allowedFunctionNames": ["add", "divide"]})),
+            all,
+        ),
+    ];
+    for (form, mode, field, value, count) in cases {
+        let output = Command::new(&binary)
+            .args([form, "--tool-choice", mode])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{form} {mode}: {stderr}");
+        let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(printed[field], value, "{form} {mode}");
+        let tools = &printed["tools"];
+        let sent = tools[0]["functionDeclarations"]
+            .as_array()
+            .unwrap_or_else(|| tools.as_array().unwrap())
+            .len();
+        assert_eq!(sent, count, "{form} {mode}");
+        assert_eq!(
+            printed.as_object().unwrap().len(),
+            2,
+            "{form} {mode}: {printed}"
+        );
+    }
+
+    // Parallel calls, and a subset narrowed where asked.
+    let (stdout, _) = run(
+        "providers",
+        &[
+            "openai",
+            "--tool-choice",
+            "required:add,divide",
+            "--parallel-calls",
+            "false",
+            "--narrow-tools",
+        ],
+        b"",
+    );
+    let printed: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(printed["tool_choice"], "required");
+    assert_eq!(printed["parallel_tool_calls"], false);
+    assert_eq!(printed["tools"].as_array().unwrap().len(), 2);
+
+    // What a provider cannot take is refused (1); a bad argument is a usage error (2).
+    for (args, code, says) in [
+        (&["mcp", "--tool-choice", "auto"][..], 1, "MCP"),
+        (
+            &["openai", "--tool-choice", "tool:add_numbers"],
+            1,
+            "did you mean `add`",
+        ),
+        (
+            &[
+                "gemini",
+                "--tool-choice",
+                "auto",
+                "--parallel-calls",
+                "false",
+            ],
+            1,
+            "parallel",
+        ),
+        (
+            &["openai", "--tool-choice", "maybe"],
+            2,
+            "expected auto, none",
+        ),
+        (&["openai", "--tool-choice"], 2, "needs a value"),
+        (
+            &["openai", "--parallel-calls", "false"],
+            2,
+            "go with --tool-choice",
+        ),
+        (
+            &["openai", "--tool-choice", "auto", "--parallel-calls", "no"],
+            2,
+            "true or false",
+        ),
+    ] {
+        let output = Command::new(&binary).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
 /// What `assemble` prints for a stream, and its stderr.
 fn assemble(provider: &str, input: &[u8]) -> (Vec<Value>, String) {
     let (stdout, stderr) = run("assemble", &[provider], input);
