@@ -599,3 +599,22 @@ fn tool_choices_parse_and_print_the_same() {
         assert!(error.to_string().contains("expected auto, none"), "{bad}");
     }
 }
+
+/// A name of any size or content in a choice gets a bounded, escaped error.
+#[test]
+fn hostile_names_in_a_choice_get_a_bounded_error() {
+    let tools = toolbox(&["get_weather"]);
+    let huge = format!("{}\n\u{1b}[2J", "x".repeat(1_000_000));
+    for choice in [
+        ToolChoice::tool(huge.clone()),
+        ToolChoice::allowed([huge.as_str()], AllowedMode::Auto),
+    ] {
+        let error = tools
+            .request_fields(ToolFormat::OpenAiChat, choice)
+            .unwrap_err();
+        let text = error.to_string();
+        assert!(text.len() < 300, "{} bytes", text.len());
+        assert!(text.contains("(1000005 characters)"), "{text}");
+        assert!(!text.contains('\n') && !text.contains('\u{1b}'), "{text}");
+    }
+}

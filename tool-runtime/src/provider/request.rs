@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::echo;
 use crate::names::{self, close_matches};
 use crate::schema::{LintReport, ProviderTools, ToolFormat};
 use crate::tool::ToolDefinition;
@@ -247,7 +248,7 @@ impl RequestFields {
 #[non_exhaustive]
 pub enum RequestError {
     /// The choice names a tool the toolbox does not have.
-    #[error("the tool choice names `{name}`, which is not in the toolbox{}", did_you_mean(.suggestions))]
+    #[error("the tool choice names {}, which is not in the toolbox{}", echo::Name(.name), did_you_mean(.suggestions))]
     UnknownTool {
         /// The name.
         name: String,
