@@ -271,12 +271,30 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
         id.clone_into(&mut slot.call.call_id);
         state.by_id.insert(id.to_owned(), at);
     }
+    if let Some(error) = extend(state, at, choice, name, arguments, &function_path) {
+        problem.get_or_insert(error);
+    }
+    problem.map_or(Ok(()), Err)
+}
+
+/// Gives the call in slot `at` its name (a different name later is reported, the first kept)
+/// and appends its arguments delta (reported when its choice already finished).
+fn extend(
+    state: &mut State,
+    at: usize,
+    choice: usize,
+    name: Option<&str>,
+    arguments: Option<&Value>,
+    function_path: &At,
+) -> Option<WireError> {
+    let finished = state.finished.contains(&choice);
     let slot = &mut state.slots[at];
+    let mut problem = None;
     if let Some(name) = name {
         if slot.call.name.is_empty() {
             name.clone_into(&mut slot.call.name);
         } else if slot.call.name != name {
-            problem.get_or_insert(WireError::new(
+            problem = Some(WireError::new(
                 function_path.key("name"),
                 format!(
                     "call `{}` is named `{}`, and this delta names it `{name}`; the first name is kept",
@@ -290,7 +308,7 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
         Some(other) => slot.append(&other.to_string()),
         None => {}
     }
-    if state.finished.contains(&choice) && arguments.is_some() {
+    if finished && arguments.is_some() {
         problem.get_or_insert(WireError::new(
             function_path.key("arguments"),
             format!(
@@ -299,7 +317,7 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
             ),
         ));
     }
-    problem.map_or(Ok(()), Err)
+    problem
 }
 
 /// A legacy `delta.function_call`: the one call of the choice, its name first, then its
@@ -334,30 +352,8 @@ fn delta_function_call(
         state.legacy = Some(at);
         at
     };
-    let slot = &mut state.slots[at];
-    if let Some(name) = name {
-        if slot.call.name.is_empty() {
-            name.clone_into(&mut slot.call.name);
-        } else if slot.call.name != name {
-            problem.get_or_insert(WireError::new(
-                function_path.key("name"),
-                format!(
-                    "the function call is named `{}`, and this delta names it `{name}`; the first name is kept",
-                    slot.call.name
-                ),
-            ));
-        }
-    }
-    match arguments {
-        Some(Value::String(text)) => slot.append(text),
-        Some(other) => slot.append(&other.to_string()),
-        None => {}
-    }
-    if state.finished.contains(&choice) && arguments.is_some() {
-        problem.get_or_insert(WireError::new(
-            function_path.key("arguments"),
-            "arguments for the function call after its choice finished; they were appended",
-        ));
+    if let Some(error) = extend(state, at, choice, name, arguments, &function_path) {
+        problem.get_or_insert(error);
     }
     problem.map_or(Ok(()), Err)
 }
