@@ -91,61 +91,10 @@ const MANIFEST_DUPLICATES: [&str; 2] = [
     "vercel__ai:streams:openai__responses__openai-reasoning-encrypted-content.1",
 ];
 
-/// Checks one call against the manifest's: id (or a made-up one where the provider sent
-/// none), name, index, and arguments exactly as sent.
+/// Checks one call against the manifest's.
 fn check_call(sample: &Sample, call: &ToolCall, expected: &Value) {
     let context = format!("{} call {}", sample.id, call.call_id);
-    assert_eq!(call.name, expected["name"].as_str().unwrap(), "{context}");
-    match expected["id"].as_str() {
-        Some(id) => {
-            assert_eq!(call.call_id, id, "{context}");
-            assert!(!call.id_generated, "{context}");
-        }
-        None => {
-            assert!(call.id_generated && !call.call_id.is_empty(), "{context}");
-        }
-    }
-    if let Some(index) = expected["index"].as_u64() {
-        assert_eq!(call.index as u64, index, "{context}");
-    }
-    match (
-        &call.arguments,
-        expected.get("arguments"),
-        expected.get("input"),
-    ) {
-        (Arguments::Text(got), Some(Value::String(sent)), _) => {
-            assert_eq!(got, sent, "{context}");
-        }
-        (Arguments::Json(got), _, Some(input)) => assert_eq!(got, input, "{context}"),
-        // An Anthropic block whose input came whole in its start, with no deltas: kept as the
-        // object it was (the manifest writes it as text).
-        (Arguments::Json(got), Some(Value::String(sent)), None) => {
-            assert!(
-                sample
-                    .notes
-                    .iter()
-                    .any(|n| n.contains("input taken from content_block_start")),
-                "{context}"
-            );
-            assert_eq!(
-                got,
-                &serde_json::from_str::<Value>(sent).unwrap(),
-                "{context}"
-            );
-        }
-        (got, _, _) => panic!("{context}: {got:?} against {expected}"),
-    }
-    let kind = expected["kind"].as_str().unwrap_or_default();
-    let server = matches!(kind, "server_tool_use" | "mcp_tool_use");
-    assert_eq!(
-        call.kind,
-        if server {
-            CallKind::Server
-        } else {
-            CallKind::Function
-        },
-        "{context}"
-    );
+    support::check_recorded_call(call, expected, &sample.notes, &context);
 }
 
 #[test]
