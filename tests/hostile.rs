@@ -173,6 +173,12 @@ fn provider_bodies_and_mcp_keep_deep_calls_and_refuse_them() {
                 json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "note", "arguments": {}}}),
                 "/params/arguments",
             ),
+            // The legacy Chat form.
+            (
+                Provider::OpenAiChat,
+                json!({"choices": [{"message": {"function_call": {"name": "note", "arguments": {}}}}]}),
+                "/choices/0/message/function_call/arguments",
+            ),
         ];
         let mut calls = Vec::new();
         for (provider, mut body, at) in bodies {
@@ -218,6 +224,36 @@ fn streamed_deep_calls_are_kept_and_refused() {
         });
         assert_eq!(calls.len(), 1);
         assert_too_deep(runtime, calls);
+        // OpenAI Chat deltas whose arguments are a JSON value (some servers send one), in the
+        // `tool_calls` and the legacy `function_call` forms.
+        for (delta, at) in [
+            (
+                json!({"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "note", "arguments": {}}}]}),
+                "/tool_calls/0/function/arguments",
+            ),
+            (
+                json!({"function_call": {"name": "note", "arguments": {}}}),
+                "/function_call/arguments",
+            ),
+        ] {
+            let mut chunk = json!({"choices": [{"index": 0, "delta": delta}]});
+            *chunk["choices"][0]["delta"].pointer_mut(at).unwrap() = nested(20_000);
+            let calls = runtime.block_on(async move {
+                tokio::spawn(async move {
+                    let mut stream = tools().assembler(Provider::OpenAiChat);
+                    stream.push(&chunk).unwrap();
+                    stream
+                        .push(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}))
+                        .unwrap();
+                    std::mem::forget(chunk);
+                    stream.finish()
+                })
+                .await
+                .unwrap()
+            });
+            assert_eq!(calls.len(), 1, "{at}");
+            assert_too_deep(runtime, calls);
+        }
     });
     // Gemini builds arguments by path: a path deeper than the limit is refused as it comes.
     let mut stream = tools().assembler(Provider::Gemini);

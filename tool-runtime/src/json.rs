@@ -209,6 +209,48 @@ pub(crate) fn clone_value(value: &Value) -> Value {
     }
 }
 
+/// `value` as compact JSON text (what `Value::to_string` writes), written without recursion
+/// when it is deep.
+pub(crate) fn to_text(value: &Value) -> String {
+    if measure(value, SHALLOW, usize::MAX).is_ok() {
+        return value.to_string();
+    }
+    let mut out = String::new();
+    // Containers being written, with their closing bracket and whether a member was written.
+    let mut stack: Vec<(Members<'_>, char, bool)> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        match next.take() {
+            Some(Value::Array(items)) => {
+                out.push('[');
+                stack.push((Members::Array(items.iter()), ']', false));
+            }
+            Some(Value::Object(map)) => {
+                out.push('{');
+                stack.push((Members::Object(map.iter()), '}', false));
+            }
+            Some(scalar) => out.push_str(&scalar.to_string()),
+            None => {}
+        }
+        let Some((members, close, started)) = stack.last_mut() else {
+            return out;
+        };
+        if let Some((key, member)) = members.next() {
+            if std::mem::replace(started, true) {
+                out.push(',');
+            }
+            if let Some(key) = key {
+                out.push_str(&Value::from(key).to_string());
+                out.push(':');
+            }
+            next = Some(member);
+        } else {
+            out.push(*close);
+            stack.pop();
+        }
+    }
+}
+
 /// A copy of an object, made without recursion where a member is deep.
 pub(crate) fn clone_map(map: &Map<String, Value>) -> Map<String, Value> {
     map.iter()
@@ -275,6 +317,31 @@ mod tests {
             .unwrap()
             .join()
             .unwrap();
+    }
+
+    #[test]
+    fn deep_values_are_written_as_serde_json_writes_them_without_recursion() {
+        // Past the shallow path, the iterative writer gives serde_json's text.
+        let mut deep = nested(200, false);
+        if let Value::Object(map) = &mut deep {
+            map.insert("b".into(), json!(["x\"y\n", 1.5, -2, null, true, {}, []]));
+            map.insert("é\u{1}".into(), json!({}));
+        }
+        let mut wide = json!([]);
+        for _ in 0..150 {
+            wide = json!([wide, {"k": [], "l": [1, 2]}]);
+        }
+        for value in [deep, wide, json!({"a": [1, {"b": "c"}]}), json!(3)] {
+            assert_eq!(to_text(&value), value.to_string());
+        }
+        on_small_stack(|| {
+            let value = nested(100_000, true);
+            let text = to_text(&value);
+            let expected = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+            let same = text == expected;
+            dispose(value);
+            assert!(same);
+        });
     }
 
     #[test]

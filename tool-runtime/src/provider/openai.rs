@@ -305,7 +305,7 @@ fn extend(
     }
     match arguments {
         Some(Value::String(text)) => slot.append(text),
-        Some(other) => slot.append(&other.to_string()),
+        Some(other) => slot.append(&json::to_text(other)),
         None => {}
     }
     if finished && arguments.is_some() {

@@ -147,7 +147,7 @@ impl Slot {
             Buf::Text(text) | Buf::Start(text, _) => text.push_str(delta),
             Buf::Json(value) => {
                 // Text after a whole value: keep both, as text, so nothing is lost.
-                let mut text = value.to_string();
+                let mut text = json::to_text(value);
                 text.push_str(delta);
                 self.buf = Buf::Text(text);
             }
