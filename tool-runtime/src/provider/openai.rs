@@ -16,7 +16,7 @@ use crate::result::ToolResult;
 
 /// The metadata key that marks a call read from a legacy `function_call` (Chat Completions
 /// before `tool_calls`): it has no id, and its result goes back as a `function` message.
-pub(crate) const LEGACY_FUNCTION_CALL: &str = "legacy_function_call";
+const LEGACY_FUNCTION_CALL: &str = "legacy_function_call";
 
 /// The calls of one choice of a chat completion (the one whose `index` is `choice`).
 pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, WireError> {
@@ -109,9 +109,10 @@ fn legacy_call(name: &str, arguments: Arguments, index: usize) -> ToolCall {
     call
 }
 
-/// Whether a call was read from a legacy `function_call`.
+/// Whether a call was read from a legacy `function_call` (which never has an id of its own: a
+/// call with the provider's id is answered by a `tool` message whatever its metadata says).
 pub(super) fn is_legacy(call: &ToolCall) -> bool {
-    call.metadata.get(LEGACY_FUNCTION_CALL) == Some(&Value::Bool(true))
+    call.id_generated && call.metadata.get(LEGACY_FUNCTION_CALL) == Some(&Value::Bool(true))
 }
 
 /// A message's `content`: a string, or text parts.

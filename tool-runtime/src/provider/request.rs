@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::echo;
 use crate::names::{self, close_matches};
-use crate::schema::{LintReport, ProviderTools, ToolFormat};
+use crate::schema::{LintReport, ToolFormat};
 use crate::tool::ToolDefinition;
 use crate::toolbox::Toolbox;
 
@@ -399,7 +399,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             other => (other, None),
         };
         let tools = match &narrowed {
-            Some(indexes) => narrow(&list, indexes),
+            Some(indexes) => list.only(indexes).to_value(),
             None => list.to_value(),
         };
         fields.insert("tools".into(), tools);
@@ -540,24 +540,6 @@ fn write_choice(
         // Refused before anything is written.
         ToolFormat::Mcp => {}
     }
-}
-
-/// The list with only the tools at `indexes`, in registration order.
-fn narrow(list: &ProviderTools<'_>, indexes: &[usize]) -> Value {
-    let entries = list
-        .entries()
-        .iter()
-        .enumerate()
-        .filter(|(at, _)| indexes.contains(at))
-        .map(|(_, entry)| *entry)
-        .collect();
-    ProviderTools {
-        format: list.format(),
-        entries,
-        downgraded: Vec::new(),
-        reports: Vec::new(),
-    }
-    .to_value()
 }
 
 /// The name a tool entry sends (Chat nests it under `function`).

@@ -330,6 +330,19 @@ impl<'a> ProviderTools<'a> {
         self.reports.iter().flat_map(|report| report.lints())
     }
 
+    /// The list cut down to the tools at `indexes` (positions in registration order), kept in
+    /// registration order with their lints. (Downgrades name tools by their own names, which
+    /// the entries do not hold; a cut list has none.)
+    pub(crate) fn only(&self, indexes: &[usize]) -> ProviderTools<'a> {
+        ProviderTools {
+            format: self.format,
+            entries: kept(&self.entries, indexes),
+            downgraded: Vec::new(),
+            // One report per entry: a list is built only when every form is clean.
+            reports: kept(&self.reports, indexes),
+        }
+    }
+
     /// The list as one JSON value, as [`Serialize`] writes it.
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
@@ -356,6 +369,16 @@ impl Serialize for ProviderTools<'_> {
             _ => self.entries.serialize(serializer),
         }
     }
+}
+
+/// The items at `indexes`, in their order.
+fn kept<'a, T: ?Sized>(items: &[&'a T], indexes: &[usize]) -> Vec<&'a T> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| indexes.contains(at))
+        .map(|(_, item)| *item)
+        .collect()
 }
 
 struct GeminiTool<'a, 'b>(&'b [&'a Value]);
