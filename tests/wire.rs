@@ -1055,6 +1055,19 @@ fn legacy_function_calls_give_one_call_whole_and_streamed() {
         messages,
         json!([{"role": "function", "name": "add", "content": "5"}])
     );
+    // The mark counts only on a call without an id of its own: one with the provider's id is
+    // answered by a `tool` message, whatever its metadata says.
+    let mut marked = whole.calls[0].clone();
+    marked.call_id = "call_abc".into();
+    marked.id_generated = false;
+    let mut result = results[0].clone();
+    result.call_id = "call_abc".into();
+    assert_eq!(
+        tools
+            .encode_result(Provider::OpenAiChat, &marked, &result)
+            .unwrap(),
+        json!({"role": "tool", "tool_call_id": "call_abc", "content": "5"})
+    );
     // Other providers pair results by an id the legacy call never had.
     let error = tools
         .encode_results(Provider::Anthropic, &whole.calls, &results)
