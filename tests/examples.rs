@@ -7,6 +7,8 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
+#[path = "support/data.rs"]
+mod data;
 #[path = "../examples/demo/mod.rs"]
 #[allow(dead_code)]
 mod demo;
@@ -612,8 +614,7 @@ fn assemble(provider: &str, input: &[u8]) -> (Vec<Value>, String) {
 
 #[test]
 fn assemble_prints_each_call_of_a_recorded_stream() {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/providers");
-    let manifest = std::fs::read_to_string(data.join("manifest.jsonl")).unwrap();
+    let manifest = data::read("providers/manifest.jsonl");
     let mut streams = 0;
     for row in manifest.lines() {
         let row: Value = serde_json::from_str(row).unwrap();
@@ -624,7 +625,11 @@ fn assemble_prints_each_call_of_a_recorded_stream() {
             "gemini_stream" => "gemini",
             _ => continue,
         };
-        let input = std::fs::read(data.join(row["file"].as_str().unwrap())).unwrap();
+        let input = std::fs::read(data::path(&format!(
+            "providers/{}",
+            row["file"].as_str().unwrap()
+        )))
+        .unwrap();
         let (calls, stderr) = assemble(provider, &input);
         let sample = row["sample_id"].as_str().unwrap();
         // Only the recorder's two unparsed lines are reported, each with its line number.

@@ -1,11 +1,13 @@
 //! Provider forms of tool declarations: checked-in snapshots of the demo toolbox in every form,
 //! values built from each provider's schema that the local pipeline must accept, OpenAI's
 //! published strict-mode rules checked by a walk over the schema, the lints, and the facts
-//! recorded from the providers' own SDKs (`../shared/fixtures/peers`).
+//! recorded from the providers' own SDKs (`tests/data/peers`).
 //!
 //! `UPDATE_SNAPSHOTS=1 cargo test --test providers` rewrites the snapshots after a deliberate
 //! change; review the diff.
 
+#[path = "support/data.rs"]
+mod data;
 #[path = "../examples/demo/mod.rs"]
 #[allow(dead_code)]
 mod demo;
@@ -1184,16 +1186,10 @@ fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
 type DemoCtx = demo::DemoContext;
 
 // ---------------------------------------------------------------------------------------------
-// Facts from the providers' SDKs (`../shared/fixtures/peers`, README there names the versions).
+// Facts from the providers' SDKs (`tests/data/peers`, the README there names the versions).
 
 fn peer_fixture(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/peers")
-        .join(name);
-    serde_json::from_str(
-        &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
-    )
-    .unwrap()
+    serde_json::from_str(&data::read(&format!("peers/{name}"))).unwrap()
 }
 
 /// The pydantic `Person` of `openai_to_strict_json_schema.json`, in Rust.

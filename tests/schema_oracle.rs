@@ -18,7 +18,7 @@ use shapes::{Expr, Shape};
 
 use std::cell::Cell;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -26,17 +26,16 @@ use serde_json::{Value, json};
 use toolwright::args::CompiledSchema;
 use toolwright::{Tool, tool};
 
+#[path = "support/data.rs"]
+mod data;
+
 fn suite() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/json-schema-test-suite/draft2020-12")
+    data::path("json-schema-test-suite/draft2020-12")
 }
 
 /// `file :: case` of every listed difference.
 fn differing_cases() -> Vec<(String, String)> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema-suite-differences.txt");
-    fs::read_to_string(path)
-        .unwrap()
+    data::read("schema-suite-differences.txt")
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| {
@@ -74,12 +73,14 @@ fn suite_subjects() -> Vec<Subject> {
     let differing = differing_cases();
     let mut subjects = Vec::new();
     for folder in ["", "optional", "optional/format"] {
-        let mut files: Vec<PathBuf> = fs::read_dir(suite().join(folder))
-            .unwrap()
+        let dir = suite().join(folder);
+        let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+            .unwrap_or_else(|error| panic!("the suite's folder {}: {error}", dir.display()))
             .map(|entry| entry.unwrap().path())
             .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
             .collect();
         files.sort();
+        assert!(!files.is_empty(), "no suite files in {}", dir.display());
         for path in files {
             let file = path.strip_prefix(suite()).unwrap().display().to_string();
             // The format annotation file agrees once both assert formats.
@@ -129,9 +130,7 @@ fn suite_subjects() -> Vec<Subject> {
 /// The meta-schemas, which the oracle has built in, for toolwright from `tests/data`.
 fn retrieve(uri: &str) -> Option<Value> {
     let rest = uri.strip_prefix("https://json-schema.org/draft/2020-12/")?;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/metaschemas/draft2020-12")
-        .join(format!("{rest}.json"));
+    let path = data::path("metaschemas/draft2020-12").join(format!("{rest}.json"));
     serde_json::from_str(&fs::read_to_string(path).ok()?).ok()
 }
 

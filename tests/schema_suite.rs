@@ -1,5 +1,6 @@
-//! The official JSON-Schema-Test-Suite, draft 2020-12 (`../shared/fixtures/json-schema-test-suite`,
-//! commit named in its README), through toolwright's validator with repair and coercion off.
+//! The official JSON-Schema-Test-Suite, draft 2020-12 (`tests/data/json-schema-test-suite`, its
+//! commit and licence named in the README there), through toolwright's validator with repair and
+//! coercion off.
 //!
 //! Every test passes except the intended differences listed, each with its reason, in
 //! `tests/data/schema-suite-differences.txt`; a listed test that passes fails this run too, so
@@ -16,8 +17,11 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use toolwright::args::CompiledSchema;
 
+#[path = "support/data.rs"]
+mod data;
+
 fn suite() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/json-schema-test-suite")
+    data::path("json-schema-test-suite")
 }
 
 /// The documents a schema may refer to: the suite's remotes and the meta-schemas.
@@ -25,9 +29,7 @@ fn retrieve(uri: &str) -> Option<Value> {
     let path = if let Some(rest) = uri.strip_prefix("http://localhost:1234/") {
         suite().join("remotes").join(rest)
     } else if let Some(rest) = uri.strip_prefix("https://json-schema.org/draft/2020-12/") {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/metaschemas/draft2020-12")
-            .join(format!("{rest}.json"))
+        data::path("metaschemas/draft2020-12").join(format!("{rest}.json"))
     } else {
         return None;
     };
@@ -44,9 +46,7 @@ struct Difference {
 }
 
 fn differences() -> Vec<Difference> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema-suite-differences.txt");
-    let text = fs::read_to_string(path).expect("the list of differences");
+    let text = data::read("schema-suite-differences.txt");
     text.lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| {
@@ -69,11 +69,12 @@ fn differences() -> Vec<Difference> {
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("the suite's folder")
+        .unwrap_or_else(|error| panic!("the suite's folder {}: {error}", dir.display()))
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
         .collect();
     files.sort();
+    assert!(!files.is_empty(), "no suite files in {}", dir.display());
     files
 }
 

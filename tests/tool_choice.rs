@@ -1,36 +1,32 @@
 //! The request side against requests really sent: pydantic-ai's tool-choice matrix
-//! (`../shared/fixtures/providers/pydantic_ai_tool_choice_matrix.jsonl`, 10 providers x 6 modes,
-//! its README names the source), plus the `toolConfig` of its Gemini requests
+//! (`tests/data/providers/pydantic_ai_tool_choice_matrix.jsonl`, 10 providers x 6 modes, the
+//! README there names the source), plus the `toolConfig` of its Gemini requests
 //! (`tests/data/providers/tool_choice_gemini.json`, from the same cassettes). For every provider
 //! whose request toolwright writes, the fields written equal the recorded ones (modulo key order
 //! and each tool's own schema); every recorded response in a format toolwright reads is read back
 //! to the recorded calls; and the request writer and `BatchOptions::for_request` agree.
 
+#[path = "support/data.rs"]
+mod data;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
-use std::path::Path;
 
 use serde_json::{Value, json};
 use toolwright::provider::{AllowedMode, Provider, RequestError, ToolChoice, ToolRequest};
 use toolwright::{BatchOptions, DynamicTool, ToolDefinition, ToolFormat, Toolbox};
 
 fn matrix() -> Vec<Value> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/providers/pydantic_ai_tool_choice_matrix.jsonl");
-    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
+    data::read("providers/pydantic_ai_tool_choice_matrix.jsonl")
+        .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
 }
 
 fn gemini_tool_configs() -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/providers/tool_choice_gemini.json"
-    );
-    serde_json::from_str::<Value>(&fs::read_to_string(path).unwrap()).unwrap()["toolConfig"].take()
+    serde_json::from_str::<Value>(&data::read("providers/tool_choice_gemini.json")).unwrap()
+        ["toolConfig"]
+        .take()
 }
 
 /// `(mode, provider)` of a matrix cassette, `test_tool_choice_matrix[<mode>-<provider>].yaml`.

@@ -1,21 +1,18 @@
-//! Provider wire formats over real recorded payloads (`tests/data/providers/`, copied from
-//! `../shared/fixtures/providers` with their sources named in its README): every response read,
+//! Provider wire formats over real recorded payloads (`tests/data/providers/`, their sources
+//! named in the README there): every response read,
 //! every stream assembled to the expected calls, and round trips through the demo toolbox.
 
 #[path = "../examples/demo/mod.rs"]
 #[allow(dead_code)]
 mod demo;
 
+#[path = "support/data.rs"]
+mod data;
 mod support;
-
-use std::fs;
-use std::path::Path;
 
 use serde_json::{Value, json};
 use toolwright::provider::{Assembler, Provider, Turn};
 use toolwright::{Arguments, CallKind, CallStatus, ToolCall, ToolResult};
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/providers");
 
 /// One recorded sample of the manifest.
 struct Sample {
@@ -28,7 +25,7 @@ struct Sample {
 }
 
 fn samples() -> Vec<Sample> {
-    let manifest = fs::read_to_string(Path::new(DATA).join("manifest.jsonl")).unwrap();
+    let manifest = data::read("providers/manifest.jsonl");
     manifest
         .lines()
         .map(|line| {
@@ -65,7 +62,7 @@ fn is_stream(sample: &Sample) -> bool {
 }
 
 fn text(sample: &Sample) -> String {
-    fs::read_to_string(Path::new(DATA).join(&sample.file)).unwrap()
+    data::read(&format!("providers/{}", sample.file))
 }
 
 /// Assembles a recorded stream line by line; the numbers of the lines refused.
@@ -302,7 +299,7 @@ fn a_recorded_response_of_each_provider_round_trips_through_the_demo() {
     ];
     for (file, provider) in cases {
         let mut body: Value =
-            serde_json::from_str(&fs::read_to_string(Path::new(DATA).join(file)).unwrap()).unwrap();
+            serde_json::from_str(&data::read(&format!("providers/{file}"))).unwrap();
         let call = match provider {
             Provider::OpenAiChat => {
                 let f = &mut body["choices"][0]["message"]["tool_calls"][0]["function"];

@@ -1,0 +1,30 @@
+//! The tests' fixtures: `tests/data/`, in the repository (each folder's README names the source,
+//! version and licence of what it holds). A fixture that is missing fails its test with the path
+//! it looked for, never with an empty run.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The folder of the fixtures.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// `tests/data/<relative>`, a file or folder that must be there.
+pub fn path(relative: &str) -> PathBuf {
+    let path = root().join(relative);
+    assert!(
+        path.exists(),
+        "fixture not found: {} (the tests' data is part of the repository: is the clone whole?)",
+        path.display()
+    );
+    path
+}
+
+/// The text of the fixture file `tests/data/<relative>`.
+pub fn read(relative: &str) -> String {
+    let path = path(relative);
+    fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("cannot read fixture {}: {error}", path.display()))
+}
