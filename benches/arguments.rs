@@ -8,7 +8,7 @@
 //!   refuses (throughput in bytes of input).
 //! - `lenient/scaling/*`: one broken document of growing size; constant throughput is linear time.
 //!
-//! Run: `cargo bench --bench arguments`. Figures are in BENCHMARKS.md.
+//! Run: `cargo bench -p toolwright-benches --bench arguments`. Figures are in BENCHMARKS.md.
 
 use std::hint::black_box;
 
@@ -56,7 +56,7 @@ fn strict_valid(c: &mut Criterion) {
 fn broken_inputs() -> Vec<String> {
     let data = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tool-runtime/tests/data/lenient"
+        "/../tool-runtime/tests/data/lenient"
     );
     let text = std::fs::read_to_string(format!("{data}/cross_impl_differential.jsonl")).unwrap();
     text.lines()

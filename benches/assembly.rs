@@ -6,7 +6,7 @@
 //! arguments); `push_line` takes the `n` distinct lines of the stream as text (each chunk parsed
 //! too, as a stream reader does; per byte of the stream).
 //!
-//! Run: `cargo bench --bench assembly`. Figures are in BENCHMARKS.md.
+//! Run: `cargo bench -p toolwright-benches --bench assembly`. Figures are in BENCHMARKS.md.
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -6,7 +6,7 @@
 //! - `overhead/*`: 10 trivial `add` calls: one `execute_all`, against `execute` ten times (both
 //!   driven by toolwright's `block_on`) and `execute_blocking` ten times.
 //!
-//! Run: `cargo bench --bench batch`. Numbers are in BENCHMARKS.md.
+//! Run: `cargo bench -p toolwright-benches --bench batch`. Numbers are in BENCHMARKS.md.
 
 use std::hint::black_box;
 use std::time::Duration;

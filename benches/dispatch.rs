@@ -2,7 +2,7 @@
 //! baseline doing the least any dispatcher must: serde_json into the arguments struct, call the
 //! fn, serialize the result.
 //!
-//! Run: `cargo bench --bench dispatch`. The ratio of the two is reported in BENCHMARKS.md.
+//! Run: `cargo bench -p toolwright-benches --bench dispatch`. The ratio of the two is reported in BENCHMARKS.md.
 
 use std::hint::black_box;
 

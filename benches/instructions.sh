@@ -4,7 +4,7 @@
 # cancels out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(cargo bench --bench instructions --no-run --message-format=json 2>/dev/null \
+bin=$(cargo bench -p toolwright-benches --bench instructions --no-run --message-format=json 2>/dev/null \
   | grep -o '"executable":"[^"]*instructions[^"]*"' | tail -n 1 | cut -d'"' -f4)
 count() {
   local out

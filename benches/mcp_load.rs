@@ -4,7 +4,7 @@
 //! two replicas on one port) and runs this against it.
 //!
 //! ```text
-//! cargo bench --bench mcp_load -- --url http://127.0.0.1:8000/mcp --clients 50 --calls 200
+//! cargo bench -p toolwright-benches --bench mcp_load -- --url http://127.0.0.1:8000/mcp --clients 50 --calls 200
 //! ```
 
 use std::time::{Duration, Instant};

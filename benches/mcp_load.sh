@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 clients="${1:-50}"
 calls="${2:-200}"
 cargo build --quiet --release --example mcp_server
-cargo bench --quiet --bench mcp_load --no-run
+cargo bench --quiet -p toolwright-benches --bench mcp_load --no-run
 pids=()
 trap 'for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; done' EXIT
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -29,9 +29,9 @@ log="$(mktemp)"
 echo "== one server process"
 start
 wait_up 1
-cargo bench --quiet --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls"
-cargo bench --quiet --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --fresh-connections
+cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls"
+cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --fresh-connections
 echo "== two replicas on one port (a connection per call: each client's calls go to both)"
 start
 wait_up 2
-cargo bench --quiet --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --fresh-connections
+cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --fresh-connections

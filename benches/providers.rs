@@ -2,7 +2,7 @@
 //! (what the first `tools_for` per form pays, once), and the cached lookup every later request
 //! pays.
 //!
-//! Run: `cargo bench --bench providers`. Figures are in BENCHMARKS.md.
+//! Run: `cargo bench -p toolwright-benches --bench providers`. Figures are in BENCHMARKS.md.
 
 use std::hint::black_box;
 

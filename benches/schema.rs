@@ -11,7 +11,7 @@
 //!
 //! - `compile/<tool>/toolwright|jsonschema`: compiling a tool's schema (once per tool).
 //!
-//! Run: `cargo bench --bench schema -- --noplot`. Figures are in BENCHMARKS.md.
+//! Run: `cargo bench -p toolwright-benches --bench schema -- --noplot`. Figures are in BENCHMARKS.md.
 
 use std::collections::BTreeSet;
 use std::hint::black_box;

@@ -4,7 +4,7 @@
 # N/2 calls, so that set-up (compiling both validators) cancels out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(cargo bench --bench schema --no-run --message-format=json 2>/dev/null \
+bin=$(cargo bench -p toolwright-benches --bench schema --no-run --message-format=json 2>/dev/null \
   | grep -o '"executable":"[^"]*schema-[^"]*"' | tail -n 1 | cut -d'"' -f4)
 count() {
   local out

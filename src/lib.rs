@@ -62,19 +62,20 @@
 //! - `inventory`: `Toolbox::collect` gathers every `#[tool]` in the binary.
 
 #![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub use tool_runtime::*;
+pub use toolwright_runtime::*;
 
 #[doc(hidden)]
-pub use tool_runtime::__private;
+pub use toolwright_runtime::__private;
 
-// The README's examples are tests too.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
+/// MCP both ways through rmcp: the [toolwright-mcp](https://docs.rs/toolwright-mcp) crate.
+#[cfg(feature = "mcp")]
+#[doc(inline)]
+pub use toolwright_mcp as mcp;
 
 #[doc = include_str!("tool_attr.md")]
-pub use tool_macros::tool;
+pub use toolwright_macros::tool;
 
 #[doc = include_str!("toolset_attr.md")]
-pub use tool_macros::toolset;
+pub use toolwright_macros::toolset;

@@ -3,6 +3,6 @@
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("tests/ui/*.rs");
-    t.pass("tests/ui/pass/*.rs");
+    t.compile_fail("ui/*.rs");
+    t.pass("ui/pass/*.rs");
 }

@@ -1,5 +1,5 @@
 //! The documentation a user copies from compiles for a toolwright user: every public example
-//! names `toolwright::`, never the runtime crate behind it (`tool_runtime::`, which a user does
+//! names `toolwright::`, never the runtime crate behind it (`toolwright_runtime::`, which a user does
 //! not depend on). The examples themselves run as doctests, against the facade.
 
 use std::fs;
@@ -18,9 +18,10 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn public_examples_use_the_facade_paths() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // This package's folder is the repository's `tests/`.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = vec![root.join("README.md")];
-    for dir in ["src", "tool-runtime/src", "tool-macros/src"] {
+    for dir in ["src", "tool-runtime/src", "tool-macros/src", "tool-mcp/src"] {
         rust_files(&root.join(dir), &mut files);
     }
     assert!(files.len() > 40, "the sources were not found: {files:?}");
@@ -33,7 +34,7 @@ fn public_examples_use_the_facade_paths() {
             // Doc comments in Rust files; every line of a Markdown file (its examples are doc
             // tests of the facade).
             let documented = markdown || trimmed.starts_with("///") || trimmed.starts_with("//!");
-            if documented && line.contains("tool_runtime::") {
+            if documented && line.contains("toolwright_runtime::") {
                 found.push(format!(
                     "{}:{}: {}",
                     file.display(),
@@ -45,7 +46,7 @@ fn public_examples_use_the_facade_paths() {
     }
     assert!(
         found.is_empty(),
-        "documentation names `tool_runtime::`, which a toolwright user cannot import; write `toolwright::`:\n{}",
+        "documentation names `toolwright_runtime::`, which a toolwright user cannot import; write `toolwright::`:\n{}",
         found.join("\n")
     );
 }

@@ -19,7 +19,7 @@ mod shadowed {
     struct Sync;
     struct Future;
     mod toolwright {}
-    mod tool_runtime {}
+    mod toolwright_runtime {}
     mod core {}
     mod std {}
     mod serde {}

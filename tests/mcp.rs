@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use toolwright::mcp::{McpCallError, McpClient, McpServer, McpTools};
+use toolwright::mcp::{McpCallError, McpClient, McpServer, McpTools, ToolboxExt as _};
 use toolwright::{CallInfo, ToolCall, ToolOutput, Toolbox, tool};
 
 /// Add two integers.

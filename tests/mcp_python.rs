@@ -10,7 +10,7 @@ use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use toolwright::Toolbox;
-use toolwright::mcp::{McpCallError, McpClient, McpTools};
+use toolwright::mcp::{McpCallError, McpClient, McpTools, ToolboxExt as _};
 use toolwright::provider::Provider;
 
 #[tokio::test]
@@ -22,7 +22,7 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
     let mut command = tokio::process::Command::new(python);
     command.arg(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/python/mcp_tools_server.py"
+        "/python/mcp_tools_server.py"
     ));
     // The server logs its tool's failure (a traceback) on stderr: not this test's output.
     let (transport, _) = TokioChildProcess::builder(command)

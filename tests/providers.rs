@@ -3,7 +3,7 @@
 //! published strict-mode rules checked by a walk over the schema, the lints, and the facts
 //! recorded from the providers' own SDKs (`tests/data/peers`).
 //!
-//! `UPDATE_SNAPSHOTS=1 cargo test --test providers` rewrites the snapshots after a deliberate
+//! `UPDATE_SNAPSHOTS=1 cargo test -p toolwright-tests --test providers` rewrites the snapshots after a deliberate
 //! change; review the diff.
 
 #[path = "support/data.rs"]
@@ -78,7 +78,7 @@ fn schemas(format: ToolFormat, list: &Value) -> Vec<(String, Value)> {
 
 fn snapshot_path(form: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots/providers")
+        .join("snapshots/providers")
         .join(format!("{form}.json"))
 }
 

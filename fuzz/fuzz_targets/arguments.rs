@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
-use tool_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
+use toolwright_runtime::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
 
 /// Nested rules.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_runtime::args::{JsonLimits, parse_json, parse_lenient};
+use toolwright_runtime::args::{JsonLimits, parse_json, parse_lenient};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
-use tool_runtime::provider::{Assembler, Provider};
-use tool_runtime::{
+use toolwright_runtime::provider::{Assembler, Provider};
+use toolwright_runtime::{
     ArgumentError, Arguments, Before, DynamicTool, Hook, ToolCall, ToolDefinition, Toolbox,
 };
 

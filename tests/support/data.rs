@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 /// The folder of the fixtures.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+    // This package's folder is the repository's `tests/`.
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
 /// `tests/data/<relative>`, a file or folder that must be there.

@@ -3,8 +3,8 @@
 //!
 //! `#[toolset]` ([`toolset`]) models each `#[tool]` method of an impl block the same way.
 //!
-//! The stages: [`attr`] parses `#[tool(..)]` arguments, [`ast`] builds the model of the fn,
-//! [`valid`] cross-checks it, [`expand`] generates code, [`fallback`] is the output on error.
+//! The stages, one module each: `attr` parses `#[tool(..)]` arguments, `ast` builds the model of
+//! the fn, `valid` cross-checks it, `expand` generates code, `fallback` is the output on error.
 
 #![warn(clippy::pedantic)]
 #![allow(

@@ -25,6 +25,45 @@ use crate::{docs, schema};
 #[cfg(feature = "inventory")]
 pub use inventory;
 
+// For toolwright-mcp, the workspace's MCP crate (built on this crate's public API plus these):
+// a forwarded tool's whole argument pipeline, MCP's `structuredContent` rule (the same as the
+// provider encoder's), and a model-sent name shown bounded.
+pub use crate::args::parse_checked;
+pub use crate::echo::Name as EchoName;
+pub use crate::provider::mcp::structured_content;
+
+/// The tool a call names, or the unknown-tool result (with its close matches) the toolbox
+/// would give: the one lookup dispatch makes.
+///
+/// # Errors
+/// The unknown-tool result.
+#[allow(clippy::type_complexity, clippy::result_large_err)]
+pub fn lookup<'a, C: ?Sized + Sync + 'static>(
+    toolbox: &'a crate::Toolbox<C>,
+    call: &ToolCall,
+) -> Result<(usize, &'a std::sync::Arc<dyn DynTool<C>>), crate::ToolResult> {
+    toolbox.lookup(call)
+}
+
+/// `(name sent, tool name)` of every tool whose name `dialect` cannot carry and that is sent
+/// under a stand-in.
+pub fn stand_ins<C: ?Sized + Sync + 'static>(
+    toolbox: &crate::Toolbox<C>,
+    dialect: crate::Dialect,
+) -> Vec<(String, String)> {
+    toolbox.stand_ins(dialect)
+}
+
+/// An error result for a call, with its detail for the application.
+pub fn error_result(
+    call_id: &str,
+    tool_name: std::borrow::Cow<'static, str>,
+    message: String,
+    detail: crate::ResultDetail,
+) -> crate::ToolResult {
+    crate::ToolResult::error(call_id, tool_name, message, detail)
+}
+
 /// Registers a generated tool for `Toolbox::collect` when the `inventory` feature is on; nothing
 /// otherwise.
 #[cfg(feature = "inventory")]

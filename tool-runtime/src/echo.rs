@@ -14,7 +14,7 @@ pub(crate) const MAX_NAME: usize = 64;
 
 /// A name, key or id in backticks for text for the model: `` `get_weather` ``, or cut and
 /// escaped, `` `aaaa…` (5000000 characters) ``.
-pub(crate) struct Name<'a>(pub(crate) &'a str);
+pub struct Name<'a>(pub &'a str);
 
 impl fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

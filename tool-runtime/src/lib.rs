@@ -34,8 +34,6 @@ mod content;
 mod docs;
 mod echo;
 mod json;
-#[cfg(feature = "mcp")]
-pub mod mcp;
 mod names;
 mod native;
 mod output;

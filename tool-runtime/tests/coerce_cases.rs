@@ -3,7 +3,7 @@
 //! coercion by the compiled schema, validation. Each case matches its source's expectation
 //! unless `coerce_differences.json` lists it with the reason toolwright answers otherwise.
 //!
-//! `COERCE_REPORT=/tmp/coerce.jsonl cargo test -p tool-runtime --test coerce_cases` writes every
+//! `COERCE_REPORT=/tmp/coerce.jsonl cargo test -p toolwright-runtime --test coerce_cases` writes every
 //! mismatch there.
 
 mod common;
@@ -13,7 +13,7 @@ use std::fs;
 
 use common::{DATA, lines, same};
 use serde_json::{Value, json};
-use tool_runtime::args::{CompiledSchema, JsonLimits, parse_json};
+use toolwright_runtime::args::{CompiledSchema, JsonLimits, parse_json};
 
 enum Expect {
     /// This value, valid against the schema.

@@ -544,7 +544,7 @@ fn fast_tape<'a>(
 ///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`].
-pub(crate) fn parse_checked<T: DeserializeOwned>(
+pub fn parse_checked<T: DeserializeOwned>(
     definition: &ToolDefinition,
     arguments: &Arguments,
     session: &mut ParseSession,

@@ -108,10 +108,7 @@ pub(super) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Valu
 /// A result's `structuredContent`: the JSON of its text, when the tool declares an output schema
 /// and the call succeeded. A string output has none: its text is the value, unquoted, and a client
 /// on a revision before 2026-07-28 would get it twice.
-pub(crate) fn structured_content(
-    result: &ToolResult,
-    output_schema: Option<&Value>,
-) -> Option<Value> {
+pub fn structured_content(result: &ToolResult, output_schema: Option<&Value>) -> Option<Value> {
     let schema = output_schema?;
     if result.is_error || schema.get("type") == Some(&json!("string")) {
         return None;

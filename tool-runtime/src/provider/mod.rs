@@ -22,7 +22,7 @@
 
 mod anthropic;
 mod gemini;
-mod mcp;
+pub(crate) mod mcp;
 mod openai;
 mod read;
 mod request;
@@ -42,8 +42,6 @@ use crate::schema::Dialect;
 use crate::toolbox::Toolbox;
 use crate::{echo, json};
 
-#[cfg(feature = "mcp")]
-pub(crate) use self::mcp::structured_content;
 pub use self::request::{
     AllowedMode, RequestError, RequestFields, ToolChoice, ToolRequest, UnknownToolChoice,
 };

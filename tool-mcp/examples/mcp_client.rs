@@ -1,4 +1,4 @@
-//! An MCP server's tools in a toolbox (through rmcp; the `mcp` feature), driven line by line.
+//! An MCP server's tools in a toolbox (through rmcp: the toolwright-mcp crate, which toolwright's `mcp` feature re-exports as `toolwright::mcp`), driven line by line.
 //!
 //! ```text
 //! cargo run --example mcp_client -- --url http://127.0.0.1:8000/mcp < calls.jsonl
@@ -15,6 +15,7 @@
 //! feedback a model reads, without reaching the server. A line that is not a call gets an error
 //! line too; blank lines are skipped.
 
+#[path = "../../examples/output/mod.rs"]
 mod output;
 
 use std::io::{self, BufRead, BufWriter, Write};
@@ -24,8 +25,8 @@ use rmcp::ServiceExt;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use toolwright::mcp::{McpClient, McpTools};
 use toolwright::{Arguments, ToolCall, Toolbox};
+use toolwright_mcp::{McpClient, McpTools, ToolboxExt as _};
 
 /// One output line; fields in this order.
 #[derive(Serialize)]

@@ -1,4 +1,4 @@
-//! The demo toolbox as an MCP server (through rmcp; the `mcp` feature).
+//! The demo toolbox as an MCP server (through rmcp: the toolwright-mcp crate, which toolwright's `mcp` feature re-exports as `toolwright::mcp`).
 //!
 //! ```text
 //! cargo run --example mcp_server                                    # stdio (the default)
@@ -16,6 +16,7 @@
 //! stops when the call is cancelled, and `cancelled_counts`, how many `count` calls saw their
 //! cancellation: the MCP checks use them.
 
+#[path = "../../examples/demo/mod.rs"]
 mod demo;
 
 use std::net::SocketAddr;
@@ -27,8 +28,8 @@ use std::time::Duration;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
-use toolwright::mcp::McpServer;
 use toolwright::{CallInfo, tool};
+use toolwright_mcp::McpServer;
 
 static CANCELLED: AtomicU64 = AtomicU64::new(0);
 

@@ -17,19 +17,21 @@ use rmcp::{Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::call::{Arguments, ToolCall};
-use crate::content::ContentPart;
-use crate::exec::{BatchOptions, Cancellation, Progress, ProgressSink};
-use crate::provider::structured_content;
-use crate::result::ResultDetail;
-use crate::result::ToolResult;
-use crate::schema::{Dialect, Lint, LintReport, Rule, Severity, ToolFormat};
-use crate::toolbox::Toolbox;
+// Names the documentation links to.
+use toolwright_runtime::__private::{
+    EchoName, error_result, lookup, stand_ins, structured_content,
+};
+#[cfg(doc)]
+use toolwright_runtime::CallInfo;
+use toolwright_runtime::{
+    Arguments, BatchOptions, Cancellation, ContentPart, Dialect, Lint, LintReport, Progress,
+    ProgressSink, ResultDetail, Rule, Severity, ToolCall, ToolFormat, ToolResult, Toolbox,
+};
 
 /// How many tools one `tools/list` page holds, unless set with [`McpServer::page_size`].
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
-/// How long a cancelled call may go on winding down (its [`CallInfo`](crate::CallInfo) says it
+/// How long a cancelled call may go on winding down (its [`CallInfo`] says it
 /// is cancelled) before it is dropped.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
@@ -44,10 +46,10 @@ type ContextFn<C> = dyn Fn(&RequestContext<RoleServer>) -> C + Send + Sync;
 ///   bad arguments and tool errors are results with `isError: true` and the feedback text, which
 ///   the model reads. An unknown tool is a JSON-RPC error (`-32602`) naming the close matches. A
 ///   tool with an output schema also gets `structuredContent`. Panics become error results.
-/// - `notifications/cancelled` cancels the call: its [`CallInfo`](crate::CallInfo) reports
+/// - `notifications/cancelled` cancels the call: its [`CallInfo`] reports
 ///   `is_cancelled` (and `cancelled()` completes), and a body still running five seconds later
 ///   is dropped. No response is sent.
-/// - A tool's [`CallInfo::report_progress`](crate::CallInfo::report_progress) reaches the client
+/// - A tool's [`CallInfo::report_progress`] reaches the client
 ///   as `notifications/progress` when the request carried a progress token.
 /// - A call that needs approval asks the client's user through MCP elicitation when the client
 ///   offers it (form mode, on a session), and runs only when they approve; otherwise the result
@@ -59,7 +61,7 @@ type ContextFn<C> = dyn Fn(&RequestContext<RoleServer>) -> C + Send + Sync;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use toolwright::mcp::McpServer;
+/// use toolwright_mcp::McpServer;
 /// use toolwright::{Toolbox, tool};
 ///
 /// /// Add two numbers.
@@ -132,12 +134,12 @@ struct Listing<C> {
 impl<C: Send + Sync + 'static> Listing<C> {
     fn new(toolbox: Arc<Toolbox<C>>) -> Result<Self, LintReport> {
         let form = toolbox.tools_for(ToolFormat::Mcp)?;
-        let mut tools = Vec::with_capacity(form.entries.len());
+        let mut tools = Vec::with_capacity(form.entries().len());
         let mut report = LintReport::default();
-        for (entry, definition) in form.entries.iter().zip(toolbox.definitions()) {
+        for (entry, definition) in form.entries().iter().zip(toolbox.definitions()) {
             match serde_json::from_value::<McpTool>((*entry).clone()) {
                 Ok(tool) => tools.push(tool),
-                Err(error) => report.push(Lint {
+                Err(error) => report.extend([Lint {
                     tool: definition.name().to_owned(),
                     dialect: Dialect::Mcp,
                     path: String::new(),
@@ -145,13 +147,13 @@ impl<C: Send + Sync + 'static> Listing<C> {
                     severity: Severity::Error,
                     message: format!("the tool's MCP entry is not an MCP tool: {error}"),
                     fix: "report this as a bug of toolwright".to_owned(),
-                }),
+                }]),
             }
         }
         if !report.is_clean() {
             return Err(report);
         }
-        let stand_ins = toolbox.stand_ins(Dialect::Mcp).into_iter().collect();
+        let stand_ins = stand_ins(&toolbox, Dialect::Mcp).into_iter().collect();
         drop(form);
         Ok(Listing {
             toolbox,
@@ -374,7 +376,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             None => Arguments::default(),
         };
         let mut call = ToolCall::new(context.id.to_string(), name, arguments);
-        let output_schema = match toolbox.lookup(&call) {
+        let output_schema = match lookup(toolbox, &call) {
             Ok((_, tool)) => tool.definition().output_schema().cloned(),
             Err(unknown) => return Err(unknown_tool(&unknown)),
         };
@@ -476,7 +478,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
 /// The error result of a call that needs approval nobody could give.
 fn not_approved(call: &ToolCall, message: String) -> ToolResult {
-    ToolResult::error(
+    error_result(
         &call.call_id,
         std::borrow::Cow::Owned(call.name.clone()),
         message,
@@ -538,7 +540,7 @@ fn progress_forwarder(peer: Peer<RoleServer>, token: ProgressToken) -> ProgressS
     })
 }
 
-/// The `CallToolResult` for a result, as [`Toolbox::encode_result`](crate::Toolbox::encode_result)
+/// The `CallToolResult` for a result, as [`Toolbox::encode_result`]
 /// writes it for MCP (`structuredContent` by the same rule), built straight into rmcp's type.
 fn into_call_tool_result(result: &ToolResult, output_schema: Option<&Value>) -> CallToolResult {
     let content = result
@@ -549,6 +551,8 @@ fn into_call_tool_result(result: &ToolResult, output_schema: Option<&Value>) -> 
             ContentPart::Image { data, mime_type } => {
                 ContentBlock::image(data.clone(), mime_type.clone())
             }
+            // A kind of part added to toolwright later: its JSON, as text, rather than nothing.
+            other => ContentBlock::text(serde_json::to_string(other).unwrap_or_default()),
         })
         .collect();
     // Both constructors set `resultType: complete`, required from revision 2026-07-28 on; rmcp
@@ -594,7 +598,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                     ErrorData::invalid_params(
                         format!(
                             "invalid cursor {}: use the `nextCursor` of the page before",
-                            crate::echo::Name(&cursor)
+                            EchoName(&cursor)
                         ),
                         None,
                     )

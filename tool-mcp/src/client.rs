@@ -15,13 +15,15 @@ use rmcp::{ClientHandler, Peer, ServiceError};
 use serde_json::{Map, Value};
 use tokio::sync::Notify;
 
-use crate::args::{self, ArgumentError, ParseSession};
-use crate::call::{Arguments, CallScope};
-use crate::content::{Content, ContentPart};
-use crate::output::{Outcome, ToolOutput};
-use crate::schema::SchemaError;
-use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, erase};
-use crate::toolbox::{IntoTools, RegisterError, Toolbox};
+// Names the documentation links to.
+use toolwright_runtime::__private::ParseSession;
+#[cfg(doc)]
+use toolwright_runtime::ToolResult;
+use toolwright_runtime::args::{self, ArgumentError};
+use toolwright_runtime::{
+    Arguments, CallScope, Content, ContentPart, DynTool, IntoTools, Outcome, RegisterError,
+    SchemaError, Tool, ToolAnnotations, ToolDefinition, ToolOutput, Toolbox, erase,
+};
 
 /// toolwright's rmcp client handler: connect with it (`McpClient::new().serve(transport)`,
 /// through [`rmcp::ServiceExt`]) to hear when the server's tools change.
@@ -31,7 +33,7 @@ use crate::toolbox::{IntoTools, RegisterError, Toolbox};
 /// use rmcp::ServiceExt;
 /// use rmcp::transport::TokioChildProcess;
 /// use toolwright::Toolbox;
-/// use toolwright::mcp::{McpClient, McpTools};
+/// use toolwright_mcp::{McpClient, McpTools, ToolboxExt as _};
 ///
 /// let client = McpClient::new();
 /// let changes = client.clone();
@@ -117,7 +119,7 @@ pub enum McpToolsError {
 }
 
 /// Why a call forwarded to an MCP server failed: the typed error of the call's result
-/// ([`ToolResult::tool_error`](crate::ToolResult::tool_error)), for the application; the model
+/// ([`ToolResult::tool_error`]), for the application; the model
 /// reads its `Display`.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
@@ -136,7 +138,7 @@ pub enum McpCallError {
 }
 
 /// The tools an MCP server lists, ready to register in a toolbox
-/// ([`Toolbox::with_mcp_tools`], [`Toolbox::register_all`]): each is a tool whose schema is the
+/// ([`ToolboxExt::with_mcp_tools`], [`Toolbox::register_all`]): each is a tool whose schema is the
 /// server's `inputSchema`, whose calls go through the argument pipeline (repair, coercion,
 /// validation against that schema, feedback to the model) before they are forwarded to the
 /// server, and whose result is the server's content (text, images; other blocks as their JSON
@@ -389,14 +391,16 @@ fn part(block: ContentBlock) -> ContentPart {
     }
 }
 
-impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+/// What a [`Toolbox`] does with an MCP server's tools: register them, and list them again when
+/// the server says they changed. (An extension trait: the toolbox is `toolwright`'s, the MCP
+/// side this crate's. Import it with `use toolwright::mcp::ToolboxExt as _;`.)
+pub trait ToolboxExt: Sized {
     /// Registers an MCP server's tools ([`McpTools`]), builder style: all of them, or none.
+    /// The same as [`Toolbox::with_all`].
     ///
     /// # Errors
-    /// As [`register_all`](Self::register_all).
-    pub fn with_mcp_tools(self, tools: McpTools) -> Result<Self, RegisterError> {
-        self.with_all(tools)
-    }
+    /// As [`Toolbox::register_all`].
+    fn with_mcp_tools(self, tools: McpTools) -> Result<Self, RegisterError>;
 
     /// Lists the server's tools again and registers the new list in place of `tools` (all of it,
     /// or, when some name is taken, none of it, and the old list stays); `tools` becomes the new
@@ -404,14 +408,24 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// ([`McpClient::tools_changed`]).
     ///
     /// The new tools are new registrations: approval rules added for the old ones
-    /// ([`needs_approval_if`](Self::needs_approval_if)) go with them, and the tools come after
-    /// the toolbox's others. When the new list cannot be registered, the old tools are put back
-    /// the same way.
+    /// ([`Toolbox::needs_approval_if`]) go with them, and the tools come after the toolbox's
+    /// others. When the new list cannot be registered, the old tools are put back the same way.
     ///
     /// # Errors
     /// When the server does not answer, or a new tool's name is taken; the toolbox is then as it
     /// was.
-    pub async fn refresh_mcp_tools(&mut self, tools: &mut McpTools) -> Result<(), McpToolsError> {
+    fn refresh_mcp_tools(
+        &mut self,
+        tools: &mut McpTools,
+    ) -> impl Future<Output = Result<(), McpToolsError>> + Send;
+}
+
+impl<C: ?Sized + Send + Sync + 'static> ToolboxExt for Toolbox<C> {
+    fn with_mcp_tools(self, tools: McpTools) -> Result<Self, RegisterError> {
+        self.with_all(tools)
+    }
+
+    async fn refresh_mcp_tools(&mut self, tools: &mut McpTools) -> Result<(), McpToolsError> {
         let mut fresh = tools.clone();
         fresh.fetch().await?;
         let old: Vec<String> = tools.names().collect();
