@@ -355,8 +355,8 @@ fn providers_prints_each_form_as_its_snapshot() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("openai-strict"));
 }
 
-/// `providers <form> --tool-choice <mode>`: the request's tool fields, what the README's table
-/// says each mode becomes.
+/// `providers <form> --tool-choice <mode>`: the request's tool fields, what the table in
+/// `toolwright::provider`'s documentation says each mode becomes.
 #[test]
 fn providers_prints_the_request_fields_of_each_tool_choice() {
     let binary = example("providers");

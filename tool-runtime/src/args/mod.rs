@@ -1,6 +1,8 @@
 //! Turning a call's arguments into a tool's typed arguments, the way models really send them.
 //!
-//! The pipeline, used by every tool that does not supply its own `parse_args`:
+//! # The pipeline
+//! Every tool that does not supply its own `parse_args` (`#[tool(parse_args = ..)]`, which then
+//! owns validation) runs the same steps:
 //! 1. **Fast path**: serde straight from the text into the typed arguments. Where the schema
 //!    says more than serde's derive enforces itself (a range, a pattern, ...; see
 //!    [`CompiledSchema::constrains_beyond_types`]), and for arguments that arrive as a value,
@@ -9,13 +11,86 @@
 //!    costs about what serde costs; anything else takes the long way below, which decides and
 //!    explains.
 //! 2. **Decode**: strict `serde_json`; only when that fails, the [lenient parser](parse_json),
-//!    which records every [`Repair`].
-//! 3. **Coerce** toward the schema where its meaning is unambiguous (`"42"` for an integer, a
-//!    stringified object, `30.0` for an integer, ...), recording every [`Coercion`].
-//! 4. **Validate** against the schema the model was shown, collecting every [`Problem`].
+//!    which records every [`Repair`] with its kind and byte offset: code fences, prose around
+//!    the JSON, truncated output, trailing and stray commas, comments, unquoted keys, single and
+//!    typographic quotes, Python literals, cut-off keywords, raw control characters, invalid
+//!    escapes, missing commas and colons, `NaN`/`Infinity`. One linear pass, bounded depth and
+//!    size ([`JsonLimits`]). `cargo run --example repair` runs the parser alone.
+//! 3. **Coerce** toward the schema where its meaning is unambiguous, recording every
+//!    [`Coercion`] with its path: `"42"` for a number, `"true"` for a boolean, `"null"`, JSON in
+//!    a string (also stringified twice), `30.0` for an integer, a number for a string, a single
+//!    value for an array, `anyOf`/`oneOf` branches chosen by tag and by type. Missing members are
+//!    never invented.
+//! 4. **Validate** every keyword of the schema the model was shown (types, `enum`/`const`,
+//!    ranges, lengths, patterns, formats, array bounds and uniqueness, unknown and missing
+//!    members, `anyOf`/`oneOf`/`allOf`/`not`, `$ref`, ...), collecting every [`Problem`].
 //! 5. **Deserialize** with serde into the typed arguments.
 //!
-//! Each step is governed by an [`ArgumentPolicy`] (per toolbox) and the tool's own overrides.
+//! Each step is governed by an [`ArgumentPolicy`] (per toolbox: `Toolbox::with_argument_policy`)
+//! and the tool's own overrides (`#[tool(repair = false, coerce = false)]`,
+//! `ToolDefinition::with_repair`). `ArgumentPolicy::ignore_unknown` drops undeclared arguments
+//! for every tool; `null_as_absent(false)` makes `null` arrive as `None` rather than as "not
+//! given".
+//!
+//! # What the model is told
+//! When the arguments are wrong the model gets one message: a summary, its own arguments
+//! re-rendered with a comment at each problem, and what the tool accepts. `search` with
+//! `{"qurey": "rust", "limit": 500}`:
+//!
+//! ```text
+//! invalid arguments for tool `search`: 3 problems: unknown argument `qurey` (did you mean `query`?); `limit`: expected an integer from 1 to 50, found 500; missing required argument `query` (a string).
+//! Your arguments, with each problem marked:
+//! {
+//!   "qurey": "rust",  // <- unknown argument: did you mean `query`?
+//!   "limit": 500  // <- expected an integer from 1 to 50, found 500
+//!   // "query": missing, required: a string
+//! }
+//! Required arguments: `query` and `limit`. Accepted arguments: `query` (a string), `limit` (an integer from 1 to 50).
+//! ```
+//!
+//! The application gets the same problems typed: [`ArgumentError::Invalid`] (path, kind,
+//! expected, found, suggestions), through `ToolResult::argument_error`.
+//!
+//! A caveat: where a value's schema has no rule beyond its type, the fast path trusts serde for
+//! the type, so a parameter whose schema is overridden to advertise a narrower type than its
+//! `Deserialize` accepts (`#[schemars(with = "u32")]` on a `String`) would let through what the
+//! schema refuses. The repository's `tests/agreement.rs` checks schema and serde agree for each
+//! demo tool, and is the pattern to copy for such parameters.
+//!
+//! # The validator is JSON Schema draft 2020-12
+//! Arguments are checked by toolwright's own validator, [`CompiledSchema`] (its messages are the
+//! ones above), held to the standard and not only to what schemars writes, since MCP servers'
+//! schemas are anyone's:
+//! - **The official JSON-Schema-Test-Suite** (draft 2020-12) runs in the repository's tests: all
+//!   of its main suite passes but 13 tests, intended differences listed with their reasons (12
+//!   of them: formats are asserted). `$id`, `$anchor`, `$dynamicRef`/`$dynamicAnchor`,
+//!   `unevaluatedProperties`/`unevaluatedItems`, `dependentSchemas`, `prefixItems`, `contains`
+//!   with `minContains`/`maxContains` and `propertyNames` are all enforced.
+//! - **References to other documents** resolve through
+//!   [`CompiledSchema::compile_with`]`(schema, &retrieve)`; toolwright never fetches anything from
+//!   the network itself.
+//! - **Numbers are exact**: integers past 2^53 compare as integers, and `multipleOf` is decided on
+//!   the decimal digits (`1e308` is a multiple of `0.5`, `1e-10` is not a multiple of `1`).
+//! - **Patterns** are ECMA-262, translated for `regex-lite` (`.` does not match `\r`, `\s`
+//!   includes U+FEFF, `\cX`, `[^]`, ...). Unicode property classes (`\p{Letter}`), look-around
+//!   and back-references have no translation: such a pattern is listed by
+//!   [`CompiledSchema::unsupported`], logged once, and not enforced.
+//! - **Formats** asserted: `date-time`, `date`, `time` (leap seconds at 23:59:60 UTC only),
+//!   `duration`, `email`, `hostname` (A-labels decoded and held to IDNA 2008's contextual rules),
+//!   `ipv4`, `ipv6`, `uri`, `uri-reference`, `json-pointer`, `uuid`, and schemars' integer widths
+//!   (`uint32`, ...). Not asserted (annotations): `idn-email`, `idn-hostname`, `iri`,
+//!   `iri-reference`, `uri-template`, `relative-json-pointer`, `regex`.
+//! - **A second opinion**: the repository's tests run the `jsonschema` crate beside it on values
+//!   made from the suite's and the demo tools' schemas, and on generated schemas with values;
+//!   they agree everywhere but on the listed differences.
+//! - **Within the limits, valid input passes**: the check's work grows with the arguments (16
+//!   schema visits per value, at least 200,000), and its depth is bounded for the stack (1,024
+//!   nested checks, 48 on one value), far beyond what the depth limit (128 levels by default)
+//!   needs. Every limit, and where it holds, is listed in toolwright's crate documentation
+//!   (Limits).
+//!
+//! What a valid call costs against serde alone, and against text -> `Value` -> `jsonschema` ->
+//! struct, is measured in the repository's BENCHMARKS.md.
 
 mod coerce;
 mod compiled;

@@ -1,10 +1,129 @@
-//! Provider wire formats: the tool calls in a model's response, the results sent back, and tool
-//! calls assembled from a stream as it arrives.
+//! Providers: the tool list each one is sent, the request's tool choice, the tool calls in a
+//! model's response, the results sent back, and tool calls assembled from a stream as it
+//! arrives: OpenAI Chat Completions and Responses, Anthropic Messages, Gemini and MCP.
 //!
-//! Everything works on `serde_json` values and text; no HTTP client is involved. Reading is
-//! [`Provider::read_response`] (names as the model wrote them) or [`Toolbox::read_response`]
-//! (names sent under a stand-in mapped back to the tool); streams go through an [`Assembler`];
-//! results go back with [`Toolbox::encode_results`], one per call, in call order.
+//! Everything works on `serde_json` values and text; no HTTP client is involved.
+//!
+//! # One declaration, every provider's form
+//! A tool has one canonical schema (JSON Schema draft 2020-12); each provider's form is derived
+//! from it by a transform pass, built once per tool and form and cached.
+//! [`Toolbox::tools_for`] gives the list a request's `tools` field holds:
+//!
+//! ```
+//! use serde_json::json;
+//! use toolwright::{Dialect, ToolFormat, Toolbox, tool};
+//!
+//! /// Search the catalogue.
+//! #[tool]
+//! fn search(query: String, limit: Option<u32>) -> String {
+//!     format!("{query} {limit:?}")
+//! }
+//!
+//! let tools = Toolbox::<()>::new().with(search {}).unwrap().with_strict(true);
+//! let list = tools.tools_for(ToolFormat::OpenAiChat).unwrap(); // serializes to the request's `tools`
+//! let parameters = &list.to_value()[0]["function"]["parameters"];
+//! assert_eq!(parameters["required"], json!(["query", "limit"]));
+//! assert_eq!(parameters["properties"]["limit"]["type"], json!(["integer", "null"]));
+//! tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean();
+//! ```
+//!
+//! | form | what the pass does |
+//! | --- | --- |
+//! | `OpenAiChat` / `OpenAiResponses` | `strict` always written. Strict: every property required, optional ones nullable (the runtime takes their `null` as "absent", so `Option` and defaulted parameters keep their meaning); `additionalProperties: false` everywhere; `$ref` siblings inlined; `default` into the description; only the documented keywords and formats; size limits checked |
+//! | `Anthropic` | the canonical schema; strict: closed objects, numeric and length bounds into the description, `minItems` 0 or 1, no recursion, its format list |
+//! | `Gemini` | `parameters` in the OpenAPI subset: `$ref`s inlined, `nullable` for null types and branches, `const` as a one-value `enum`, string enums only, exclusive integer bounds made inclusive, only the fields google-genai's `Schema` has |
+//! | `GeminiJsonSchema` | `parametersJsonSchema`: the canonical schema |
+//! | `Mcp` | `tools/list` entries with `title`, `outputSchema` and `annotations`; definitions at the root, small enums inlined |
+//!
+//! Everywhere: `oneOf` is sent as `anyOf`, Rust-specific formats (`uint32`, `double`, ...) are
+//! dropped where a provider does not take them, and whatever a form cannot say is still enforced
+//! when the call arrives. What a form cannot say is a lint, with tool, path, rule and fix, all at
+//! once: `tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean()` is a one-line
+//! test. A report prints one line per lint, errors first, then warnings; notes (a rule said in
+//! other words, nothing to do) are only counted, and `{:#}` lists them.
+//! `Toolbox::require_valid_for(..)` refuses to register tools that fail a chosen provider's
+//! lint, and a tool whose strict form is impossible (a `HashMap` argument, say) makes
+//! `tools_for` fail, or, with `StrictFallback::NonStrict`, is sent non-strict with the reason in
+//! `ProviderTools::downgraded()`. `#[tool(strict)]` / `#[tool(strict = false)]` override the
+//! toolbox. `cargo run --example providers -- <form>` prints the demo toolbox's list.
+//!
+//! **Names.** `#[tool]` takes only names every provider accepts, 1 to 64 of `A-Z a-z 0-9 _ -`.
+//! Tools built at run time (`ToolDefinition::new`, `DynamicTool`, an MCP server's tools) and a
+//! toolset's `.prefixed(..)` take any name. A name a provider refuses (`files.read` for OpenAI,
+//! over 64 characters) is sent under a stand-in (`files_read`, `Dialect::wire_name`), and calls
+//! to the stand-in are mapped back by the toolbox; two tools sent under one name are a lint
+//! error, and `Toolbox::require_valid_for` refuses them at registration.
+//!
+//! # The request side: which tools the model may or must call
+//! [`Toolbox::request_fields`] writes every tool field of a request: the tool list, the
+//! [`ToolChoice`] (auto, none, required, one tool, or an allowed subset the model may or must
+//! pick from) and, when set, parallel calls, in each provider's own words and under the names
+//! the provider knows the tools by. A named tool the toolbox does not have is an error here
+//! (with close matches), not a 400 later.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolwright::provider::{AllowedMode, ToolChoice, ToolRequest};
+//! use toolwright::{BatchOptions, ToolFormat, Toolbox, tool};
+//!
+//! /// The weather in a city.
+//! #[tool]
+//! fn get_weather(city: String) -> String {
+//!     format!("Sunny in {city}")
+//! }
+//!
+//! /// The time in a timezone.
+//! #[tool]
+//! fn get_time(timezone: String) -> String {
+//!     format!("12:00 in {timezone}")
+//! }
+//!
+//! let tools = Toolbox::<()>::new().with_all((get_weather {}, get_time {})).unwrap();
+//! let request = ToolRequest::new(ToolChoice::Required).parallel_calls(false);
+//! let fields = tools.request_fields(ToolFormat::Anthropic, request).unwrap();
+//! assert_eq!(
+//!     fields.get("tool_choice"),
+//!     Some(&json!({"type": "any", "disable_parallel_tool_use": true}))
+//! );
+//! let mut body = json!({"model": "claude-sonnet-4-5", "max_tokens": 1024});
+//! fields.merge_into(body.as_object_mut().unwrap());
+//! // The request and the batch that runs its calls agree: one call at a time.
+//! assert_eq!(BatchOptions::for_request(&body).is_parallel(), Some(false));
+//!
+//! let subset = ToolChoice::allowed(["get_time"], AllowedMode::Auto);
+//! let fields = tools.request_fields(ToolFormat::Gemini, subset).unwrap();
+//! assert_eq!(fields.get("toolConfig"), Some(&json!({"functionCallingConfig": {
+//!     "mode": "VALIDATED", "allowedFunctionNames": ["get_time"],
+//! }})));
+//! ```
+//!
+//! | `ToolChoice` | OpenAI Chat `tool_choice` | Responses `tool_choice` | Anthropic `tool_choice` | Gemini `toolConfig.functionCallingConfig` |
+//! | --- | --- | --- | --- | --- |
+//! | `Auto` | `"auto"` | `"auto"` | `{"type": "auto"}` | `{"mode": "AUTO"}` |
+//! | `None` | `"none"` | `"none"` | `{"type": "none"}` | `{"mode": "NONE"}` |
+//! | `Required` | `"required"` | `"required"` | `{"type": "any"}` | `{"mode": "ANY"}` |
+//! | `Tool(t)` | `{"type": "function", "function": {"name": t}}` | `{"type": "function", "name": t}` | `{"type": "tool", "name": t}` | `ANY` + `allowedFunctionNames: [t]` |
+//! | `Allowed`, auto | `{"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": [..]}}` | `{"type": "allowed_tools", "mode": "auto", "tools": [..]}` | `tools` narrowed, `{"type": "auto"}` | `VALIDATED` + `allowedFunctionNames` |
+//! | `Allowed`, required | the same, mode `required` | the same, mode `required` | `tools` narrowed, `{"type": "any"}` | `ANY` + `allowedFunctionNames` |
+//! | parallel calls off | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `disable_parallel_tool_use: true` | refused (no such switch) |
+//!
+//! Where a provider cannot say a choice, toolwright narrows or refuses, and never sends a shape
+//! the provider rejects: Anthropic has no allowed subset, so its `tools` list is cut down to the
+//! subset (`RequestFields::narrowed()` says so); Gemini has no switch for parallel calls, so
+//! `parallel_calls(false)` is refused for it (run the calls one at a time with
+//! `BatchOptions::parallel(false)` instead); MCP has no request side (its clients pick). An
+//! allowed subset of one tool, required, is that tool; a subset of every tool is
+//! `auto`/`required`. `ToolRequest::narrow_tools(true)` narrows the list on every provider, for
+//! OpenAI-compatible servers (Groq, vLLM, ...) that lack `allowed_tools`. With `None` the tools
+//! are still sent (a conversation that called them stays valid); a toolbox with no tools writes
+//! no fields for `auto` and `none` (OpenAI refuses a `tool_choice` without `tools`).
+//! `cargo run --example providers -- <form> --tool-choice <mode>` prints a request's tool fields
+//! for the demo toolbox.
+//!
+//! # Tool calls in, results out
+//! Reading is [`Provider::read_response`] (names as the model wrote them) or
+//! [`Toolbox::read_response`] (names sent under a stand-in mapped back to the tool); results go
+//! back with [`Toolbox::encode_results`], one per call, in call order.
 //!
 //! ```
 //! use serde_json::json;
@@ -19,6 +138,69 @@
 //! assert_eq!(turn.calls[0].call_id, "toolu_1");
 //! assert_eq!(turn.calls[0].arguments_as_map()["b"], 3);
 //! ```
+//!
+//! - Intake gives the calls in order with their arguments exactly as sent (text or object), the
+//!   text beside them and the stop reason; a malformed body is a [`WireError`] naming the JSON
+//!   pointer at fault. Gemini calls without an id get a stable made-up one (`id_generated`),
+//!   which is not sent back. Calls the provider runs itself (Anthropic `server_tool_use`) are
+//!   kept, marked `CallKind::Server`, and get no result. A response with several answers (OpenAI
+//!   Chat `n`, Gemini `candidateCount`) is read one answer at a time, choice 0 unless
+//!   `read_choice(.., n)` or [`Assembler::choice`] picks another, the same whole and streamed.
+//!   OpenAI Chat's legacy `function_call` gives its one call, answered by a `function` message.
+//! - Encoding pairs results with calls by id and writes them in call order, one per call, or
+//!   refuses (a call without a result, a stray result, an interrupt still waiting): OpenAI
+//!   `tool` messages, Responses `function_call_output` items (by `call_id`), one Anthropic
+//!   `user` message of `tool_result` blocks (`is_error`, images as blocks), Gemini
+//!   `functionResponse` parts (`response` always an object, `{"output": ..}` or
+//!   `{"error": ..}`), MCP `CallToolResult`s (`structuredContent` when the tool has an output
+//!   schema). Result options a provider takes (Anthropic `cache_control`, ...) pass through;
+//!   others are left out.
+//!
+//! # Streams
+//! An [`Assembler`] per response reads the chunks or events as they arrive: OpenAI Chat
+//! `delta.tool_calls` by id, then index, then the latest call; Responses events by
+//! `item_id`/`output_index`; Anthropic blocks by `index`, several messages in one stream
+//! included; Gemini whole calls and `partialArgs` by JSON path. Appending a delta never re-reads
+//! what came before, so the work is linear in the bytes received; [`PartialCall::preview`] reads
+//! the arguments so far leniently, for a UI. A call is complete at its block's end; a stream cut
+//! short yields its calls as `Incomplete` with what arrived. A chunk out of order or malformed is
+//! an error naming the chunk, and nothing received is dropped.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolwright::provider::Provider;
+//! use toolwright::{CallStatus, Toolbox, tool};
+//!
+//! /// Add two integers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! let tools = Toolbox::<()>::new().with(add {}).unwrap();
+//!
+//! // A streamed Anthropic response, one event per line (SSE framing is fine).
+//! let mut stream = tools.assembler(Provider::Anthropic);
+//! for line in [
+//!     r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"add","input":{}}}"#,
+//!     r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": 2, "}}"#,
+//!     r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"b\": 3}"}}"#,
+//!     r#"data: {"type":"content_block_stop","index":0}"#,
+//! ] {
+//!     stream.push_line(line).unwrap();
+//! }
+//! let calls = stream.finish();
+//! assert_eq!(calls[0].status, CallStatus::Complete);
+//!
+//! let results: Vec<_> = calls.iter().map(|call| tools.execute_blocking(call, &())).collect();
+//! let message = tools.encode_results(Provider::Anthropic, &calls, &results).unwrap();
+//! assert_eq!(message, json!({"role": "user", "content": [
+//!     {"type": "tool_result", "tool_use_id": "toolu_1", "content": "5"},
+//! ]}));
+//! ```
+//!
+//! `cargo run --example assemble -- <provider>` reads a stream as JSON lines on stdin and prints
+//! one `{"id","name","arguments","status"}` line per call.
 
 mod anthropic;
 mod gemini;
