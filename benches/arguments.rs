@@ -58,7 +58,9 @@ fn broken_inputs() -> Vec<String> {
         env!("CARGO_MANIFEST_DIR"),
         "/../tool-runtime/tests/data/lenient"
     );
-    let text = std::fs::read_to_string(format!("{data}/cross_impl_differential.jsonl")).unwrap();
+    let path = format!("{data}/cross_impl_differential.jsonl");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("cannot read fixture {path}: {error}"));
     text.lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter_map(|case| case["input"].as_str().map(str::to_owned))

@@ -1,6 +1,7 @@
-//! The documentation a user copies from compiles for a toolwright user: every public example
-//! names `toolwright::`, never the runtime crate behind it (`toolwright_runtime::`, which a user does
-//! not depend on). The examples themselves run as doctests, against the facade.
+//! What a user gets from crates.io: documentation whose every public example names
+//! `toolwright::`, never the runtime crate behind it (`toolwright_runtime::`, which a user does not
+//! depend on; the examples themselves run as doctests, against the facade), and crates whose
+//! manifests carry what crates.io and docs.rs need.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,4 +50,93 @@ fn public_examples_use_the_facade_paths() {
         "documentation names `toolwright_runtime::`, which a toolwright user cannot import; write `toolwright::`:\n{}",
         found.join("\n")
     );
+}
+
+/// Each published crate carries what crates.io and docs.rs need (issue 27): a description, the
+/// licence with both its files, the repository, a readme that exists, at most five keywords of
+/// at most 20 characters (crates.io refuses more), categories, the lowest toolchain, and docs.rs
+/// metadata; and the names are ones crates.io can take (its `tool_macros` is another project's).
+#[test]
+fn published_crates_carry_what_crates_io_needs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    for key in ["license", "repository", "rust-version"] {
+        assert!(
+            workspace
+                .lines()
+                .any(|line| line.starts_with(&format!("{key} = \""))),
+            "the workspace's [workspace.package] sets no {key}"
+        );
+    }
+    let published = [
+        (".", "toolwright"),
+        ("tool-macros", "toolwright-macros"),
+        ("tool-runtime", "toolwright-runtime"),
+        ("tool-mcp", "toolwright-mcp"),
+    ];
+    for (dir, name) in published {
+        let dir = root.join(dir);
+        let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        let value = |key: &str| {
+            manifest
+                .lines()
+                .find_map(|line| line.strip_prefix(&format!("{key} = ")))
+                .map(str::to_owned)
+        };
+        let inherited = |key: &str| {
+            value(key).is_some() || manifest.contains(&format!("\n{key}.workspace = true"))
+        };
+        assert_eq!(
+            value("name").as_deref(),
+            Some(&*format!("\"{name}\"")),
+            "{name}"
+        );
+        assert!(
+            !manifest.contains("publish = false"),
+            "{name} is to be published"
+        );
+        for key in [
+            "license",
+            "repository",
+            "rust-version",
+            "edition",
+            "version",
+        ] {
+            assert!(inherited(key), "{name}: no {key}");
+        }
+        let description = value("description").unwrap_or_default();
+        assert!(description.len() > 20, "{name}: no description");
+        let readme = value("readme").unwrap_or_else(|| panic!("{name}: no readme"));
+        assert!(
+            dir.join(readme.trim_matches('"')).is_file(),
+            "{name}: {readme} is missing"
+        );
+        for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+            let text = fs::read_to_string(dir.join(licence))
+                .unwrap_or_else(|error| panic!("{name}: {licence}: {error}"));
+            assert!(text.len() > 500, "{name}: {licence} is not a licence");
+        }
+        let keywords = value("keywords").unwrap_or_else(|| panic!("{name}: no keywords"));
+        let keywords: Vec<&str> = keywords
+            .trim_matches(|c| c == '[' || c == ']')
+            .split(',')
+            .map(|keyword| keyword.trim().trim_matches('"'))
+            .collect();
+        assert!((1..=5).contains(&keywords.len()), "{name}: {keywords:?}");
+        for keyword in &keywords {
+            assert!(
+                keyword.len() <= 20
+                    && keyword.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && keyword
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '+'),
+                "{name}: crates.io refuses the keyword {keyword:?}"
+            );
+        }
+        assert!(value("categories").is_some(), "{name}: no categories");
+        assert!(
+            manifest.contains("[package.metadata.docs.rs]"),
+            "{name}: no docs.rs metadata"
+        );
+    }
 }

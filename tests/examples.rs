@@ -338,12 +338,11 @@ fn providers_prints_each_form_as_its_snapshot() {
             String::from_utf8_lossy(&output.stderr)
         );
         let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
-        let snapshot = std::fs::read_to_string(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("snapshots/providers")
-                .join(format!("{form}.json")),
-        )
-        .unwrap();
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("snapshots/providers")
+            .join(format!("{form}.json"));
+        let snapshot = std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("cannot read snapshot {}: {error}", path.display()));
         assert_eq!(
             printed,
             serde_json::from_str::<Value>(&snapshot).unwrap(),

@@ -6,6 +6,7 @@
 //! a [`DynamicTool`] at run time.
 
 #![warn(clippy::pedantic)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![allow(
     // Accessors and builders everywhere: the attribute would be noise on most of the API.
     clippy::must_use_candidate,

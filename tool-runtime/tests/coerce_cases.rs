@@ -11,7 +11,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::fs;
 
-use common::{DATA, lines, same};
+use common::{lines, same};
 use serde_json::{Value, json};
 use toolwright_runtime::args::{CompiledSchema, JsonLimits, parse_json};
 
@@ -121,10 +121,7 @@ fn matches(case: &Case, got: &Result<(Value, Vec<String>), String>) -> bool {
 
 #[test]
 fn schema_guided_cases_match_or_are_listed_with_a_reason() {
-    let list: Value = serde_json::from_str(
-        &fs::read_to_string(format!("{DATA}/coerce_differences.json")).unwrap(),
-    )
-    .unwrap();
+    let list: Value = serde_json::from_str(&common::read("coerce_differences.json")).unwrap();
     let mut listed = BTreeMap::new();
     for group in list.as_array().unwrap() {
         for id in group["cases"].as_array().unwrap() {

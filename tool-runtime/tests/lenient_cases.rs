@@ -11,7 +11,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
-use common::{DATA, lines, same};
+use common::{lines, same};
 use serde_json::Value;
 use toolwright_runtime::args::{JsonLimits, parse_json};
 
@@ -101,9 +101,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn differences() -> BTreeMap<String, String> {
-    let list: Value =
-        serde_json::from_str(&fs::read_to_string(format!("{DATA}/differences.json")).unwrap())
-            .unwrap();
+    let list: Value = serde_json::from_str(&common::read("differences.json")).unwrap();
     let mut by_case = BTreeMap::new();
     for group in list.as_array().unwrap() {
         let reason = group["reason"].as_str().unwrap();

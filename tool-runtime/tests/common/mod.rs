@@ -7,10 +7,15 @@ use serde_json::Value;
 
 pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lenient");
 
+/// The text of one file of `tests/data/lenient`; a missing file fails with the path looked for.
+pub fn read(file: &str) -> String {
+    let path = format!("{DATA}/{file}");
+    fs::read_to_string(&path).unwrap_or_else(|error| panic!("cannot read fixture {path}: {error}"))
+}
+
 /// The cases of one file, with their 1-based line numbers.
 pub fn lines(file: &str) -> Vec<(usize, Value)> {
-    fs::read_to_string(format!("{DATA}/{file}"))
-        .unwrap()
+    read(file)
         .lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
