@@ -420,7 +420,7 @@ pub trait ToolboxExt: Sized {
     ) -> impl Future<Output = Result<(), McpToolsError>> + Send;
 }
 
-impl<C: ?Sized + Send + Sync + 'static> ToolboxExt for Toolbox<C> {
+impl<C: ?Sized + Sync + 'static> ToolboxExt for Toolbox<C> {
     fn with_mcp_tools(self, tools: McpTools) -> Result<Self, RegisterError> {
         self.with_all(tools)
     }
