@@ -341,8 +341,7 @@ fn providers_prints_each_form_as_its_snapshot() {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("snapshots/providers")
             .join(format!("{form}.json"));
-        let snapshot = std::fs::read_to_string(&path)
-            .unwrap_or_else(|error| panic!("cannot read snapshot {}: {error}", path.display()));
+        let snapshot = data::read_file(&path);
         assert_eq!(
             printed,
             serde_json::from_str::<Value>(&snapshot).unwrap(),

@@ -76,13 +76,6 @@ fn schemas(format: ToolFormat, list: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
-/// The checked-in snapshot of a form; a missing one fails with the path looked for.
-fn read_snapshot(form: &str) -> String {
-    let path = snapshot_path(form);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|error| panic!("cannot read snapshot {}: {error}", path.display()))
-}
-
 fn snapshot_path(form: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("snapshots/providers")
@@ -260,7 +253,7 @@ fn values_built_from_every_snapshot_pass_the_local_pipeline() {
     let mut checked = 0;
     for (form, format, strict) in FORMS {
         let toolbox = demo::toolbox().with_strict(strict);
-        let snapshot: Value = serde_json::from_str(&read_snapshot(form)).unwrap();
+        let snapshot: Value = serde_json::from_str(&data::read_file(&snapshot_path(form))).unwrap();
         for (name, schema) in schemas(format, &snapshot) {
             let defs = schema
                 .get("$defs")

@@ -25,7 +25,12 @@ pub fn path(relative: &str) -> PathBuf {
 
 /// The text of the fixture file `tests/data/<relative>`.
 pub fn read(relative: &str) -> String {
-    let path = path(relative);
-    fs::read_to_string(&path)
-        .unwrap_or_else(|error| panic!("cannot read fixture {}: {error}", path.display()))
+    read_file(&path(relative))
+}
+
+/// The text of a file the tests check against (a fixture, a snapshot); one that cannot be read
+/// fails with its path.
+pub fn read_file(path: &Path) -> String {
+    fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
 }

@@ -12,18 +12,17 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RoleClient};
 use rmcp::{ClientHandler, Peer, ServiceError};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio::sync::Notify;
 
+use toolwright_runtime::{
+    Content, ContentPart, DynTool, DynamicTool, IntoTools, Outcome, RegisterError, SchemaError,
+    ToolAnnotations, ToolDefinition, ToolOutput, Toolbox, erase,
+};
+
 // Names the documentation links to.
-use toolwright_runtime::__private::ParseSession;
 #[cfg(doc)]
 use toolwright_runtime::ToolResult;
-use toolwright_runtime::args::{self, ArgumentError};
-use toolwright_runtime::{
-    Arguments, CallScope, Content, ContentPart, DynTool, IntoTools, Outcome, RegisterError,
-    SchemaError, Tool, ToolAnnotations, ToolDefinition, ToolOutput, Toolbox, erase,
-};
 
 /// toolwright's rmcp client handler: connect with it (`McpClient::new().serve(transport)`,
 /// through [`rmcp::ServiceExt`]) to hear when the server's tools change.
@@ -302,48 +301,25 @@ impl<C: ?Sized + Sync + 'static> IntoTools<C> for McpTools {
                     let name = format!("{prefix}{}", remote.name);
                     remote.definition.with_name(name)
                 };
-                erase(Forwarded {
-                    definition,
-                    remote: remote.name,
-                    peer: peer.clone(),
-                })
+                erase(forwarded(definition, remote.name, peer.clone()))
             })
             .collect()
     }
 }
 
-/// One MCP server's tool, as a toolbox's.
-struct Forwarded {
+/// One MCP server's tool, as a toolbox's: a [`DynamicTool`] (the whole argument pipeline
+/// against the server's `inputSchema`, like any tool built at run time) whose body calls the
+/// server's tool by its own name.
+fn forwarded<C: ?Sized + Sync + 'static>(
     definition: ToolDefinition,
     remote: String,
     peer: Peer<RoleClient>,
-}
-
-impl<C: ?Sized + Sync + 'static> Tool<C> for Forwarded {
-    type Args = Map<String, Value>;
-
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
-
-    fn parse_args(
-        &self,
-        arguments: &Arguments,
-        _ctx: &C,
-        session: &mut ParseSession,
-    ) -> Result<Self::Args, ArgumentError> {
-        args::parse_checked(&self.definition, arguments, session)
-    }
-
-    fn call<'a>(
-        &'a self,
-        args: Self::Args,
-        _ctx: &'a C,
-        _call: CallScope<'a>,
-    ) -> impl Future<Output = Outcome> + Send + 'a {
-        let params = CallToolRequestParams::new(self.remote.clone()).with_arguments(args);
+) -> DynamicTool<C> {
+    DynamicTool::new_async(definition, move |args, _ctx: &C| {
+        let params = CallToolRequestParams::new(remote.clone()).with_arguments(args);
+        let peer = peer.clone();
         async move {
-            match self.peer.call_tool(params).await {
+            match peer.call_tool(params).await {
                 Ok(result) => outcome(result),
                 Err(error) => {
                     let error = McpCallError::Service(error.to_string());
@@ -354,7 +330,7 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for Forwarded {
                 }
             }
         }
-    }
+    })
 }
 
 /// The outcome of a call from the server's result.

@@ -17,16 +17,17 @@ use rmcp::{Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-// Names the documentation links to.
 use toolwright_runtime::__private::{
     EchoName, error_result, lookup, stand_ins, structured_content,
 };
-#[cfg(doc)]
-use toolwright_runtime::CallInfo;
 use toolwright_runtime::{
     Arguments, BatchOptions, Cancellation, ContentPart, Dialect, Lint, LintReport, Progress,
     ProgressSink, ResultDetail, Rule, Severity, ToolCall, ToolFormat, ToolResult, Toolbox,
 };
+
+// Names the documentation links to.
+#[cfg(doc)]
+use toolwright_runtime::CallInfo;
 
 /// How many tools one `tools/list` page holds, unless set with [`McpServer::page_size`].
 pub const DEFAULT_PAGE_SIZE: usize = 100;

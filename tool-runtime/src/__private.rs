@@ -26,9 +26,8 @@ use crate::{docs, schema};
 pub use inventory;
 
 // For toolwright-mcp, the workspace's MCP crate (built on this crate's public API plus these):
-// a forwarded tool's whole argument pipeline, MCP's `structuredContent` rule (the same as the
-// provider encoder's), and a model-sent name shown bounded.
-pub use crate::args::parse_checked;
+// MCP's `structuredContent` rule (the same as the provider encoder's), a model-sent name shown
+// bounded, dispatch's lookup and stand-in names, and an error result with its detail.
 pub use crate::echo::Name as EchoName;
 pub use crate::provider::mcp::structured_content;
 

@@ -619,7 +619,7 @@ fn fast_tape<'a>(
 ///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`].
-pub fn parse_checked<T: DeserializeOwned>(
+pub(crate) fn parse_checked<T: DeserializeOwned>(
     definition: &ToolDefinition,
     arguments: &Arguments,
     session: &mut ParseSession,
