@@ -5,11 +5,15 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use toolwright::args::{ArgumentPolicy, CoercionKind, ProblemKind, RepairKind};
-use toolwright::{ArgumentError, DynamicTool, ToolCall, ToolDefinition, Toolbox, tool};
+use toolwright::args::{ArgumentPolicy, CoercionKind, CutOff, ProblemKind, RepairKind};
+use toolwright::provider::{Assembler, Provider};
+use toolwright::{
+    ArgumentError, Arguments, Before, CallStatus, DynamicTool, Hook, ToolAnnotations, ToolCall,
+    ToolDefinition, Toolbox, tool,
+};
 
 /// Count items.
-#[tool]
+#[tool(read_only)]
 fn count(
     /// Items to count.
     items: Vec<u32>,
@@ -394,4 +398,233 @@ fn unique_items_over_deeply_nested_values_stays_linear() {
     let problems = definition.compiled_schema().validate(&value);
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].kind, ProblemKind::Items);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments that ended early (issue 28, item 5): closing them may change what the model meant,
+// so by default only a read-only tool runs on them, on every path a call takes.
+
+/// Save a note at a path.
+#[tool]
+fn save_note(
+    /// Where.
+    path: String,
+    /// What.
+    text: String,
+) -> String {
+    format!("saved {} bytes at {path}", text.len())
+}
+
+/// Save a note, closing whatever was cut off.
+#[tool(cut_off = "run")]
+fn save_anyway(
+    /// Where.
+    path: String,
+) -> String {
+    format!("saved at {path}")
+}
+
+/// Look a path up (read-only), but never on a guess.
+#[tool(read_only, cut_off = "refuse")]
+fn look_strictly(
+    /// Where.
+    path: String,
+) -> String {
+    format!("looked at {path}")
+}
+
+/// Look a path up.
+#[tool(read_only)]
+fn look(
+    /// Where.
+    path: String,
+) -> String {
+    format!("looked at {path}")
+}
+
+fn cut_tools() -> Toolbox {
+    Toolbox::new()
+        .with_all((save_note {}, save_anyway {}, look_strictly {}, look {}))
+        .unwrap()
+}
+
+/// The string was cut in the middle: `/home/user/tmp` would have been something else.
+const CUT: &str = r#"{"path": "/home/user/tm"#;
+
+fn assert_cut_off(result: &toolwright::ToolResult, offset: usize) {
+    assert!(result.is_error, "{}", result.text());
+    match result.argument_error() {
+        Some(ArgumentError::CutOff { offset: at, .. }) => assert_eq!(*at, offset),
+        other => panic!("expected a cut-off error, got {other:?}: {}", result.text()),
+    }
+    assert!(
+        result.text().contains("stopped early")
+            && result.text().contains("Send the whole call again"),
+        "{}",
+        result.text()
+    );
+}
+
+#[test]
+fn a_cut_off_call_runs_only_a_read_only_tool_by_default() {
+    let tools = cut_tools();
+    // `save_note`: not run, and the model is told where its arguments stopped.
+    let result = run(&tools, "save_note", CUT);
+    // Where the text stops.
+    assert_cut_off(&result, 23);
+    assert!(
+        result.text().contains("line 1, column 24"),
+        "{}",
+        result.text()
+    );
+    // A read-only tool runs on the closed text; a tool may choose either way for itself.
+    assert_eq!(run(&tools, "look", CUT).text(), "looked at /home/user/tm");
+    assert_eq!(
+        run(&tools, "save_anyway", CUT).text(),
+        "saved at /home/user/tm"
+    );
+    assert_cut_off(&run(&tools, "look_strictly", CUT), 23);
+    // Repairs that cannot change the meaning still run any tool.
+    let fixable = r#"```json
+{path: '/tmp/a', "text": "hi",} // done
+```"#;
+    assert_eq!(
+        run(&tools, "save_note", fixable).text(),
+        "saved 2 bytes at /tmp/a"
+    );
+    // An object whose last member is whole but whose brace never came is cut off too: the
+    // members after the cut would fall back to their defaults.
+    assert_cut_off(
+        &run(&tools, "save_note", r#"{"path": "/tmp/a", "text": "hi""#),
+        31,
+    );
+}
+
+#[test]
+fn the_toolbox_decides_for_tools_that_do_not() {
+    let run_all = cut_tools().with_argument_policy(ArgumentPolicy::new().cut_off(CutOff::Run));
+    assert_eq!(
+        run(&run_all, "save_note", r#"{"path": "/tmp/a", "text": "Dear"#).text(),
+        "saved 4 bytes at /tmp/a"
+    );
+    // The tool's own rule stands over the toolbox's.
+    assert_cut_off(&run(&run_all, "look_strictly", CUT), 23);
+    let refuse_all =
+        cut_tools().with_argument_policy(ArgumentPolicy::new().cut_off(CutOff::Refuse));
+    assert_cut_off(&run(&refuse_all, "look", CUT), 23);
+    assert_eq!(
+        run(&refuse_all, "save_anyway", CUT).text(),
+        "saved at /home/user/tm"
+    );
+}
+
+#[test]
+fn a_cut_off_call_is_refused_on_every_entry_path() {
+    let tools = cut_tools();
+    // A value: arguments stringified (as some servers send them), cut.
+    let stringified = Arguments::Json(Value::String(CUT.to_owned()));
+    assert_cut_off(&run(&tools, "save_note", stringified), 23);
+
+    // A whole provider body whose output limit was reached inside the arguments.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "length", "message": {
+        "role": "assistant",
+        "tool_calls": [{"id": "call_1", "type": "function",
+            "function": {"name": "save_note", "arguments": CUT}}],
+    }}]});
+    let turn = tools.read_response(Provider::OpenAiChat, &body).unwrap();
+    assert_cut_off(&tools.execute_blocking(&turn.calls[0], &()), 23);
+
+    // A stream that ended inside a call: the call is incomplete, whatever its text holds.
+    let mut stream = tools.assembler(Provider::Anthropic);
+    for event in [
+        json!({"type": "message_start", "message": {"content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": "toolu_1", "name": "save_note", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": r#"{"path": "/tmp/a", "text": "hi"}"#}}),
+    ] {
+        stream.push(&event).unwrap();
+    }
+    let calls = stream.finish();
+    assert_eq!(calls[0].status, CallStatus::Incomplete);
+    let result = tools.execute_blocking(&calls[0], &());
+    assert!(
+        matches!(result.argument_error(), Some(ArgumentError::IncompleteCall)),
+        "{}",
+        result.text()
+    );
+    assert!(
+        result.text().contains("did not arrive in full"),
+        "{}",
+        result.text()
+    );
+    // A read-only tool runs on what arrived.
+    let mut incomplete = ToolCall::new("toolu_2", "look", r#"{"path": "/tmp/a"}"#);
+    incomplete.status = CallStatus::Incomplete;
+    assert_eq!(
+        tools.execute_blocking(&incomplete, &()).text(),
+        "looked at /tmp/a"
+    );
+
+    // A batch.
+    let batch = [
+        ToolCall::new("c1", "save_note", CUT),
+        ToolCall::new("c2", "look", CUT).with_index(1),
+    ];
+    let results = tools.execute_all_blocking(&batch, &());
+    assert_cut_off(&results[0], 23);
+    assert_eq!(results[1].text(), "looked at /home/user/tm");
+
+    // A hook's rewrite that cuts the arguments.
+    let hooked = cut_tools().with_hook(CutEverything);
+    let whole = r#"{"path": "/tmp/a", "text": "hi"}"#;
+    assert_cut_off(&run(&hooked, "save_note", whole), 23);
+
+    // A dynamic tool, with its annotations.
+    let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    let definition = |name| ToolDefinition::new(name, "Write.", schema.clone()).unwrap();
+    let echo = |arguments: Map<String, Value>, _: &()| Value::Object(arguments);
+    let dynamic = Toolbox::new()
+        .with(DynamicTool::new(definition("write"), echo))
+        .unwrap()
+        .with(DynamicTool::new(
+            definition("read").with_annotations(ToolAnnotations {
+                read_only: Some(true),
+                ..ToolAnnotations::default()
+            }),
+            echo,
+        ))
+        .unwrap();
+    assert_cut_off(&run(&dynamic, "write", CUT), 23);
+    assert_eq!(
+        run(&dynamic, "read", CUT).text(),
+        r#"{"path":"/home/user/tm"}"#
+    );
+}
+
+/// Rewrites every call's arguments to a cut-off text.
+struct CutEverything;
+
+impl Hook<()> for CutEverything {
+    fn before(&self, _: &ToolDefinition, _: &ToolCall, _: &()) -> Before {
+        Before::Rewrite(Arguments::Text(CUT.to_owned()))
+    }
+}
+
+#[test]
+fn the_stream_and_the_text_agree_on_where_a_call_stopped() {
+    // An OpenAI Chat stream whose output limit was reached inside a call: the choice finished
+    // (`length`), so the call is complete as a block, and its text is cut.
+    let tools = cut_tools();
+    let mut stream = Assembler::new(Provider::OpenAiChat);
+    for line in [
+        r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"save_note","arguments":"{\"path\": \"/home"}}]}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"/user/tm"}}]}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#,
+    ] {
+        stream.push_line(line).unwrap();
+    }
+    let calls = stream.finish();
+    assert_eq!(calls[0].status, CallStatus::Complete);
+    assert_cut_off(&tools.execute_blocking(&calls[0], &()), 23);
 }

@@ -257,6 +257,32 @@ fn dispatch_takes_what_the_model_meant_and_explains_the_rest() {
     }
 }
 
+/// Issue 28: arguments that ended early run a read-only tool (`add`) but never one that changes
+/// the world (`create_invoice`, `set_tags`): the model is told where they stopped.
+#[test]
+fn dispatch_refuses_cut_off_arguments_to_a_tool_that_changes_the_world() {
+    let input = r#"{"id":"k1","name":"add","arguments":"{\"a\": 2, \"b\": 3"}
+{"id":"k2","name":"create_invoice","arguments":"{\"vendor_name\": \"ACME\", \"total_amount\": \"120.5"}
+{"id":"k3","name":"set_tags","arguments":"{\"tags\": [\"a\", \"b\""}
+{"id":"k4","name":"create_invoice","arguments":"{\"vendor_name\": \"ACME\", \"total_amount\": \"120.50 EUR\"}"}
+"#;
+    let lines = dispatch(input);
+    assert_eq!(lines[0], line("k1", "add", false, "5"));
+    for (at, column) in [(1, 47), (2, 19)] {
+        assert_eq!(lines[at]["is_error"], true, "{}", lines[at]);
+        let content = lines[at]["content"].as_str().unwrap();
+        assert!(
+            content.contains(&format!(
+                "the arguments stopped early, at line 1, column {column}"
+            )) && content.contains("so the tool was not run")
+                && content.contains("Send the whole call again"),
+            "{content}"
+        );
+    }
+    // The same call sent whole runs.
+    assert_eq!(lines[3], line("k4", "create_invoice", false, "SUCCESS"));
+}
+
 #[test]
 fn dispatch_answers_broken_lines_without_stopping() {
     let input = b"{\"id\":\"c1\",\"arguments\":{}}\n\xff\xfe not utf-8\n[1,2]\n{\"id\":7,\"name\":\"add\",\"arguments\":{\"a\":1,\"b\":2}}\n";

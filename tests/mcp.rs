@@ -507,6 +507,19 @@ async fn a_server_tools_are_a_toolbox_tools_with_repair_in_front() {
     let result = toolbox.execute(&broken, &()).await;
     assert_eq!((result.text(), result.is_error), ("42".into(), false));
     assert!(result.fixes().is_some_and(|fixes| !fixes.is_empty()));
+    // That tool is read-only (its annotations came from the server); one that is not is never
+    // sent arguments that ended early, which closing could have changed (issue 28).
+    let cut = ToolCall::new("c1b", "calc_delete_file", r#"{"path": "/home/user/tm"#);
+    let result = toolbox.execute(&cut, &()).await;
+    assert!(result.is_error);
+    assert!(
+        matches!(
+            result.argument_error(),
+            Some(toolwright::ArgumentError::CutOff { .. })
+        ),
+        "{}",
+        result.text()
+    );
 
     // Wrong arguments never reach the server: the model gets the feedback.
     let wrong = ToolCall::new("c2", "calc_add", r#"{"a": "two"}"#);

@@ -374,14 +374,26 @@ fn unknown_arguments_are_rejected_unless_the_tool_ignores_them() {
 
 #[test]
 fn broken_json_and_non_objects_are_explained() {
-    // Truncated output is repaired, and the repair recorded.
-    let result = run("spend", r#"{"amount": 1"#);
+    // Broken JSON is repaired, and the repair recorded.
+    let result = run("spend", r#"{"amount": 1,}"#);
     assert!(!result.is_error, "{}", result.text());
     assert_eq!(result.text(), "9");
     let fixes = result.fixes().expect("the repair is recorded");
     assert_eq!(
         fixes.repairs[0].kind,
-        toolwright::args::RepairKind::UnclosedObject
+        toolwright::args::RepairKind::TrailingComma
+    );
+    // Output cut off is not run by a tool that changes the world (issue 28): closing it may
+    // have changed what the model meant, and the model is told where it stopped.
+    let result = run("spend", r#"{"amount": 1"#);
+    assert!(result.is_error);
+    assert!(
+        matches!(
+            result.argument_error(),
+            Some(toolwright::ArgumentError::CutOff { offset: 12, .. })
+        ),
+        "{}",
+        result.text()
     );
     // What cannot be understood is an error that says where.
     let result = run("spend", r#"{"amount": @}"#);

@@ -21,6 +21,8 @@ pub(crate) struct ToolArgs {
     pub(crate) unknown_args: Option<(LitStr, bool)>,
     pub(crate) repair: Option<LitBool>,
     pub(crate) coerce: Option<LitBool>,
+    /// `cut_off = "run" | "refuse" | "read_only"`, with the literal and the variant's name.
+    pub(crate) cut_off: Option<(LitStr, &'static str)>,
     pub(crate) strict: Option<LitBool>,
     pub(crate) concurrent: Option<LitBool>,
     /// The timeout in milliseconds, with the literal it was read from.
@@ -43,6 +45,7 @@ const TOOL_KEYS: &[&str] = &[
     "unknown_args",
     "repair",
     "coerce",
+    "cut_off",
     "strict",
     "concurrent",
     "timeout",
@@ -152,6 +155,26 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                         }
                     });
                 set_some(&meta, &mut args.unknown_args, policy, &mut errors)
+            }
+            // cut_off = "run" | "refuse" | "read_only": whether the tool runs on arguments that
+            // ended early
+            "cut_off" => {
+                let rule =
+                    string(&meta, &mut errors)?.and_then(|rule| match rule.value().as_str() {
+                        "run" => Some((rule, "Run")),
+                        "refuse" => Some((rule, "Refuse")),
+                        "read_only" => Some((rule, "ReadOnly")),
+                        other => {
+                            errors.error(syn::Error::new(
+                                rule.span(),
+                                format!(
+                                    "cut_off must be \"run\", \"refuse\" or \"read_only\", not \"{other}\""
+                                ),
+                            ));
+                            None
+                        }
+                    });
+                set_some(&meta, &mut args.cut_off, rule, &mut errors)
             }
             // parse_args = my_parser
             "parse_args" => set(

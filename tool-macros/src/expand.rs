@@ -376,6 +376,13 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
         hint(&tool.args.strict),
         hint(&tool.args.concurrent),
     );
+    let cut_off = option(
+        &rt,
+        tool.args.cut_off.as_ref().map(|(_, variant)| {
+            let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
+            quote!(#rt::CutOff::#variant)
+        }),
+    );
     let timeout_ms = option(&rt, tool.args.timeout.as_ref().map(|(_, ms)| quote!(#ms)));
     let needs_approval = tool.args.needs_approval.as_ref().is_some_and(|b| b.value);
     let unknown_args = if let Some((_, true)) = &tool.args.unknown_args {
@@ -462,6 +469,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
                 unknown_args: #unknown_args,
                 repair: #repair,
                 coerce: #coerce,
+                cut_off: #cut_off,
                 strict: #strict,
                 concurrent: #concurrent,
                 timeout_ms: #timeout_ms,

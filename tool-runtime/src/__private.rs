@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 pub use serde_json;
 use serde_json::Value;
 
-pub use crate::args::{ArgumentError, ParseSession};
+pub use crate::args::{ArgumentError, CutOff, ParseSession};
 pub use crate::call::{Arguments, CallInfo, CallScope, ToolCall};
 pub use crate::output::{IntoOutcome, Outcome};
 pub use crate::registry::ToolEntry;
@@ -110,6 +110,8 @@ pub struct MacroTool {
     pub repair: Option<bool>,
     /// `#[tool(coerce = ..)]`.
     pub coerce: Option<bool>,
+    /// `#[tool(cut_off = "..")]`.
+    pub cut_off: Option<crate::args::CutOff>,
     /// `#[tool(strict = ..)]`.
     pub strict: Option<bool>,
     /// `#[tool(concurrent = ..)]`.
@@ -181,6 +183,9 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
     }
     if let Some(on) = tool.coerce {
         definition = definition.with_coercion(on);
+    }
+    if let Some(rule) = tool.cut_off {
+        definition = definition.with_cut_off(rule);
     }
     if let Some(on) = tool.strict {
         definition = definition.with_strict(on);

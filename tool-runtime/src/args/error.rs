@@ -23,6 +23,30 @@ pub enum ArgumentError {
         /// 1-based column of the problem in the arguments text.
         column: usize,
     },
+    /// The arguments text ended early (an unclosed string, object or array: a stream cut, the
+    /// model's output limit reached), and the tool does not run on a guess at the rest
+    /// ([`CutOff`](crate::args::CutOff)).
+    #[error(
+        "the arguments stopped early, at line {line}, column {column} (byte {offset}), before \
+         their JSON was closed, so the tool was not run: what was cut off may have changed their \
+         meaning. Send the whole call again, complete"
+    )]
+    CutOff {
+        /// Byte offset in the arguments text where they stop (its length, trailing whitespace
+        /// aside).
+        offset: usize,
+        /// 1-based line of that place.
+        line: usize,
+        /// 1-based column of that place.
+        column: usize,
+    },
+    /// The call did not arrive in full (its stream ended before the call's block did), and the
+    /// tool does not run on what arrived ([`CutOff`](crate::args::CutOff)).
+    #[error(
+        "the call did not arrive in full (the response ended before it did), so the tool was \
+         not run. Send the whole call again, complete"
+    )]
+    IncompleteCall,
     /// The arguments nest more arrays and objects than the toolbox's limit
     /// ([`JsonLimits::max_depth`](crate::args::JsonLimits::max_depth)), as text or as a value.
     #[error(

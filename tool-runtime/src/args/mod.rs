@@ -15,7 +15,11 @@
 //!    the JSON, truncated output, trailing and stray commas, comments, unquoted keys, single and
 //!    typographic quotes, Python literals, cut-off keywords, raw control characters, invalid
 //!    escapes, missing commas and colons, `NaN`/`Infinity`. One linear pass, bounded depth and
-//!    size ([`JsonLimits`]). `cargo run --example repair` runs the parser alone.
+//!    size ([`JsonLimits`]). `cargo run --example repair` runs the parser alone. Text that
+//!    ended early (an unclosed string, object or array: a stream cut, an output limit) is
+//!    closed, but by default only a read-only tool runs on it: closing may have changed what the
+//!    model meant, so any other tool is not run and the model is told where its arguments
+//!    stopped ([`CutOff`]).
 //! 3. **Coerce** toward the schema where its meaning is unambiguous, recording every
 //!    [`Coercion`] with its path: `"42"` for a number, `"true"` for a boolean, `"null"`, JSON in
 //!    a string (also stringified twice), `30.0` for an integer, a number for a string, a single
@@ -142,6 +146,9 @@ pub struct ArgumentPolicy {
     /// on). Models send `null` for "no value", and OpenAI's strict mode, which makes every
     /// argument required and the optional ones nullable, has no other way to say it.
     pub null_as_absent: bool,
+    /// Whether a call whose arguments ended early runs ([`CutOff`]; default: only tools
+    /// annotated read-only).
+    pub cut_off: CutOff,
     /// Bounds on the arguments text.
     pub limits: JsonLimits,
 }
@@ -153,7 +160,63 @@ impl Default for ArgumentPolicy {
             coerce: true,
             ignore_unknown: false,
             null_as_absent: true,
+            cut_off: CutOff::ReadOnly,
             limits: JsonLimits::default(),
+        }
+    }
+}
+
+/// What happens to a call whose arguments ended early: text that stops inside a string, object
+/// or array (a stream cut, the model's output limit reached), or a streamed call whose block
+/// never ended ([`CallStatus::Incomplete`](crate::CallStatus::Incomplete)).
+///
+/// Repair can close such text, but what it closes may not be what the model meant: a string
+/// cut short is another value (`/home/user/tmp` becomes `/home/user`), and members after the cut
+/// fall back to their defaults. So by default only a tool annotated read-only runs on it (a
+/// wrong answer there is harmless and the model can ask again); any other tool is not run, and
+/// the model is told where its arguments stopped and to send the whole call again
+/// ([`ArgumentError::CutOff`], [`ArgumentError::IncompleteCall`]). Repairs that cannot change
+/// meaning (quotes, trailing commas, comments, code fences) are not affected.
+///
+/// Set per toolbox ([`ArgumentPolicy::cut_off`]) or per tool (`#[tool(cut_off = "run")]`,
+/// [`ToolDefinition::with_cut_off`]).
+///
+/// ```
+/// use toolwright::{ArgumentError, ToolCall, Toolbox, tool};
+///
+/// /// Write a note.
+/// #[tool]
+/// fn create_note(path: String, text: String) -> String {
+///     format!("wrote {path}")
+/// }
+///
+/// let tools = Toolbox::<()>::new().with(create_note {}).unwrap();
+/// // The model's output limit was reached inside the text.
+/// let call = ToolCall::new("c1", "create_note", r#"{"path": "/home/user/tmp", "text": "Dear"#);
+/// let result = tools.execute_blocking(&call, &());
+/// assert!(result.is_error);
+/// assert!(matches!(result.argument_error(), Some(ArgumentError::CutOff { .. })));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CutOff {
+    /// Run only tools annotated read-only (`#[tool(read_only)]`); refuse the rest (the
+    /// default).
+    #[default]
+    ReadOnly,
+    /// Close the arguments and run whatever the tool.
+    Run,
+    /// Never run on arguments that ended early.
+    Refuse,
+}
+
+impl CutOff {
+    /// Whether a call that ended early runs, for a tool that is (or is not) read-only.
+    pub fn runs(self, read_only: bool) -> bool {
+        match self {
+            CutOff::ReadOnly => read_only,
+            CutOff::Run => true,
+            CutOff::Refuse => false,
         }
     }
 }
@@ -185,6 +248,12 @@ impl ArgumentPolicy {
     /// Drops unknown arguments for every tool, or leaves it to each tool.
     pub fn ignore_unknown(mut self, on: bool) -> Self {
         self.ignore_unknown = on;
+        self
+    }
+
+    /// Sets what happens to calls whose arguments ended early ([`CutOff`]).
+    pub fn cut_off(mut self, rule: CutOff) -> Self {
+        self.cut_off = rule;
         self
     }
 
@@ -353,6 +422,19 @@ fn decode_text(
                     message: error.reason,
                     line: error.line,
                     column: error.column,
+                });
+            }
+            // A tool's resolved policy says `Run` or `Refuse`; `ReadOnly` left unresolved (no
+            // tool in view) refuses.
+            if policy.cut_off != CutOff::Run && repaired.repairs.iter().any(|r| r.kind.is_cut_off())
+            {
+                // Where the text stops: the cut.
+                let offset = text.trim_end().len();
+                let (line, column) = lenient::line_column(text, offset);
+                return Err(ArgumentError::CutOff {
+                    offset,
+                    line,
+                    column,
                 });
             }
             fixes.repairs.extend(repaired.repairs);

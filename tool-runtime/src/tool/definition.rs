@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::args::{ArgumentPolicy, CompiledSchema};
+use crate::args::{ArgumentPolicy, CompiledSchema, CutOff};
 use crate::schema::{
     Dialect, FormCache, LintReport, ParamTable, SchemaError, ToolFormat, canonical_parameters,
 };
@@ -80,6 +80,7 @@ pub struct ToolDefinition {
     params: ParamTable,
     repair: Option<bool>,
     coerce: Option<bool>,
+    cut_off: Option<CutOff>,
     strict: Option<bool>,
     concurrent: Option<bool>,
     timeout: Option<Duration>,
@@ -179,6 +180,7 @@ impl ToolDefinition {
             options: Map::new(),
             repair: None,
             coerce: None,
+            cut_off: None,
             strict: None,
             concurrent: None,
             timeout: None,
@@ -291,7 +293,36 @@ impl ToolDefinition {
         let mut policy = *toolbox;
         policy.repair = self.repair.unwrap_or(toolbox.repair);
         policy.coerce = self.coerce.unwrap_or(toolbox.coerce);
+        // Resolved for this tool: `Run` or `Refuse`.
+        policy.cut_off = if self.runs_cut_off(toolbox) {
+            CutOff::Run
+        } else {
+            CutOff::Refuse
+        };
         policy
+    }
+
+    /// What this tool does with arguments that ended early: `Some` when it says so itself
+    /// (`#[tool(cut_off = "run")]`), `None` when the toolbox's [`ArgumentPolicy`] decides.
+    pub fn cut_off(&self) -> Option<CutOff> {
+        self.cut_off
+    }
+
+    /// Whether a call of this tool whose arguments ended early runs under the toolbox's
+    /// policy: by the tool's own rule or the toolbox's, and, for [`CutOff::ReadOnly`], its
+    /// read-only annotation.
+    pub fn runs_cut_off(&self, toolbox: &ArgumentPolicy) -> bool {
+        self.cut_off
+            .unwrap_or(toolbox.cut_off)
+            .runs(self.annotations.read_only == Some(true))
+    }
+
+    /// Sets what this tool does with arguments that ended early, whatever the toolbox says
+    /// ([`CutOff`]).
+    #[must_use]
+    pub fn with_cut_off(mut self, rule: CutOff) -> Self {
+        self.cut_off = Some(rule);
+        self
     }
 
     /// Whether this tool is sent in strict mode where a provider has one: `Some` when it says so

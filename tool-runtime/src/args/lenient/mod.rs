@@ -117,6 +117,21 @@ pub enum RepairKind {
     DuplicateKey,
 }
 
+impl RepairKind {
+    /// Whether this repair means the text ended early (an unclosed string, object or array, a
+    /// member cut off at the end): what it closes may not be what the model meant
+    /// ([`CutOff`](crate::args::CutOff)).
+    pub fn is_cut_off(self) -> bool {
+        matches!(
+            self,
+            RepairKind::UnclosedObject
+                | RepairKind::UnclosedArray
+                | RepairKind::UnclosedString
+                | RepairKind::TruncatedMember
+        )
+    }
+}
+
 /// One fix the lenient parser made: its kind and the byte offset in the input where it applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Repair {
@@ -152,16 +167,7 @@ pub struct JsonError {
 impl JsonError {
     fn at(text: &str, offset: usize, reason: impl Into<String>) -> Self {
         let offset = offset.min(text.len());
-        let before = &text.as_bytes()[..offset];
-        let line = before.split(|&b| b == b'\n').count();
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let column = String::from_utf8_lossy(&before[line_start..])
-            .chars()
-            .count()
-            + 1;
+        let (line, column) = line_column(text, offset);
         JsonError {
             reason: reason.into(),
             offset,
@@ -169,6 +175,21 @@ impl JsonError {
             column,
         }
     }
+}
+
+/// The 1-based line and column (in characters) of a byte offset in `text`.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line = before.split(|&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    (line, column)
 }
 
 /// A repair that dropped what was sent, so that the arguments pipeline refuses it rather than

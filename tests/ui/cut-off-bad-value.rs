@@ -1,0 +1,9 @@
+use toolwright::tool;
+
+/// Delete a file.
+#[tool(cut_off = "repair")]
+fn delete_file(path: String) -> String {
+    path
+}
+
+fn main() {}
