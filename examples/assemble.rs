@@ -15,6 +15,12 @@
 //! whose block never ended. A call with no id from the provider (Gemini) gets the stable id the
 //! runtime made up for it.
 //!
+//! The calls printed are the model's calls of tools: the application's functions, and
+//! Anthropic's server and MCP tool blocks, which its SDK lists among them. The Responses API's
+//! built-in tools (`shell_call`, ...) and the tools the Responses API or Gemini ran themselves
+//! (`web_search_call`, `executableCode`, ...) are items of their own kinds there, read by
+//! `Turn::builtin_calls` and `Turn::server_calls`, and not printed here.
+//!
 //! A line that cannot be read (not JSON, not the provider's shape, out of order) is reported on
 //! stderr with its line number, and the rest of the stream is still read: nothing received is
 //! dropped. The exit code is 0 when the stream was read to its end, 2 for a bad command line.
@@ -26,7 +32,7 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 use toolwright::provider::{Assembler, Provider};
-use toolwright::{Arguments, CallStatus};
+use toolwright::{Arguments, CallKind, CallStatus};
 
 fn main() -> ExitCode {
     let arg = std::env::args().nth(1).unwrap_or_default();
@@ -60,6 +66,9 @@ fn run(provider: Provider) -> io::Result<()> {
     }
     let mut out = BufWriter::new(io::stdout().lock());
     for call in stream.finish() {
+        if !(call.kind == CallKind::Function || provider == Provider::Anthropic) {
+            continue;
+        }
         let arguments = match call.arguments {
             Arguments::Text(text) => Value::String(text),
             Arguments::Json(value) => value,

@@ -60,7 +60,9 @@ impl Arguments {
     /// Use [`ToolCall::complete`] to learn *why* arguments are not an object.
     pub fn as_map(&self) -> Map<String, Value> {
         let mut fixes = args::Fixes::default();
-        args::decode_arguments(self, &args::ArgumentPolicy::default(), &mut fixes)
+        // A view of what was sent, not a run: text that ended early is closed.
+        let policy = args::ArgumentPolicy::default().cut_off(args::CutOff::Run);
+        args::decode_arguments(self, &policy, &mut fixes)
             .map(Cow::into_owned)
             .unwrap_or_default()
     }
@@ -85,10 +87,21 @@ pub enum CallKind {
     /// A function the application runs and answers with a result.
     #[default]
     Function,
-    /// A tool the provider runs itself (Anthropic's `server_tool_use` and `mcp_tool_use` blocks):
-    /// the response already holds its result, so the application neither runs it nor sends a
-    /// result for it. Kept so that a stream's calls are all accounted for.
+    /// A tool the provider runs itself (Anthropic's `server_tool_use` and `mcp_tool_use` blocks,
+    /// the Responses API's `web_search_call`, `code_interpreter_call`, `mcp_call`, ..., Gemini's
+    /// `executableCode`): the response already holds its result (`metadata["result"]` where it
+    /// comes apart from the call), so the application neither runs it nor sends a result for
+    /// it. Kept so that an application can log and show it.
     Server,
+    /// A provider's built-in tool that the application carries out itself (the Responses API's
+    /// `shell_call`, `local_shell_call`, `apply_patch_call`, `computer_call`, a
+    /// `tool_search_call` run by the client, an `mcp_approval_request`): not one of the
+    /// toolbox's functions, so the toolbox does not run it by name. The item is kept whole in
+    /// `metadata["item"]`; the application acts on it and answers with a [`ToolResult`]
+    /// (`crate::ToolResult`), which is sent back as the item the API expects
+    /// (`shell_call_output`, `apply_patch_call_output`, `computer_call_output`,
+    /// `mcp_approval_response`, ...).
+    Builtin,
 }
 
 /// Where a call is in its execution.
@@ -175,10 +188,15 @@ impl ToolCall {
         self
     }
 
-    /// Whether the application runs this call and owes the provider a result for it (a
-    /// [`CallKind::Function`]).
+    /// Whether the toolbox runs this call by its name (a [`CallKind::Function`]).
     pub fn is_local(&self) -> bool {
         self.kind == CallKind::Function
+    }
+
+    /// Whether the application owes the provider a result for this call: a function it runs,
+    /// or a built-in tool it carries out ([`CallKind::Builtin`]); not a call the provider ran.
+    pub fn owes_result(&self) -> bool {
+        self.kind != CallKind::Server
     }
 
     /// The arguments as a JSON object; see [`Arguments::as_map`].

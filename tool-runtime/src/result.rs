@@ -47,6 +47,13 @@ pub enum ResultDetail {
     },
     /// A hook denied the call before it ran; the content says why.
     Denied,
+    /// The call is not one of the toolbox's functions to run: the provider runs it itself
+    /// ([`CallKind::Server`](crate::CallKind::Server)), or it is a provider's built-in tool the
+    /// application carries out ([`CallKind::Builtin`](crate::CallKind::Builtin)).
+    NotLocal {
+        /// The call's kind.
+        kind: crate::CallKind,
+    },
     /// The arguments were rejected, and the model has now sent invalid arguments to this tool
     /// as many times in a row as the toolbox's retry budget allows
     /// ([`Toolbox::with_retry_budget`](crate::Toolbox::with_retry_budget)): an agent loop should
@@ -82,6 +89,7 @@ impl Clone for ResultDetail {
                 reason: reason.clone(),
             },
             ResultDetail::Denied => ResultDetail::Denied,
+            ResultDetail::NotLocal { kind } => ResultDetail::NotLocal { kind: *kind },
             ResultDetail::BudgetExhausted { failures, error } => ResultDetail::BudgetExhausted {
                 failures: *failures,
                 error: error.clone(),
@@ -118,6 +126,9 @@ impl fmt::Debug for ResultDetail {
                 f.debug_struct("Rejected").field("reason", reason).finish()
             }
             ResultDetail::Denied => f.write_str("Denied"),
+            ResultDetail::NotLocal { kind } => {
+                f.debug_struct("NotLocal").field("kind", kind).finish()
+            }
             ResultDetail::BudgetExhausted { failures, error } => f
                 .debug_struct("BudgetExhausted")
                 .field("failures", failures)
@@ -347,6 +358,27 @@ impl ToolResult {
     /// Whether the call is paused for human review (and so has no final result yet).
     pub fn is_interrupt(&self) -> bool {
         matches!(self.detail, ResultDetail::Interrupt(_))
+    }
+
+    /// A result the application made itself for `call`: for a call it carried out without the
+    /// toolbox, as a provider's built-in tool ([`CallKind::Builtin`](crate::CallKind::Builtin)),
+    /// whose result [`Toolbox::encode_results`](crate::Toolbox::encode_results) then writes as
+    /// the item the API expects.
+    ///
+    /// ```
+    /// use toolwright::{ToolCall, ToolOutput, ToolResult};
+    ///
+    /// let call = ToolCall::new("call_1", "shell", "{}");
+    /// let result = ToolResult::for_call(&call, ToolOutput::text("done"));
+    /// assert_eq!(result.call_id, "call_1");
+    /// assert_eq!(result.text(), "done");
+    /// ```
+    pub fn for_call(call: &ToolCall, output: crate::ToolOutput) -> Self {
+        ToolResult::from_outcome(
+            &call.call_id,
+            Cow::Owned(call.name.clone()),
+            Outcome::Output(output),
+        )
     }
 
     /// A result for a call that was cancelled before it finished: for an application that

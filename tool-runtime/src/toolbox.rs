@@ -12,9 +12,8 @@ use serde_json::Value;
 
 use tracing::Instrument;
 
-use crate::args::{ArgumentPolicy, Fixes, ParseSession};
-use crate::call::CallScope;
-use crate::call::ToolCall;
+use crate::args::{ArgumentError, ArgumentPolicy, Fixes, ParseSession};
+use crate::call::{CallKind, CallScope, CallStatus, ToolCall};
 use crate::echo;
 use crate::exec::{BoxFuture, CatchUnwind, Hook, MaybeReady, Signals, block_on};
 use crate::names::{self, close_matches};
@@ -832,8 +831,23 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         &self,
         call: &ToolCall,
     ) -> Result<(usize, &Arc<dyn DynTool<C>>), ToolResult> {
+        if call.kind != CallKind::Function {
+            return Err(not_local(call));
+        }
         match self.index_of(&call.name) {
-            Some(index) => Ok((index, &self.tools[index])),
+            Some(index) => {
+                let tool = &self.tools[index];
+                if call.status == CallStatus::Incomplete
+                    && !tool.definition().runs_cut_off(&self.policy)
+                {
+                    return Err(ToolResult::invalid_arguments(
+                        call,
+                        tool.definition().name_cow(),
+                        ArgumentError::IncompleteCall,
+                    ));
+                }
+                Ok((index, tool))
+            }
             None => Err(self.unknown_tool(call)),
         }
     }
@@ -961,6 +975,29 @@ pub(crate) fn record(span: &tracing::Span, started: Option<Instant>, result: &To
     }
 }
 
+/// The result of running a call that is not the toolbox's to run.
+#[cold]
+fn not_local(call: &ToolCall) -> ToolResult {
+    let message = match call.kind {
+        CallKind::Server => format!(
+            "call {} ({}) is run by the provider itself, which sends its result; it is not run here",
+            echo::Name(&call.call_id),
+            echo::bare(&call.name)
+        ),
+        _ => format!(
+            "call {} ({}) is a provider's built-in tool that the application carries out itself and answers with the provider's own result item; no tool of the toolbox runs it",
+            echo::Name(&call.call_id),
+            echo::bare(&call.name)
+        ),
+    };
+    ToolResult::error(
+        &call.call_id,
+        Cow::Owned(call.name.clone()),
+        message,
+        ResultDetail::NotLocal { kind: call.kind },
+    )
+}
+
 /// The outcome of a call, as a span records it.
 pub(crate) fn outcome_name(result: &ToolResult) -> &'static str {
     match &result.detail {
@@ -972,6 +1009,7 @@ pub(crate) fn outcome_name(result: &ToolResult) -> &'static str {
         ResultDetail::Cancelled => "cancelled",
         ResultDetail::Rejected { .. } => "rejected",
         ResultDetail::Denied => "denied",
+        ResultDetail::NotLocal { .. } => "not_local",
         ResultDetail::UnknownTool { .. } => "unknown_tool",
         _ if result.is_error => "error",
         _ => "ok",

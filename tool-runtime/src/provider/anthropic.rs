@@ -4,8 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use super::read::{
-    At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, refuse_error, req_str,
-    require,
+    At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
+    refuse_error, req_str, require,
 };
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, text_only};
@@ -47,9 +47,9 @@ fn call_from_block(
     if kind == CallKind::Server {
         let block_type = req_str(block, "type", path)?;
         call.metadata.insert("type".into(), Value::from(block_type));
-        if let Some(server) = opt_str(block, "server_name", path)? {
+        if let Some(server) = block.get("server_name").filter(|v| !v.is_null()) {
             call.metadata
-                .insert("server_name".into(), Value::from(server));
+                .insert("server_name".into(), json::clone_value(server));
         }
     }
     let input = match block.get("input") {
@@ -59,30 +59,125 @@ fn call_from_block(
     Ok((call, input))
 }
 
+/// Whether a block is the result of a provider-run call (`web_search_tool_result`,
+/// `code_execution_tool_result`, `mcp_tool_result`, ...), paired with it by `tool_use_id`.
+fn is_result(block_type: &str) -> bool {
+    block_type.ends_with("_tool_result")
+}
+
+/// Block types that are neither calls nor results: text, thinking, and the like.
+fn is_known(block_type: &str) -> bool {
+    matches!(
+        block_type,
+        "text" | "thinking" | "redacted_thinking" | "container_upload" | "compaction"
+    )
+}
+
+/// The report of a block of a type toolwright does not know.
+fn unknown_block(block_type: &str, path: &At) -> WireError {
+    WireError::new(
+        path.key("type"),
+        format!(
+            "a content block of type `{}`, which toolwright does not know: kept in the turn's content, not acted on",
+            crate::echo::bare(block_type)
+        ),
+    )
+}
+
 /// The calls in a message's `content`.
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     require(root, "content", "a Messages response")?;
-    let mut turn = Turn {
-        stop_reason: opt_str(root, "stop_reason", &ROOT)?.map(str::to_owned),
-        ..Turn::default()
-    };
-    for (at, block) in opt_array(root, "content", &ROOT)?.iter().enumerate() {
+    let mut turn = Turn::of(super::Provider::Anthropic);
+    turn.stop_reason = loose_str(root, "stop_reason", &ROOT, &mut turn.warnings);
+    let mut results = Vec::new();
+    for (at, value) in opt_array(root, "content", &ROOT)?.iter().enumerate() {
         let content_at = ROOT.key("content");
         let path = content_at.index(at);
-        let block = object(block, &path)?;
+        let block = object(value, &path)?;
         let block_type = req_str(block, "type", &path)?;
+        turn.content.push(json::clone_value(value));
         if let Some(kind) = call_kind(block_type) {
             let (mut call, input) = call_from_block(block, kind, at, &path, true)?;
             call.arguments = Arguments::Json(input);
             turn.calls.push(call);
         } else if block_type == "text" {
-            turn.text
-                .push_str(opt_str(block, "text", &path)?.unwrap_or_default());
+            loose_text(
+                block.get("text"),
+                &path.key("text"),
+                &mut turn.text,
+                &mut turn.warnings,
+            );
+        } else if is_result(block_type) {
+            results.push(json::clone_value(value));
+        } else if !is_known(block_type) {
+            turn.warnings.push(unknown_block(block_type, &path));
         }
     }
+    pair_results(&mut turn.calls, results);
     Ok(turn)
+}
+
+/// Gives each provider-run call its result block (by `tool_use_id`), as `metadata["result"]`.
+pub(super) fn pair_results(calls: &mut [ToolCall], results: Vec<Value>) {
+    for result in results {
+        let Some(id) = result.get("tool_use_id").and_then(Value::as_str) else {
+            continue;
+        };
+        if let Some(call) = calls
+            .iter_mut()
+            .find(|call| call.kind == CallKind::Server && call.call_id == id)
+        {
+            call.metadata.insert("result".into(), result);
+        }
+    }
+}
+
+/// The content of a streamed message: its blocks in order, as their starts and deltas built
+/// them, a call's `input` as assembled.
+pub(super) fn content(state: &State) -> Vec<Value> {
+    let mut blocks = Vec::with_capacity(state.items.len());
+    for (&(segment, index), block) in &state.items {
+        let mut block = json::clone_value(block);
+        if let Some(&at) = state.by_key.get(&(segment, 0, index))
+            && let Value::Object(fields) = &mut block
+        {
+            let input = match &state.slots[at].buf {
+                Buf::Start(text, input) if text.is_empty() => json::clone_value(input),
+                Buf::Text(text) | Buf::Start(text, _) => assembled_input(text),
+                Buf::Json(value) => json::clone_value(value),
+            };
+            if let Some(old) = fields.insert("input".into(), input) {
+                json::dispose(old);
+            }
+        }
+        blocks.push(block);
+    }
+    blocks
+}
+
+/// A block as the content keeps it while it streams: a call's without its `input`, which its
+/// call holds (and the content takes from it at the end).
+fn without_input(block: &Object) -> Value {
+    Value::Object(
+        block
+            .iter()
+            .filter(|(key, _)| key.as_str() != "input")
+            .map(|(key, value)| (key.clone(), json::clone_value(value)))
+            .collect(),
+    )
+}
+
+/// Streamed input text as the object it holds (read leniently when the stream broke off).
+fn assembled_input(text: &str) -> Value {
+    if text.trim().is_empty() {
+        return Value::Object(Map::new());
+    }
+    match crate::args::parse_lenient(text, &crate::args::JsonLimits::default()) {
+        Ok(repaired) if repaired.value.is_object() => repaired.value,
+        _ => Value::Object(Map::new()),
+    }
 }
 
 /// A `tool_result` block: content as a string when it is one text, else as text and image
@@ -139,58 +234,7 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
                 start_blocks(state, message)?;
             }
         }
-        "content_block_start" => {
-            let index = required_index(root)?;
-            let Some(block) = opt_object(root, "content_block", &ROOT)? else {
-                return Err(WireError::new(
-                    "/content_block",
-                    "`content_block` is missing",
-                ));
-            };
-            let key = (state.segment, 0, index);
-            // A second start at an index already taken begins a block of its own: later
-            // deltas and the stop go to it, and the first keeps what it had.
-            let restarted = state.by_key.contains_key(&key)
-                || state.other_blocks.contains_key(&(state.segment, index));
-            let block_type = req_str(block, "type", &ROOT.key("content_block"))?;
-            if let Some(call_kind) = call_kind(block_type) {
-                let (mut call, input) =
-                    call_from_block(block, call_kind, index, &ROOT.key("content_block"), false)?;
-                call.status = CallStatus::Incomplete;
-                let missing = if call.call_id.is_empty() {
-                    Some("id")
-                } else if call.name.is_empty() {
-                    Some("name")
-                } else {
-                    None
-                };
-                state.other_blocks.remove(&(state.segment, index));
-                state.add(call, key, Buf::Start(String::new(), input));
-                if restarted {
-                    return Err(restart(index));
-                }
-                if let Some(missing) = missing {
-                    return Err(WireError::new(
-                        ROOT.key("content_block").key(missing),
-                        format!(
-                            "block {index} is a `{block_type}` without `{missing}`; its input is assembled all the same"
-                        ),
-                    ));
-                }
-            } else if restarted && state.by_key.contains_key(&key) {
-                // A call's block, then another kind at its index: the call keeps what it had.
-                state.by_key.remove(&key);
-                state.other_blocks.insert((state.segment, index), false);
-                return Err(restart(index));
-            } else {
-                state.other_blocks.insert((state.segment, index), false);
-                if block_type == "text"
-                    && let Some(text) = opt_str(block, "text", &ROOT.key("content_block"))?
-                {
-                    state.text.push_str(text);
-                }
-            }
-        }
+        "content_block_start" => block_start(state, root)?,
         "content_block_delta" => block_delta(state, root)?,
         "content_block_stop" => {
             let index = required_index(root)?;
@@ -206,10 +250,15 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             }
         }
         "message_delta" => {
-            if let Some(delta) = opt_object(root, "delta", &ROOT)?
-                && let Some(reason) = opt_str(delta, "stop_reason", &ROOT.key("delta"))?
+            if let Some(Value::Object(delta)) = root.get("delta")
+                && let Some(reason) = loose_str(
+                    delta,
+                    "stop_reason",
+                    &ROOT.key("delta"),
+                    &mut state.warnings,
+                )
             {
-                state.stop_reason = Some(reason.to_owned());
+                state.stop_reason = Some(reason);
             }
         }
         "message_stop" => return Ok(true),
@@ -217,6 +266,74 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
         _ => {}
     }
     Ok(false)
+}
+
+/// `content_block_start`: a call's block, or another block (text, thinking, a result).
+fn block_start(state: &mut State, root: &Object) -> Result<(), WireError> {
+    let index = required_index(root)?;
+    let Some(block) = opt_object(root, "content_block", &ROOT)? else {
+        return Err(WireError::new(
+            "/content_block",
+            "`content_block` is missing",
+        ));
+    };
+    let key = (state.segment, 0, index);
+    // A second start at an index already taken begins a block of its own: later
+    // deltas and the stop go to it, and the first keeps what it had.
+    let restarted =
+        state.by_key.contains_key(&key) || state.other_blocks.contains_key(&(state.segment, index));
+    let block_type = req_str(block, "type", &ROOT.key("content_block"))?;
+    state
+        .items
+        .insert((state.segment, index), without_input(block));
+    if is_result(block_type) {
+        state.outputs.push(Value::Object(json::clone_map(block)));
+    } else if call_kind(block_type).is_none() && !is_known(block_type) {
+        state
+            .warnings
+            .push(unknown_block(block_type, &ROOT.key("content_block")));
+    }
+    if let Some(call_kind) = call_kind(block_type) {
+        let (mut call, input) =
+            call_from_block(block, call_kind, index, &ROOT.key("content_block"), false)?;
+        call.status = CallStatus::Incomplete;
+        let missing = if call.call_id.is_empty() {
+            Some("id")
+        } else if call.name.is_empty() {
+            Some("name")
+        } else {
+            None
+        };
+        state.other_blocks.remove(&(state.segment, index));
+        state.add(call, key, Buf::Start(String::new(), input));
+        if restarted {
+            return Err(restart(index));
+        }
+        if let Some(missing) = missing {
+            return Err(WireError::new(
+                ROOT.key("content_block").key(missing),
+                format!(
+                    "block {index} is a `{block_type}` without `{missing}`; its input is assembled all the same"
+                ),
+            ));
+        }
+    } else if restarted && state.by_key.contains_key(&key) {
+        // A call's block, then another kind at its index: the call keeps what it had.
+        state.by_key.remove(&key);
+        state.other_blocks.insert((state.segment, index), false);
+        return Err(restart(index));
+    } else {
+        state.other_blocks.insert((state.segment, index), false);
+        if block_type == "text" {
+            loose_text(
+                block.get("text"),
+                &ROOT.key("content_block").key("text"),
+                &mut state.text,
+                &mut state.warnings,
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The report of a block started twice at one index.
@@ -238,18 +355,30 @@ fn start_blocks(state: &mut State, message: &Object) -> Result<(), WireError> {
         .enumerate()
     {
         let path = content_at.index(index);
+        let value = block;
         let block = object(block, &path)?;
         let block_type = req_str(block, "type", &path)?;
+        state
+            .items
+            .insert((state.segment, index), without_input(block));
+        if is_result(block_type) {
+            state.outputs.push(json::clone_value(value));
+        } else if call_kind(block_type).is_none() && !is_known(block_type) {
+            state.warnings.push(unknown_block(block_type, &path));
+        }
         if let Some(kind) = call_kind(block_type) {
             let (call, input) = call_from_block(block, kind, index, &path, true)?;
             let at = state.add(call, (state.segment, 0, index), Buf::Json(input));
             state.slots[at].done = true;
         } else {
             state.other_blocks.insert((state.segment, index), true);
-            if block_type == "text"
-                && let Some(text) = opt_str(block, "text", &path)?
-            {
-                state.text.push_str(text);
+            if block_type == "text" {
+                loose_text(
+                    block.get("text"),
+                    &path.key("text"),
+                    &mut state.text,
+                    &mut state.warnings,
+                );
             }
         }
     }
@@ -290,10 +419,16 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
             }
         }
     } else if state.other_blocks.contains_key(&(state.segment, index)) {
+        if let Some(Value::Object(block)) = state.items.get_mut(&(state.segment, index)) {
+            extend_block(block, delta_type, delta);
+        }
         if delta_type == "text_delta" {
-            state
-                .text
-                .push_str(opt_str(delta, "text", &ROOT.key("delta"))?.unwrap_or_default());
+            loose_text(
+                delta.get("text"),
+                &ROOT.key("delta").key("text"),
+                &mut state.text,
+                &mut state.warnings,
+            );
         }
     } else {
         // Nowhere to put it: the error carries what it held.
@@ -306,6 +441,41 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
         ));
     }
     Ok(())
+}
+
+/// A text or thinking block's delta, applied to the block as the content keeps it: text and
+/// thinking appended, the signature set, a citation added. Other deltas are of blocks whose
+/// content comes whole at their start.
+fn extend_block(block: &mut Object, delta_type: &str, delta: &Object) {
+    let (key, append) = match delta_type {
+        "text_delta" => ("text", true),
+        "thinking_delta" => ("thinking", true),
+        "signature_delta" => ("signature", false),
+        "citations_delta" => {
+            if let Some(citation) = delta.get("citation") {
+                let citations = block
+                    .entry("citations")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if !citations.is_array() {
+                    *citations = Value::Array(Vec::new());
+                }
+                if let Value::Array(citations) = citations {
+                    citations.push(json::clone_value(citation));
+                }
+            }
+            return;
+        }
+        _ => return,
+    };
+    let Some(Value::String(piece)) = delta.get(key) else {
+        return;
+    };
+    match block.get_mut(key) {
+        Some(Value::String(text)) if append => text.push_str(piece),
+        _ => {
+            block.insert(key.into(), Value::String(piece.clone()));
+        }
+    }
 }
 
 fn required_index(root: &Object) -> Result<usize, WireError> {

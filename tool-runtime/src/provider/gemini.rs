@@ -4,12 +4,12 @@
 use serde_json::{Map, Value, json};
 
 use super::read::{
-    At, Object, ROOT, flag, kind, object, opt_array, opt_index, opt_object, opt_str, pick_choice,
-    refuse_error, req_str,
+    At, Object, ROOT, flag, kind, loose_flag, loose_str, loose_text, object, opt_array, opt_index,
+    opt_object, opt_str, pick_choice, refuse_error, req_str,
 };
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
-use crate::call::{Arguments, CallStatus, ToolCall};
+use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::ContentPart;
 use crate::result::ToolResult;
 use crate::{echo, json};
@@ -52,47 +52,178 @@ fn start_call(
     Ok(call)
 }
 
-/// One part of a candidate's content, as far as calls and text go.
+/// One part of a candidate's content, as far as calls and text go; each with the part itself.
 enum Part<'a> {
-    /// A `functionCall`, and the part holding it (for its `thoughtSignature`).
-    Call(&'a Object, &'a Object),
+    /// A `functionCall`.
+    Call(&'a Object),
     /// Text the model wrote (not a thought).
-    Text(&'a str),
+    Text(String),
+    /// A tool Gemini runs itself: `executableCode` (code execution) or `toolCall` (a built-in
+    /// tool), with the part's key.
+    Server(&'static str, &'a Object),
+    /// The result of such a tool: `codeExecutionResult` or `toolResponse`.
+    Result,
+    /// Anything else: a thought, an image, a part of a kind toolwright does not know.
+    Other,
 }
 
-/// Visits the calls and the text of a candidate's content, in order, each with its place.
+/// Keys a part holds its content under: a part with none of them (and no other key toolwright
+/// knows) is of a kind it does not know, and reported.
+const PART_KEYS: &[&str] = &[
+    "text",
+    "functionCall",
+    "functionResponse",
+    "inlineData",
+    "fileData",
+    "executableCode",
+    "codeExecutionResult",
+    "toolCall",
+    "toolResponse",
+    "thought",
+    "thoughtSignature",
+    "videoMetadata",
+    "partMetadata",
+    "mediaResolution",
+];
+
+/// Visits the parts of a candidate's content, in order, each with its place.
 fn each_part<'a>(
     candidate: &'a Object,
     path: &At,
-    mut visit: impl FnMut(Part<'a>, &At) -> Result<(), WireError>,
+    warnings: &mut Vec<WireError>,
+    mut visit: impl FnMut(Part<'a>, &'a Value, &At) -> Result<(), WireError>,
 ) -> Result<(), WireError> {
     let Some(content) = opt_object(candidate, "content", path)? else {
         return Ok(());
     };
     let content_at = path.key("content");
     let parts_at = content_at.key("parts");
-    for (at, part) in opt_array(content, "parts", &content_at)?.iter().enumerate() {
+    for (at, value) in opt_array(content, "parts", &content_at)?.iter().enumerate() {
         let path = parts_at.index(at);
-        let part = object(part, &path)?;
+        let part = object(value, &path)?;
         if let Some(function_call) = opt_object(part, "functionCall", &path)? {
-            visit(Part::Call(function_call, part), &path.key("functionCall"))?;
-        } else if !flag(part, "thought", &path)?
-            && let Some(text) = opt_str(part, "text", &path)?
+            visit(Part::Call(function_call), value, &path.key("functionCall"))?;
+        } else if let Some((key, inner)) = ["executableCode", "toolCall"]
+            .into_iter()
+            .find_map(|key| Some((key, part.get(key)?.as_object()?)))
         {
-            visit(Part::Text(text), &path)?;
+            visit(Part::Server(key, inner), value, &path.key(key))?;
+        } else if part.contains_key("codeExecutionResult") || part.contains_key("toolResponse") {
+            visit(Part::Result, value, &path)?;
+        } else if !loose_flag(part, "thought", &path, warnings) && part.contains_key("text") {
+            let mut text = String::new();
+            loose_text(part.get("text"), &path.key("text"), &mut text, warnings);
+            visit(Part::Text(text), value, &path)?;
+        } else {
+            if !part.keys().any(|key| PART_KEYS.contains(&key.as_str())) {
+                warnings.push(WireError::new(
+                    path,
+                    format!(
+                        "a part of a kind toolwright does not know ({}): kept in the turn's content, not acted on",
+                        part.keys()
+                            .map(|key| format!("`{}`", crate::echo::bare(key)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+            visit(Part::Other, value, &path)?;
         }
     }
     Ok(())
+}
+
+/// A call of a tool Gemini runs itself: `executableCode` as `code_execution` with its `language`
+/// and `code`; `toolCall` as its `toolType`, lower case, with its `args`.
+fn server_call(
+    key: &'static str,
+    inner: &Object,
+    part: &Object,
+    response_id: Option<&str>,
+    index: usize,
+) -> ToolCall {
+    let (name, arguments) = if key == "executableCode" {
+        let mut arguments = Map::new();
+        for field in ["language", "code"] {
+            if let Some(value) = inner.get(field) {
+                arguments.insert(field.to_owned(), json::clone_value(value));
+            }
+        }
+        ("code_execution".to_owned(), Value::Object(arguments))
+    } else {
+        let name = inner
+            .get("toolType")
+            .and_then(Value::as_str)
+            .map_or_else(|| "tool".to_owned(), str::to_ascii_lowercase);
+        let arguments = inner
+            .get("args")
+            .filter(|args| !args.is_null())
+            .map_or_else(|| Value::Object(Map::new()), json::clone_value);
+        (name, arguments)
+    };
+    let mut call = ToolCall::new("", name, Arguments::Json(arguments)).with_index(index);
+    match inner.get("id").and_then(Value::as_str) {
+        Some(id) if !id.is_empty() => id.clone_into(&mut call.call_id),
+        _ => {
+            call.call_id = generated_id(response_id, index);
+            call.id_generated = true;
+        }
+    }
+    call.kind = CallKind::Server;
+    call.metadata.insert("type".into(), Value::from(key));
+    if let Some(signature) = part.get("thoughtSignature") {
+        call.metadata
+            .insert("thought_signature".into(), signature.clone());
+    }
+    call
+}
+
+/// Gives each call Gemini ran its result (`codeExecutionResult`, `toolResponse` parts), as
+/// `metadata["result"]`: by `id` where both have one, else the latest call of its kind without
+/// a result.
+pub(super) fn pair_results(calls: &mut [ToolCall], results: Vec<Value>) {
+    for result in results {
+        let (key, call_type) = if result.get("toolResponse").is_some() {
+            ("toolResponse", "toolCall")
+        } else {
+            ("codeExecutionResult", "executableCode")
+        };
+        let id = result
+            .get(key)
+            .and_then(|inner| inner.get("id"))
+            .and_then(Value::as_str);
+        let of_kind = |call: &ToolCall| {
+            call.kind == CallKind::Server
+                && call.metadata.get("type").and_then(Value::as_str) == Some(call_type)
+        };
+        let found = id
+            .and_then(|id| {
+                calls
+                    .iter()
+                    .position(|call| of_kind(call) && !call.id_generated && call.call_id == id)
+            })
+            .or_else(|| {
+                calls
+                    .iter()
+                    .rposition(|call| of_kind(call) && !call.metadata.contains_key("result"))
+            });
+        if let Some(at) = found {
+            calls[at].metadata.insert("result".into(), result);
+        }
+    }
 }
 
 /// The calls of one candidate of a response (the one whose `index` is `choice`).
 pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
-    let response_id = opt_str(root, "responseId", &ROOT)?;
-    let mut turn = Turn::default();
+    let mut warnings = Vec::new();
+    let response_id = loose_str(root, "responseId", &ROOT, &mut warnings);
+    let response_id = response_id.as_deref();
+    let mut turn = Turn::of(super::Provider::Gemini);
     let Some((candidate, position)) = pick_choice(root, "candidates", choice)? else {
         if root.contains_key("candidates") || root.contains_key("promptFeedback") {
+            turn.warnings = warnings;
             return Ok(turn);
         }
         return Err(WireError::new(
@@ -102,22 +233,111 @@ pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, Wir
     };
     let candidates = ROOT.key("candidates");
     let path = &candidates.index(position);
-    turn.stop_reason = opt_str(candidate, "finishReason", path)?.map(str::to_owned);
-    each_part(candidate, path, |part, path| {
+    turn.stop_reason = loose_str(candidate, "finishReason", path, &mut warnings);
+    let mut results = Vec::new();
+    each_part(candidate, path, &mut warnings, |part, value, path| {
+        turn.content.push(json::clone_value(value));
+        let whole = value
+            .as_object()
+            .unwrap_or_else(|| unreachable!("a part is an object"));
         match part {
-            Part::Call(function_call, part) => {
+            Part::Call(function_call) => {
                 let index = turn.calls.len();
-                let mut call = start_call(function_call, part, response_id, index, path)?;
+                let mut call = start_call(function_call, whole, response_id, index, path)?;
                 if let Some(args) = function_call.get("args").filter(|a| !a.is_null()) {
                     call.arguments = Arguments::Json(json::clone_value(args));
                 }
                 turn.calls.push(call);
             }
-            Part::Text(text) => turn.text.push_str(text),
+            Part::Server(key, inner) => {
+                let index = turn.calls.len();
+                turn.calls
+                    .push(server_call(key, inner, whole, response_id, index));
+            }
+            Part::Result => results.push(json::clone_value(value)),
+            Part::Text(text) => turn.text.push_str(&text),
+            Part::Other => {}
         }
         Ok(())
     })?;
+    pair_results(&mut turn.calls, results);
+    turn.warnings = warnings;
     Ok(turn)
+}
+
+/// The content of a streamed candidate: its parts in order, text run together as the whole
+/// response has it (a `thoughtSignature` kept on the text it came with), and each call whole,
+/// its arguments as assembled.
+pub(super) fn content(state: &State) -> Vec<Value> {
+    let mut parts = Vec::with_capacity(state.items.len());
+    for (key, part) in &state.items {
+        let mut part = json::clone_value(part);
+        if let Some(&at) = state.item_slots.get(key)
+            && let Value::Object(fields) = &mut part
+        {
+            let slot = &state.slots[at];
+            let mut function_call = Map::new();
+            if !slot.call.id_generated && !slot.call.call_id.is_empty() {
+                function_call.insert("id".into(), Value::from(slot.call.call_id.as_str()));
+            }
+            function_call.insert("name".into(), Value::from(slot.call.name.as_str()));
+            let args = match &slot.buf {
+                Buf::Json(value) => json::clone_value(value),
+                Buf::Text(text) | Buf::Start(text, _) => {
+                    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()))
+                }
+            };
+            function_call.insert("args".into(), args);
+            if let Some(old) = fields.insert("functionCall".into(), Value::Object(function_call)) {
+                json::dispose(old);
+            }
+        }
+        parts.push(part);
+    }
+    parts
+}
+
+/// Adds a streamed part to the content: text joined to the text part before it when both are
+/// text of the same kind (thought or not) and the one before carries no signature yet.
+fn keep_part(state: &mut State, part: &Object) -> (usize, usize) {
+    let text_only = |part: &Object| {
+        part.get("text").is_some_and(Value::is_string)
+            && part
+                .keys()
+                .all(|key| matches!(key.as_str(), "text" | "thought" | "thoughtSignature"))
+    };
+    if text_only(part)
+        && let Some((&key, Value::Object(last))) = state.items.iter_mut().next_back()
+        && !state.item_slots.contains_key(&key)
+        && text_only(last)
+        && !last.contains_key("thoughtSignature")
+        && last.get("thought") == part.get("thought")
+    {
+        if let (Some(Value::String(text)), Some(Value::String(more))) =
+            (last.get_mut("text"), part.get("text"))
+        {
+            text.push_str(more);
+        }
+        if let Some(signature) = part.get("thoughtSignature") {
+            last.insert("thoughtSignature".into(), signature.clone());
+        }
+        return key;
+    }
+    let key = (0, state.items.len());
+    // A call's part is kept without its arguments, which its call holds.
+    let kept = part
+        .iter()
+        .map(|(name, value)| {
+            let value = if name == "functionCall" {
+                Value::Object(Map::new())
+            } else {
+                json::clone_value(value)
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    state.items.insert(key, Value::Object(kept));
+    key
 }
 
 /// A `functionResponse` part: `response` is always an object, `{"output": ..}` or
@@ -177,7 +397,8 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
             "`candidates` is missing: not a Gemini response chunk",
         ));
     }
-    let response_id = opt_str(root, "responseId", &ROOT)?;
+    let response_id = loose_str(root, "responseId", &ROOT, &mut state.warnings);
+    let response_id = response_id.as_deref();
     let mut ended = false;
     let mut problem = None;
     let candidates_at = ROOT.key("candidates");
@@ -185,7 +406,7 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
         let path = candidates_at.index(at);
         let candidate = object(candidate, &path)?;
         let number = opt_index(candidate, "index", &path)?.unwrap_or(at);
-        let reason = opt_str(candidate, "finishReason", &path)?;
+        let reason = loose_str(candidate, "finishReason", &path, &mut state.warnings);
         ended |= reason.is_some();
         // The other candidates are alternatives to the one being read.
         if number != state.choice {
@@ -193,21 +414,53 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
             continue;
         }
         state.choice_seen = true;
-        each_part(candidate, &path, |part, path| {
+        let mut warnings = Vec::new();
+        each_part(candidate, &path, &mut warnings, |part, value, path| {
+            let whole = value
+                .as_object()
+                .unwrap_or_else(|| unreachable!("a part is an object"));
             match part {
-                Part::Call(function_call, part) => {
+                Part::Call(function_call) => {
+                    let before = state.slots.len();
                     if let Err(error) =
-                        function_call_part(state, function_call, part, number, response_id, path)
+                        function_call_part(state, function_call, whole, number, response_id, path)
                     {
                         problem.get_or_insert(error);
                     }
+                    // A call that began here is a part of the content; a continuation is not.
+                    if state.slots.len() > before {
+                        let key = keep_part(state, whole);
+                        state.item_slots.insert(key, state.slots.len() - 1);
+                    }
                 }
-                Part::Text(text) => state.text.push_str(text),
+                Part::Server(key, inner) => {
+                    keep_part(state, whole);
+                    let index = state.count(0, number);
+                    let mut call = server_call(key, inner, whole, response_id, index);
+                    let arguments = match std::mem::take(&mut call.arguments) {
+                        Arguments::Json(value) => value,
+                        Arguments::Text(text) => Value::String(text),
+                    };
+                    let at = state.add(call, (0, number, index), Buf::Json(arguments));
+                    state.slots[at].done = true;
+                }
+                Part::Result => {
+                    keep_part(state, whole);
+                    state.outputs.push(json::clone_value(value));
+                }
+                Part::Text(text) => {
+                    keep_part(state, whole);
+                    state.text.push_str(&text);
+                }
+                Part::Other => {
+                    keep_part(state, whole);
+                }
             }
             Ok(())
         })?;
+        state.warnings.append(&mut warnings);
         if let Some(reason) = reason {
-            state.stop_reason = Some(reason.to_owned());
+            state.stop_reason = Some(reason);
         }
     }
     problem.map_or(Ok(ended), Err)

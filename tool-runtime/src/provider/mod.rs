@@ -142,8 +142,7 @@
 //! - Intake gives the calls in order with their arguments exactly as sent (text or object), the
 //!   text beside them and the stop reason; a malformed body is a [`WireError`] naming the JSON
 //!   pointer at fault. Gemini calls without an id get a stable made-up one (`id_generated`),
-//!   which is not sent back. Calls the provider runs itself (Anthropic `server_tool_use`) are
-//!   kept, marked `CallKind::Server`, and get no result. A response with several answers (OpenAI
+//!   which is not sent back. A response with several answers (OpenAI
 //!   Chat `n`, Gemini `candidateCount`) is read one answer at a time, choice 0 unless
 //!   `read_choice(.., n)` or [`Assembler::choice`] picks another, the same whole and streamed.
 //!   OpenAI Chat's legacy `function_call` gives its one call, answered by a `function` message.
@@ -155,6 +154,32 @@
 //!   `{"error": ..}`), MCP `CallToolResult`s (`structuredContent` when the tool has an output
 //!   schema). Result options a provider takes (Anthropic `cache_control`, ...) pass through;
 //!   others are left out.
+//!
+//! # Everything a model sends
+//! Nothing received is lost, and nothing toolwright does not know is skipped in silence:
+//! - **Odd values never cost the calls.** A field the calls do not depend on (a stop reason, a
+//!   status, text, a thought flag) that comes in an unexpected shape (Vertex AI's
+//!   `finishReason: 1` when asked for enums as integers, Mistral's `delta.content` as an array of
+//!   parts) is kept as it came and reported in [`Turn::warnings`] (and
+//!   [`Assembler::warnings`], with its chunk); the calls beside it are read as ever.
+//! - **Three kinds of call** ([`CallKind`](crate::CallKind)): the application's functions, which
+//!   the toolbox runs by name; a provider's **built-in tools the application carries out**
+//!   (`CallKind::Builtin`: the Responses API's `shell_call`, `local_shell_call`,
+//!   `apply_patch_call`, `computer_call`, a `tool_search_call` run by the client, an
+//!   `mcp_approval_request`), each with its item whole in `metadata["item"]` and answered with a
+//!   [`ToolResult::for_call`](crate::ToolResult::for_call) that
+//!   [`Toolbox::encode_results`] writes as the item the API expects (`shell_call_output`, ...);
+//!   and **tools the provider ran** (`CallKind::Server`: Anthropic's `server_tool_use` and
+//!   `mcp_tool_use`; the Responses API's web and file search, code interpreter, image
+//!   generation, MCP calls, programs, a shell in a hosted container; Gemini's `executableCode`
+//!   and built-in `toolCall`s), each with its result (`metadata["result"]`, or the item itself),
+//!   for logging and showing, never run and owed nothing. A function call's Responses
+//!   `namespace` and `caller` are kept and sent back with its result. An item, block or part of
+//!   a kind toolwright does not know is a warning, and kept.
+//! - **The next turn.** [`Turn::assistant_message`] gives the model's turn as the next request
+//!   sends it back, whole or streamed alike: Anthropic `thinking` blocks with their
+//!   `signature`, Responses `reasoning` items with `encrypted_content`, Gemini parts with their
+//!   `thoughtSignature`, every block in order and every id intact.
 //!
 //! # Streams
 //! An [`Assembler`] per response reads the chunks or events as they arrive: OpenAI Chat
@@ -207,6 +232,7 @@ mod gemini;
 pub(crate) mod mcp;
 mod openai;
 mod read;
+mod replay;
 mod request;
 mod responses;
 mod stream;
@@ -271,8 +297,10 @@ impl Provider {
     /// with their arguments exactly as sent, in the order the model made them. Tool names are
     /// kept as the model wrote them; [`Toolbox::read_response`] maps stand-in names back.
     ///
-    /// Calls the provider runs itself (Anthropic's `server_tool_use`) are included, marked
-    /// [`CallKind::Server`](crate::CallKind::Server). For OpenAI Chat and Gemini, choice 0 is
+    /// Calls the provider runs itself are included, marked
+    /// [`CallKind::Server`](crate::CallKind::Server), and the Responses API's built-in tools the
+    /// application carries out, marked [`CallKind::Builtin`](crate::CallKind::Builtin) (see
+    /// the module's "Everything a model sends"). For OpenAI Chat and Gemini, choice 0 is
     /// read (the others are alternatives to it; [`read_choice`](Self::read_choice) reads
     /// another). An OpenAI Chat message in the legacy form, `function_call` instead of
     /// `tool_calls`, gives its one call, with a made-up id ([`ToolCall::id_generated`]) and
@@ -329,13 +357,18 @@ impl Provider {
                 format!("{self} responses carry one answer; there is no choice {choice}"),
             ));
         }
-        match self {
+        let mut turn = match self {
             Provider::OpenAiChat => openai::read_response(response, choice),
             Provider::OpenAiResponses => responses::read_response(response),
             Provider::Anthropic => anthropic::read_response(response),
             Provider::Gemini => gemini::read_response(response, choice),
             Provider::Mcp => mcp::read_request(response),
+        }?;
+        turn.provider = Some(self);
+        for warning in &turn.warnings {
+            tracing::warn!(provider = %self, %warning, "an odd value in a response, kept");
         }
+        Ok(turn)
     }
 
     /// Whether a response can hold several answers to choose from (OpenAI Chat `choices`,
@@ -388,14 +421,60 @@ pub struct Turn {
     pub calls: Vec<ToolCall>,
     /// The text the model wrote beside the calls (thinking excluded), joined; empty when none.
     pub text: String,
-    /// Why the model stopped, as the provider says it (`tool_calls`, `tool_use`, `STOP`...).
+    /// Why the model stopped, as the provider says it (`tool_calls`, `tool_use`, `STOP`...;
+    /// a value that is not a string, as Vertex AI's integer enums, as its JSON text: `1`).
     pub stop_reason: Option<String>,
+    /// What was read but looked odd, where toolwright does not need it to find the calls (a
+    /// stop reason that is a number, text in a shape it does not know, an item of a kind it
+    /// does not know): kept as it came, and reported here rather than costing the calls beside
+    /// it. Each names its place (and, for a stream, its chunk).
+    pub warnings: Vec<WireError>,
+    /// Every item, block or part of the answer, in order, as the provider sent it (a stream's
+    /// as assembled): what [`assistant_message`](Self::assistant_message) sends back.
+    pub content: Vec<Value>,
+    /// Whose answer this is (`None` for a turn made by hand).
+    provider: Option<Provider>,
 }
 
 impl Turn {
-    /// The calls the application runs and owes a result for.
+    /// The calls the toolbox runs by name, and owes a result for ([`CallKind::Function`]).
+    ///
+    /// [`CallKind::Function`]: crate::CallKind::Function
     pub fn local_calls(&self) -> impl Iterator<Item = &ToolCall> {
         self.calls.iter().filter(|call| call.is_local())
+    }
+
+    /// The provider's built-in tools the application carries out itself, and answers with the
+    /// item the API expects ([`CallKind::Builtin`]: a Responses `shell_call`, `apply_patch_call`,
+    /// `computer_call`, ...).
+    ///
+    /// [`CallKind::Builtin`]: crate::CallKind::Builtin
+    pub fn builtin_calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.calls
+            .iter()
+            .filter(|call| call.kind == crate::CallKind::Builtin)
+    }
+
+    /// The calls the provider ran itself, with their results ([`CallKind::Server`]): for
+    /// logging and showing; nothing is owed for them.
+    ///
+    /// [`CallKind::Server`]: crate::CallKind::Server
+    pub fn server_calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.calls
+            .iter()
+            .filter(|call| call.kind == crate::CallKind::Server)
+    }
+
+    /// The provider whose answer this is.
+    pub fn provider(&self) -> Option<Provider> {
+        self.provider
+    }
+
+    pub(crate) fn of(provider: Provider) -> Self {
+        Turn {
+            provider: Some(provider),
+            ..Turn::default()
+        }
     }
 }
 
@@ -520,11 +599,21 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 ),
             ));
         }
-        if !call.is_local() {
+        if !call.owes_result() {
             return Err(WireError::new(
                 "",
                 format!(
                     "call {} ({}) is run by the provider, which sends its result itself",
+                    echo::Name(&call.call_id),
+                    echo::bare(&call.name)
+                ),
+            ));
+        }
+        if call.kind == crate::CallKind::Builtin && provider != Provider::OpenAiResponses {
+            return Err(WireError::new(
+                "",
+                format!(
+                    "call {} ({}) is a Responses API built-in tool; its result goes back as a Responses item, not to {provider}",
                     echo::Name(&call.call_id),
                     echo::bare(&call.name)
                 ),
@@ -564,7 +653,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let wire_name = provider.dialect().wire_name(&call.name);
         Ok(match provider {
             Provider::OpenAiChat => openai::encode(call, &wire_name, result),
-            Provider::OpenAiResponses => responses::encode(call, result),
+            Provider::OpenAiResponses => responses::encode(call, result)?,
             Provider::Anthropic => anthropic::encode(call, result),
             Provider::Gemini => gemini::encode(call, &wire_name, result),
             Provider::Mcp => mcp::encode(
@@ -616,7 +705,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let mut ids: Vec<(&str, usize)> = calls
             .iter()
             .enumerate()
-            .filter(|(_, call)| call.is_local())
+            .filter(|(_, call)| call.owes_result())
             .map(|(at, call)| (call.call_id.as_str(), at))
             .collect();
         ids.sort_unstable();
@@ -633,7 +722,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let mut used = vec![false; results.len()];
         let mut items = Vec::with_capacity(calls.len());
         for (at, call) in calls.iter().enumerate() {
-            if !call.is_local() {
+            if !call.owes_result() {
                 continue;
             }
             let found = results

@@ -1,11 +1,11 @@
 //! OpenAI Chat Completions: `choices[].message.tool_calls[]` in, `tool` messages out, and
 //! `delta.tool_calls[]` chunks assembled.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::read::{
-    At, Object, ROOT, kind, object, opt_array, opt_index, opt_object, opt_str, pick_choice,
-    refuse_error, req_str, require,
+    At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
+    pick_choice, refuse_error, req_str, require,
 };
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
@@ -23,18 +23,24 @@ pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, Wir
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     require(root, "choices", "a chat completion")?;
-    let mut turn = Turn::default();
+    let mut turn = Turn::of(super::Provider::OpenAiChat);
     let Some((choice, position)) = pick_choice(root, "choices", choice)? else {
         return Ok(turn);
     };
     let choices = ROOT.key("choices");
     let path = &choices.index(position);
-    turn.stop_reason = opt_str(choice, "finish_reason", path)?.map(str::to_owned);
+    turn.stop_reason = loose_str(choice, "finish_reason", path, &mut turn.warnings);
     let Some(message) = opt_object(choice, "message", path)? else {
         return Err(WireError::new(path.key("message"), "`message` is missing"));
     };
     let path = &path.key("message");
-    turn.text = message_text(message.get("content"), &path.key("content"))?;
+    turn.content.push(replay_message(message));
+    loose_text(
+        message.get("content"),
+        &path.key("content"),
+        &mut turn.text,
+        &mut turn.warnings,
+    );
     let calls_path = path.key("tool_calls");
     for (at, entry) in opt_array(message, "tool_calls", path)?.iter().enumerate() {
         let path = calls_path.index(at);
@@ -89,6 +95,84 @@ pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, Wir
     Ok(turn)
 }
 
+/// The assistant message as a request takes it back: `role`, `content`, `refusal`, the
+/// `tool_calls` (`id`, `type`, and the `function` or `custom` call) and a legacy
+/// `function_call`. What only a response has (`annotations`, a server's `reasoning_content`,
+/// which must not be sent back) is left out.
+fn replay_message(message: &Object) -> Value {
+    let mut out = Map::new();
+    out.insert("role".into(), Value::from("assistant"));
+    out.insert(
+        "content".into(),
+        message
+            .get("content")
+            .map_or(Value::Null, json::clone_value),
+    );
+    for key in ["refusal", "function_call", "name"] {
+        if let Some(value) = message.get(key).filter(|value| !value.is_null()) {
+            out.insert(key.into(), json::clone_value(value));
+        }
+    }
+    if let Some(Value::Array(calls)) = message.get("tool_calls")
+        && !calls.is_empty()
+    {
+        let calls = calls
+            .iter()
+            .map(|entry| {
+                let mut call = Map::new();
+                for key in ["id", "type", "function", "custom"] {
+                    if let Some(value) = entry.get(key).filter(|value| !value.is_null()) {
+                        call.insert(key.into(), json::clone_value(value));
+                    }
+                }
+                Value::Object(call)
+            })
+            .collect();
+        out.insert("tool_calls".into(), Value::Array(calls));
+    }
+    Value::Object(out)
+}
+
+/// The assistant message of a stream, as [`replay_message`] writes a whole one: the text, and
+/// the calls of the choice read as assembled (under the names the model wrote).
+pub(super) fn content(state: &State) -> Vec<Value> {
+    let mut slots: Vec<&super::stream::Slot> = state.slots.iter().collect();
+    slots.sort_by_key(|slot| slot.key);
+    let mut out = Map::new();
+    out.insert("role".into(), Value::from("assistant"));
+    out.insert(
+        "content".into(),
+        if state.text.is_empty() {
+            Value::Null
+        } else {
+            Value::String(state.text.clone())
+        },
+    );
+    let mut calls = Vec::new();
+    for slot in slots {
+        let arguments = match &slot.buf {
+            Buf::Text(text) | Buf::Start(text, _) => text.clone(),
+            Buf::Json(value) => json::to_text(value),
+        };
+        if is_legacy(&slot.call) || slot.call.metadata.contains_key(LEGACY_FUNCTION_CALL) {
+            out.insert(
+                "function_call".into(),
+                json!({"name": slot.call.name, "arguments": arguments}),
+            );
+        } else {
+            calls.push(json!({
+                "id": slot.call.call_id,
+                "type": "function",
+                "function": {"name": slot.call.name, "arguments": arguments},
+            }));
+        }
+    }
+    if !calls.is_empty() {
+        out.insert("tool_calls".into(), Value::Array(calls));
+    }
+    vec![Value::Object(out)]
+}
+
 /// A `function`'s `arguments`: text as sent; some servers send an object, or `null` for no
 /// arguments, kept as sent.
 fn function_arguments(function: &Object) -> Arguments {
@@ -113,31 +197,6 @@ fn legacy_call(name: &str, arguments: Arguments, index: usize) -> ToolCall {
 /// call with the provider's id is answered by a `tool` message whatever its metadata says).
 pub(super) fn is_legacy(call: &ToolCall) -> bool {
     call.id_generated && call.metadata.get(LEGACY_FUNCTION_CALL) == Some(&Value::Bool(true))
-}
-
-/// A message's `content`: a string, or text parts.
-fn message_text(content: Option<&Value>, path: &At) -> Result<String, WireError> {
-    match content {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(text)) => Ok(text.clone()),
-        Some(Value::Array(parts)) => {
-            let mut text = String::new();
-            for (at, part) in parts.iter().enumerate() {
-                let part = object(part, &path.index(at))?;
-                if let Some(more) = opt_str(part, "text", &path.index(at))? {
-                    text.push_str(more);
-                }
-            }
-            Ok(text)
-        }
-        Some(other) => Err(WireError::new(
-            path,
-            format!(
-                "expected a string or an array of parts, found {}",
-                kind(other)
-            ),
-        )),
-    }
 }
 
 /// A `tool` message (a `function` message, naming the function, for a call read from a legacy
@@ -193,9 +252,12 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
         state.choice_seen = true;
         if let Some(delta) = opt_object(choice, "delta", &path)? {
             let delta_path = path.key("delta");
-            if let Some(text) = opt_str(delta, "content", &delta_path)? {
-                state.text.push_str(text);
-            }
+            loose_text(
+                delta.get("content"),
+                &delta_path.key("content"),
+                &mut state.text,
+                &mut state.warnings,
+            );
             let calls_path = delta_path.key("tool_calls");
             for (at, entry) in opt_array(delta, "tool_calls", &delta_path)?
                 .iter()
@@ -209,9 +271,9 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
                 problem.get_or_insert(error);
             }
         }
-        if let Some(reason) = opt_str(choice, "finish_reason", &path)? {
+        if let Some(reason) = loose_str(choice, "finish_reason", &path, &mut state.warnings) {
             state.finished.insert(number);
-            state.stop_reason = Some(reason.to_owned());
+            state.stop_reason = Some(reason);
         }
     }
     problem.map_or(Ok(false), Err)

@@ -160,6 +160,109 @@ pub(super) fn flag(map: &Object, key: &str, path: &At) -> Result<bool, WireError
     Ok(typed(map, key, path, "a boolean", Value::as_bool)?.unwrap_or(false))
 }
 
+/// A member toolwright does not need to find the calls (a stop reason, a status): its text when
+/// it is a string. Anything else never costs the calls beside it: it is kept as it came (its
+/// JSON text) and reported in `warnings` (Vertex AI sends `finishReason` as a number when a client
+/// asks for enums as integers).
+pub(super) fn loose_str(
+    map: &Object,
+    key: &str,
+    path: &At,
+    warnings: &mut Vec<WireError>,
+) -> Option<String> {
+    match map.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(other) => {
+            let text = crate::json::to_text(other);
+            warnings.push(WireError::new(
+                path.key(key),
+                format!(
+                    "expected a string, found {}; kept as it came: {}",
+                    kind(other),
+                    crate::echo::bare(&text)
+                ),
+            ));
+            Some(text)
+        }
+    }
+}
+
+/// A boolean member toolwright does not need to find the calls (Gemini's `thought`): `false`
+/// when absent; a value of another type is reported in `warnings` and read as `false`.
+pub(super) fn loose_flag(
+    map: &Object,
+    key: &str,
+    path: &At,
+    warnings: &mut Vec<WireError>,
+) -> bool {
+    match map.get(key) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(on)) => *on,
+        Some(other) => {
+            warnings.push(WireError::new(
+                path.key(key),
+                format!("expected a boolean, found {}; read as false", kind(other)),
+            ));
+            false
+        }
+    }
+}
+
+/// Text the model wrote, appended to `out`: a string, or an array of parts whose `text` members
+/// are taken (Mistral streams `delta.content` as parts; parts of other kinds, thinking or
+/// images, are not text). Anything else is reported in `warnings`, never an error.
+pub(super) fn loose_text(
+    value: Option<&Value>,
+    path: &At,
+    out: &mut String,
+    warnings: &mut Vec<WireError>,
+) {
+    match value {
+        None | Some(Value::Null) => {}
+        Some(Value::String(text)) => out.push_str(text),
+        Some(Value::Array(parts)) => {
+            for (at, part) in parts.iter().enumerate() {
+                match part {
+                    Value::String(text) => out.push_str(text),
+                    Value::Object(part) => {
+                        let is_text = matches!(
+                            part.get("type").and_then(Value::as_str),
+                            None | Some("text" | "output_text")
+                        );
+                        match part.get("text") {
+                            Some(Value::String(text)) if is_text => out.push_str(text),
+                            Some(Value::Null) | None => {}
+                            Some(_) if !is_text => {}
+                            Some(other) => warnings.push(WireError::new(
+                                path.index(at).key("text"),
+                                format!(
+                                    "expected a string, found {}; left out of the text",
+                                    kind(other)
+                                ),
+                            )),
+                        }
+                    }
+                    other => warnings.push(WireError::new(
+                        path.index(at),
+                        format!(
+                            "expected a text part, found {}; left out of the text",
+                            kind(other)
+                        ),
+                    )),
+                }
+            }
+        }
+        Some(other) => warnings.push(WireError::new(
+            path,
+            format!(
+                "expected text or an array of parts, found {}; left out of the text",
+                kind(other)
+            ),
+        )),
+    }
+}
+
 /// A body or chunk that is an error report (`{"error": {"message": ..}}`, or Anthropic's
 /// `{"type": "error", ..}`), as an error.
 pub(super) fn refuse_error(root: &Object) -> Result<(), WireError> {

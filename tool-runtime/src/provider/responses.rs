@@ -4,19 +4,87 @@
 use serde_json::{Map, Value, json};
 
 use super::read::{
-    At, Object, ROOT, object, opt_array, opt_index, opt_object, opt_str, refuse_error, req_str,
-    require,
+    At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
+    refuse_error, req_str, require,
 };
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, data_url, text_only};
-use crate::call::{Arguments, CallStatus, ToolCall};
+use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::ContentPart;
+use crate::json;
 use crate::result::ToolResult;
 
-/// Item types that are calls of the application's tools: `function_call` (JSON arguments) and
-/// `custom_tool_call` (free text `input`).
-fn is_call(kind: &str) -> bool {
-    matches!(kind, "function_call" | "custom_tool_call")
+/// What an output item is to the application. The list is the openai Python SDK's
+/// `ResponseOutputItem` union.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Item {
+    /// A call of one of the application's functions: `function_call` (JSON arguments),
+    /// `custom_tool_call` (free text `input`).
+    Function,
+    /// A built-in tool the application carries out: the tool's name (`None`: the item's own
+    /// `name`, as an MCP approval request's).
+    Builtin(Option<&'static str>),
+    /// A tool the provider runs itself.
+    Server(Option<&'static str>),
+    /// The output of a call: of the provider's own (a `shell_call_output` beside its call, run
+    /// in a hosted container), or of an earlier turn's.
+    Output,
+    /// Text, reasoning, compaction, an MCP server's tool list: no call.
+    Other,
+}
+
+/// Output item types that are the result of a call, paired with it by `call_id`.
+const OUTPUTS: &[&str] = &[
+    "function_call_output",
+    "custom_tool_call_output",
+    "computer_call_output",
+    "local_shell_call_output",
+    "shell_call_output",
+    "apply_patch_call_output",
+    "tool_search_output",
+    "program_output",
+    "mcp_approval_response",
+];
+
+/// What an item of this type is; `None` for a type toolwright does not know.
+pub(super) fn classify(kind: &str, item: &Object) -> Option<Item> {
+    Some(match kind {
+        "function_call" | "custom_tool_call" => Item::Function,
+        "apply_patch_call" => Item::Builtin(Some("apply_patch")),
+        "shell_call" => Item::Builtin(Some("shell")),
+        "local_shell_call" => Item::Builtin(Some("local_shell")),
+        "computer_call" => Item::Builtin(Some("computer")),
+        "mcp_approval_request" => Item::Builtin(None),
+        "tool_search_call" if item.get("execution").and_then(Value::as_str) == Some("client") => {
+            Item::Builtin(Some("tool_search"))
+        }
+        "tool_search_call" => Item::Server(Some("tool_search")),
+        "web_search_call" => Item::Server(Some("web_search")),
+        "file_search_call" => Item::Server(Some("file_search")),
+        "code_interpreter_call" => Item::Server(Some("code_interpreter")),
+        "image_generation_call" => Item::Server(Some("image_generation")),
+        // Programmatic tool calling: the provider runs the program, which calls the
+        // application's functions (their `function_call`s name it as `caller`).
+        "program" => Item::Server(Some("program")),
+        "mcp_call" => Item::Server(None),
+        "message" | "reasoning" | "compaction" | "mcp_list_tools" | "additional_tools" => {
+            Item::Other
+        }
+        kind if OUTPUTS.contains(&kind) => Item::Output,
+        _ => return None,
+    })
+}
+
+/// The report of an item of a type toolwright does not know: kept (in [`Turn::content`], for the
+/// next turn), not acted on.
+pub(super) fn unknown_item(kind: &str, path: &At) -> WireError {
+    WireError::new(
+        path.key("type"),
+        format!(
+            "an output item of type `{}`, which toolwright does not know: kept in the turn's content, not acted on",
+            crate::echo::bare(kind)
+        ),
+    )
 }
 
 /// A call from a `function_call` or `custom_tool_call` item. A whole response must say the
@@ -26,6 +94,7 @@ fn call_from_item(
     index: usize,
     path: &At,
     strict: bool,
+    warnings: &mut Vec<WireError>,
 ) -> Result<ToolCall, WireError> {
     let field = |key| {
         if strict {
@@ -42,13 +111,126 @@ fn call_from_item(
         Arguments::from(arguments.unwrap_or_default()),
     )
     .with_index(index);
-    if let Some(item_id) = opt_str(item, "id", path)? {
+    if let Some(item_id) = loose_str(item, "id", path, warnings) {
         call.metadata.insert("item_id".into(), Value::from(item_id));
     }
-    if opt_str(item, "status", path)? == Some("incomplete") {
+    if custom {
+        // Answered by a `custom_tool_call_output`.
+        call.metadata
+            .insert("type".into(), Value::from("custom_tool_call"));
+    }
+    // Tool namespaces: the call names its tool within one, and the namespace goes back with
+    // the result. A program's calls name it as `caller`, which goes back too.
+    for key in ["namespace", "caller"] {
+        if let Some(value) = item.get(key).filter(|value| !value.is_null()) {
+            call.metadata.insert(key.into(), json::clone_value(value));
+        }
+    }
+    if loose_str(item, "status", path, warnings).as_deref() == Some("incomplete") {
         call.status = CallStatus::Incomplete;
     }
     Ok(call)
+}
+
+/// A call from a built-in or provider-run item: id from `call_id` (or the item's `id` where it
+/// has none, as MCP items), the tool's name, the item's request as arguments, and the item
+/// whole in `metadata["item"]`.
+pub(super) fn provider_call(
+    item: &Object,
+    kind: &str,
+    class: Item,
+    index: usize,
+    path: &At,
+    warnings: &mut Vec<WireError>,
+) -> ToolCall {
+    let (call_kind, name) = match class {
+        Item::Builtin(name) => (CallKind::Builtin, name),
+        _ => (
+            CallKind::Server,
+            match class {
+                Item::Server(name) => name,
+                _ => None,
+            },
+        ),
+    };
+    let id = ["call_id", "id"].iter().find_map(|key| {
+        item.get(*key)
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty())
+    });
+    let name = name.map_or_else(
+        || loose_str(item, "name", path, warnings).unwrap_or_else(|| kind.to_owned()),
+        str::to_owned,
+    );
+    let arguments = match kind {
+        "apply_patch_call" => item.get("operation"),
+        "computer_call" => item
+            .get("action")
+            .filter(|a| !a.is_null())
+            .or(item.get("actions")),
+        "tool_search_call" | "mcp_call" | "mcp_approval_request" => item.get("arguments"),
+        _ => item.get("action"),
+    };
+    let arguments = match arguments {
+        Some(Value::String(text)) => Arguments::Text(text.clone()),
+        Some(value) if !value.is_null() => Arguments::Json(json::clone_value(value)),
+        _ => {
+            // Items whose request is in fields of their own.
+            let mut request = Map::new();
+            for key in ["code", "container_id", "queries", "language"] {
+                if let Some(value) = item.get(key).filter(|v| !v.is_null()) {
+                    request.insert(key.to_owned(), json::clone_value(value));
+                }
+            }
+            Arguments::Json(Value::Object(request))
+        }
+    };
+    let mut call = ToolCall::new(id.unwrap_or_default(), name, arguments).with_index(index);
+    if id.is_none() {
+        call.call_id = format!("item_{index}");
+        call.id_generated = true;
+    }
+    call.kind = call_kind;
+    call.metadata.insert("type".into(), Value::from(kind));
+    if let Some(item_id) = item.get("id").and_then(Value::as_str) {
+        call.metadata.insert("item_id".into(), Value::from(item_id));
+    }
+    call.metadata
+        .insert("item".into(), Value::Object(json::clone_map(item)));
+    if item.get("status").and_then(Value::as_str) == Some("incomplete") {
+        call.status = CallStatus::Incomplete;
+    }
+    call
+}
+
+/// Pairs output items with the calls of the turn they answer (by `call_id`; a server-run tool
+/// search's output, which has none, with the tool search before it): such a call was run by the
+/// provider (a shell in a hosted container, say), and its output is its `metadata["result"]`.
+/// Outputs of an earlier turn's calls pair with nothing and stay in the content.
+pub(super) fn pair_outputs(calls: &mut [ToolCall], outputs: Vec<Value>) {
+    for output in outputs {
+        let call_id = output.get("call_id").and_then(Value::as_str);
+        let found = match call_id {
+            Some(id) => calls
+                .iter()
+                .position(|call| call.call_id == id && !call.id_generated),
+            None => calls.iter().rposition(|call| {
+                call.metadata.get("type").and_then(Value::as_str)
+                    == output
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .and_then(|kind| kind.strip_suffix("_output"))
+                        .map(|kind| format!("{kind}_call"))
+                        .as_deref()
+                    && !call.metadata.contains_key("result")
+            }),
+        };
+        if let Some(at) = found {
+            let call = &mut calls[at];
+            call.kind = CallKind::Server;
+            call.metadata.insert("result".into(), output);
+        }
+    }
 }
 
 /// The calls in a response's `output`.
@@ -56,63 +238,192 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     require(root, "output", "a Responses API response")?;
-    let mut turn = Turn {
-        stop_reason: stop_reason(root)?,
-        ..Turn::default()
-    };
-    for (at, item) in opt_array(root, "output", &ROOT)?.iter().enumerate() {
-        let output_at = ROOT.key("output");
+    let mut turn = Turn::of(super::Provider::OpenAiResponses);
+    turn.stop_reason = stop_reason(root, &ROOT, &mut turn.warnings);
+    let mut outputs = Vec::new();
+    let output_at = ROOT.key("output");
+    for (at, value) in opt_array(root, "output", &ROOT)?.iter().enumerate() {
         let path = output_at.index(at);
-        let item = object(item, &path)?;
+        let item = object(value, &path)?;
         let kind = req_str(item, "type", &path)?;
-        if is_call(kind) {
-            turn.calls.push(call_from_item(item, at, &path, true)?);
-        } else if kind == "message" {
-            let content_path = path.key("content");
-            for (at, part) in opt_array(item, "content", &path)?.iter().enumerate() {
-                let part_path = content_path.index(at);
-                let part = object(part, &part_path)?;
-                if opt_str(part, "type", &part_path)? == Some("output_text") {
-                    turn.text
-                        .push_str(opt_str(part, "text", &part_path)?.unwrap_or_default());
+        turn.content.push(json::clone_value(value));
+        match classify(kind, item) {
+            Some(Item::Function) => {
+                turn.calls
+                    .push(call_from_item(item, at, &path, true, &mut turn.warnings)?);
+            }
+            Some(class @ (Item::Builtin(_) | Item::Server(_))) => {
+                turn.calls.push(provider_call(
+                    item,
+                    kind,
+                    class,
+                    at,
+                    &path,
+                    &mut turn.warnings,
+                ));
+            }
+            Some(Item::Output) => outputs.push(json::clone_value(value)),
+            Some(Item::Other) => {
+                if kind == "message" {
+                    loose_text(
+                        item.get("content"),
+                        &path.key("content"),
+                        &mut turn.text,
+                        &mut turn.warnings,
+                    );
                 }
             }
+            None => turn.warnings.push(unknown_item(kind, &path)),
         }
     }
+    pair_outputs(&mut turn.calls, outputs);
     Ok(turn)
 }
 
 /// `incomplete_details.reason`, else the response's `status`.
-fn stop_reason(response: &Object) -> Result<Option<String>, WireError> {
-    if let Some(details) = opt_object(response, "incomplete_details", &ROOT)?
-        && let Some(reason) = opt_str(details, "reason", &ROOT.key("incomplete_details"))?
+fn stop_reason(response: &Object, path: &At, warnings: &mut Vec<WireError>) -> Option<String> {
+    if let Some(Value::Object(details)) = response.get("incomplete_details")
+        && let Some(reason) =
+            loose_str(details, "reason", &path.key("incomplete_details"), warnings)
     {
-        return Ok(Some(reason.to_owned()));
+        return Some(reason);
     }
-    Ok(opt_str(response, "status", &ROOT)?.map(str::to_owned))
+    loose_str(response, "status", path, warnings)
 }
 
-/// A `function_call_output` item: a string, or input parts when there are images.
-pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
+/// A `function_call_output` item (a string, or input parts when there are images; the call's
+/// namespace and caller sent back with it), or, for a built-in call, the item its type takes.
+pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Result<Value, WireError> {
+    if call.kind == CallKind::Builtin {
+        return encode_builtin(call, result);
+    }
     let output = match text_only(&result.content) {
         Some(text) => Value::String(text),
-        None => result
-            .content
-            .iter()
-            .map(|part| match part {
-                ContentPart::Text { text } => json!({"type": "input_text", "text": text}),
-                ContentPart::Image { data, mime_type } => {
-                    json!({"type": "input_image", "image_url": data_url(mime_type, data)})
-                }
-            })
-            .collect(),
+        None => input_parts(result),
     };
     let mut item = Map::new();
-    item.insert("type".into(), Value::from("function_call_output"));
+    let custom = call.metadata.get("type").and_then(Value::as_str) == Some("custom_tool_call");
+    item.insert(
+        "type".into(),
+        Value::from(if custom {
+            "custom_tool_call_output"
+        } else {
+            "function_call_output"
+        }),
+    );
     item.insert("call_id".into(), Value::from(call.call_id.as_str()));
     item.insert("output".into(), output);
+    for key in ["namespace", "caller"] {
+        if let Some(value) = call.metadata.get(key) {
+            item.insert(key.into(), json::clone_value(value));
+        }
+    }
     copy_options(result, &[], &mut item);
-    Value::Object(item)
+    Ok(Value::Object(item))
+}
+
+/// Text and images as Responses input parts.
+fn input_parts(result: &ToolResult) -> Value {
+    result
+        .content
+        .iter()
+        .map(|part| match part {
+            ContentPart::Text { text } => json!({"type": "input_text", "text": text}),
+            ContentPart::Image { data, mime_type } => {
+                json!({"type": "input_image", "image_url": data_url(mime_type, data)})
+            }
+        })
+        .collect()
+}
+
+/// The item a built-in call's result goes back as, by the call's item type:
+///
+/// | call | result item | from the result |
+/// | --- | --- | --- |
+/// | `shell_call` | `shell_call_output` | its text: a JSON array of `{stdout, stderr, outcome}` as is; other text as `stdout` (`stderr` for an error) with exit code 0 (1) |
+/// | `local_shell_call` | `local_shell_call_output` | its text |
+/// | `apply_patch_call` | `apply_patch_call_output` | `status` `failed` for an error, else `completed`; the text as `output` |
+/// | `computer_call` | `computer_call_output` | its image as the screenshot; option `acknowledged_safety_checks` |
+/// | `tool_search_call` | `tool_search_output` | its text: a JSON array of tools (or an object with `tools`) |
+/// | `mcp_approval_request` | `mcp_approval_response` | approved unless it is an error; the text as `reason` |
+fn encode_builtin(call: &ToolCall, result: &ToolResult) -> Result<Value, WireError> {
+    let kind = call
+        .metadata
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let text = result.content.text();
+    let id = Value::from(call.call_id.as_str());
+    let mut item = Map::new();
+    match kind {
+        "shell_call" => {
+            item.insert("type".into(), Value::from("shell_call_output"));
+            item.insert("call_id".into(), id);
+            item.insert("output".into(), shell_output(result, text));
+            // "Generated by the model and passed back with the raw output."
+            if let Some(limit) = call
+                .metadata
+                .get("item")
+                .and_then(|item| item.get("action"))
+                .and_then(|action| action.get("max_output_length"))
+                .filter(|limit| !limit.is_null())
+            {
+                item.insert("max_output_length".into(), limit.clone());
+            }
+        }
+        "local_shell_call" => {
+            item.insert("type".into(), Value::from("local_shell_call_output"));
+            // The SDK's `LocalShellCallOutput.id`: "the unique ID of the local shell tool call
+            // generated by the model", which the call item calls `call_id`.
+            item.insert("id".into(), id);
+            item.insert("output".into(), Value::String(text));
+        }
+        "apply_patch_call" => {
+            item.insert("type".into(), Value::from("apply_patch_call_output"));
+            item.insert("call_id".into(), id);
+            let status = if result.is_error {
+                "failed"
+            } else {
+                "completed"
+            };
+            item.insert("status".into(), Value::from(status));
+            if !text.is_empty() {
+                item.insert("output".into(), Value::String(text));
+            }
+        }
+        "computer_call" => {
+            item.insert("type".into(), Value::from("computer_call_output"));
+            item.insert("call_id".into(), id);
+            item.insert("output".into(), screenshot(call, result)?);
+        }
+        "tool_search_call" => {
+            item.insert("type".into(), Value::from("tool_search_output"));
+            item.insert("call_id".into(), id);
+            item.insert("execution".into(), Value::from("client"));
+            item.insert("status".into(), Value::from("completed"));
+            item.insert("tools".into(), tools_found(call, &text)?);
+        }
+        "mcp_approval_request" => {
+            item.insert("type".into(), Value::from("mcp_approval_response"));
+            item.insert("approval_request_id".into(), id);
+            item.insert("approve".into(), Value::Bool(!result.is_error));
+            if !text.is_empty() {
+                item.insert("reason".into(), Value::String(text));
+            }
+        }
+        other => {
+            return Err(WireError::new(
+                "",
+                format!(
+                    "call {} is a built-in call of type `{}`, whose result item toolwright does not know",
+                    crate::echo::Name(&call.call_id),
+                    crate::echo::bare(other)
+                ),
+            ));
+        }
+    }
+    copy_options(result, &["acknowledged_safety_checks"], &mut item);
+    Ok(Value::Object(item))
 }
 
 /// One stream event.
@@ -128,22 +439,7 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             }
             state.started = true;
         }
-        "response.output_item.added" => {
-            let item = required_item(root)?;
-            let kind = req_str(item, "type", &ROOT.key("item"))?;
-            if is_call(kind) {
-                let index = output_index(state, root)?;
-                if let Some(item_id) = opt_str(item, "id", &ROOT.key("item"))?
-                    && state.by_id.contains_key(item_id)
-                {
-                    return Err(WireError::new(
-                        "/item/id",
-                        format!("item `{item_id}` was already added"),
-                    ));
-                }
-                add(state, item, index)?;
-            }
-        }
+        "response.output_item.added" => item_added(state, root)?,
         "response.function_call_arguments.delta" | "response.custom_tool_call_input.delta" => {
             let delta = req_str(root, "delta", &ROOT)?;
             let at = find(state, root)?;
@@ -174,11 +470,17 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             item_done(state, root)?;
         }
         "response.output_text.delta" => {
-            state.text.push_str(req_str(root, "delta", &ROOT)?);
+            loose_text(
+                root.get("delta"),
+                &ROOT.key("delta"),
+                &mut state.text,
+                &mut state.warnings,
+            );
         }
         "response.completed" | "response.incomplete" => {
-            if let Some(response) = opt_object(root, "response", &ROOT)? {
-                state.stop_reason = stop_reason(response)?;
+            if let Some(Value::Object(response)) = root.get("response") {
+                state.stop_reason =
+                    stop_reason(response, &ROOT.key("response"), &mut state.warnings);
             }
             return Ok(true);
         }
@@ -201,17 +503,88 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
     Ok(false)
 }
 
-/// `response.output_item.done`: a call's item, final.
+/// `response.output_item.added`: an item begins; a call's is assembled from here.
+fn item_added(state: &mut State, root: &Object) -> Result<(), WireError> {
+    let item = required_item(root)?;
+    let item_at = ROOT.key("item");
+    let kind = req_str(item, "type", &item_at)?;
+    let index = output_index(state, root)?;
+    state
+        .items
+        .insert((state.segment, index), Value::Object(json::clone_map(item)));
+    let class = classify(kind, item);
+    if matches!(
+        class,
+        Some(Item::Function | Item::Builtin(_) | Item::Server(_))
+    ) && let Some(item_id) = opt_str(item, "id", &item_at)?
+        && state.by_id.contains_key(item_id)
+    {
+        return Err(WireError::new(
+            "/item/id",
+            format!("item `{item_id}` was already added"),
+        ));
+    }
+    match class {
+        Some(Item::Function) => {
+            add(state, item, index)?;
+        }
+        Some(class @ (Item::Builtin(_) | Item::Server(_))) => {
+            add_provider_call(state, item, kind, class, index, false);
+        }
+        Some(Item::Output | Item::Other) => {}
+        None => state.warnings.push(unknown_item(kind, &item_at)),
+    }
+    Ok(())
+}
+
+/// `response.output_item.done`: an item, final.
 fn item_done(state: &mut State, root: &Object) -> Result<(), WireError> {
     let item = required_item(root)?;
-    if !is_call(req_str(item, "type", &ROOT.key("item"))?) {
-        return Ok(());
+    let item_at = ROOT.key("item");
+    let kind = req_str(item, "type", &item_at)?;
+    let class = classify(kind, item);
+    let found = find(state, root).ok();
+    let index = match found {
+        Some(at) if opt_index(root, "output_index", &ROOT)?.is_none() => state.slots[at].key.2,
+        _ => output_index(state, root)?,
+    };
+    let known = state
+        .items
+        .insert((state.segment, index), Value::Object(json::clone_map(item)))
+        .is_some();
+    match class {
+        Some(Item::Function) => {}
+        Some(class @ (Item::Builtin(_) | Item::Server(_))) => {
+            match found {
+                // Final: the call as the done item says it.
+                Some(at) => {
+                    let mut call =
+                        provider_call(item, kind, class, index, &item_at, &mut state.warnings);
+                    let slot = &mut state.slots[at];
+                    slot.buf = take_buf(&mut call);
+                    slot.call = call;
+                    slot.done = slot.call.status != CallStatus::Incomplete;
+                }
+                None => add_provider_call(state, item, kind, class, index, true),
+            }
+            return Ok(());
+        }
+        Some(Item::Output) => {
+            state.outputs.push(Value::Object(json::clone_map(item)));
+            return Ok(());
+        }
+        Some(Item::Other) => return Ok(()),
+        None => {
+            if !known {
+                state.warnings.push(unknown_item(kind, &item_at));
+            }
+            return Ok(());
+        }
     }
     // An item done without being added is whole in itself.
-    let at = if let Ok(at) = find(state, root) {
+    let at = if let Some(at) = found {
         at
     } else {
-        let index = output_index(state, root)?;
         add(state, item, index)?
     };
     let custom = opt_str(item, "type", &ROOT.key("item"))? == Some("custom_tool_call");
@@ -254,9 +627,99 @@ fn output_index(state: &State, root: &Object) -> Result<usize, WireError> {
     Ok(opt_index(root, "output_index", &ROOT)?.unwrap_or_else(|| state.count(state.segment, 0)))
 }
 
+/// A shell call's outputs: the result's text when it is a JSON array of `{stdout, stderr,
+/// outcome}`, else one output with the text as `stdout` (`stderr` for an error) and exit code 0
+/// (1).
+fn shell_output(result: &ToolResult, text: String) -> Value {
+    if let Ok(Value::Array(entries)) = serde_json::from_str::<Value>(&text) {
+        return Value::Array(entries);
+    }
+    let (stdout, stderr) = if result.is_error {
+        (String::new(), text)
+    } else {
+        (text, String::new())
+    };
+    json!([{
+        "stdout": stdout,
+        "stderr": stderr,
+        "outcome": {"type": "exit", "exit_code": i32::from(result.is_error)},
+    }])
+}
+
+/// A computer call's screenshot: the result's first image.
+fn screenshot(call: &ToolCall, result: &ToolResult) -> Result<Value, WireError> {
+    let Some((data, mime_type)) = result.content.iter().find_map(|part| match part {
+        ContentPart::Image { data, mime_type } => Some((data, mime_type)),
+        ContentPart::Text { .. } => None,
+    }) else {
+        return Err(WireError::new(
+            "",
+            format!(
+                "call {} is a `computer_call`, answered with a screenshot: its result has no image",
+                crate::echo::Name(&call.call_id)
+            ),
+        ));
+    };
+    Ok(json!({"type": "computer_screenshot", "image_url": data_url(mime_type, data)}))
+}
+
+/// The tools a client tool search found: the result's text as a JSON array of tools (or an
+/// object with `tools`).
+fn tools_found(call: &ToolCall, text: &str) -> Result<Value, WireError> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(tools)) => Ok(Value::Array(tools)),
+        Ok(Value::Object(mut found)) if found.get("tools").is_some_and(Value::is_array) => {
+            Ok(found.remove("tools").unwrap_or_default())
+        }
+        _ => Err(WireError::new(
+            "",
+            format!(
+                "call {} is a client `tool_search_call`, answered with the tools found: its result is not a JSON array of tools",
+                crate::echo::Name(&call.call_id)
+            ),
+        )),
+    }
+}
+
+/// Starts a built-in or provider-run call from its item (`done`: the item is final).
+fn add_provider_call(
+    state: &mut State,
+    item: &Object,
+    kind: &str,
+    class: Item,
+    index: usize,
+    done: bool,
+) {
+    let mut call = provider_call(
+        item,
+        kind,
+        class,
+        index,
+        &ROOT.key("item"),
+        &mut state.warnings,
+    );
+    let complete = done && call.status != CallStatus::Incomplete;
+    call.status = CallStatus::Incomplete;
+    let buf = take_buf(&mut call);
+    let item_id = item.get("id").and_then(Value::as_str).map(str::to_owned);
+    let at = state.add(call, (state.segment, 0, index), buf);
+    state.slots[at].done = complete;
+    if let Some(item_id) = item_id {
+        state.by_id.insert(item_id, at);
+    }
+}
+
+/// A call's arguments as the buffer a slot keeps them in.
+fn take_buf(call: &mut ToolCall) -> Buf {
+    match std::mem::take(&mut call.arguments) {
+        Arguments::Text(text) => Buf::Text(text),
+        Arguments::Json(value) => Buf::Json(value),
+    }
+}
+
 /// Starts a call from its item.
 fn add(state: &mut State, item: &Object, index: usize) -> Result<usize, WireError> {
-    let mut call = call_from_item(item, index, &ROOT.key("item"), false)?;
+    let mut call = call_from_item(item, index, &ROOT.key("item"), false, &mut state.warnings)?;
     let text = match &call.arguments {
         Arguments::Text(text) => text.clone(),
         Arguments::Json(_) => String::new(),
@@ -333,4 +796,30 @@ fn settle(state: &mut State, at: usize, text: &str, path: &At) -> Result<(), Wir
             slot.call.call_id
         ),
     ))
+}
+
+/// The content of a streamed response: its output items in order, as their `done` events gave
+/// them (as added, for one never done), a function call's arguments as assembled.
+pub(super) fn content(state: &State) -> Vec<Value> {
+    let mut items: Vec<Value> = Vec::with_capacity(state.items.len());
+    for (&(segment, index), item) in &state.items {
+        let mut item = json::clone_value(item);
+        if let Some(&at) = state.by_key.get(&(segment, 0, index))
+            && let Value::Object(fields) = &mut item
+        {
+            let slot = &state.slots[at];
+            let key = match fields.get("type").and_then(Value::as_str) {
+                Some("function_call") => Some("arguments"),
+                Some("custom_tool_call") => Some("input"),
+                _ => None,
+            };
+            if let (Some(key), Buf::Text(text)) = (key, &slot.buf)
+                && let Some(old) = fields.insert(key.into(), Value::String(text.clone()))
+            {
+                json::dispose(old);
+            }
+        }
+        items.push(item);
+    }
+    items
 }

@@ -1,7 +1,7 @@
 //! Assembly of streamed tool calls: deltas appended as they come, in time linear in the bytes
 //! received.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -59,6 +59,15 @@ pub(super) struct State {
     pub(super) slots: Vec<Slot>,
     pub(super) text: String,
     pub(super) stop_reason: Option<String>,
+    /// Odd values read where the calls do not depend on them; stamped with their chunk.
+    pub(super) warnings: Vec<WireError>,
+    /// The answer's items, blocks or parts by `(segment, index)`, as they stand: what the
+    /// turn's content is built from.
+    pub(super) items: BTreeMap<(usize, usize), Value>,
+    /// Results the provider sent for its own calls, paired with them at the end.
+    pub(super) outputs: Vec<Value>,
+    /// The slot of each call that is an item of the content (Gemini's `functionCall` parts).
+    pub(super) item_slots: HashMap<(usize, usize), usize>,
     /// Slots by the provider's id for the call (OpenAI Chat call id, Responses item id).
     pub(super) by_id: HashMap<String, usize>,
     /// Slots by position: `(segment, choice, index)`.
@@ -256,6 +265,7 @@ impl Assembler {
             )
             .in_chunk(self.chunks));
         }
+        let warned = state.warnings.len();
         let done = match self.provider {
             Provider::OpenAiChat => openai::push(state, chunk),
             Provider::OpenAiResponses => responses::push(state, chunk),
@@ -263,8 +273,12 @@ impl Assembler {
             Provider::Gemini => gemini::push(state, chunk),
             Provider::Mcp => mcp::push(state, chunk),
         }
-        .map_err(|error| error.in_chunk(self.chunks))?;
-        self.ended |= done;
+        .map_err(|error| error.in_chunk(self.chunks));
+        for warning in &mut self.state.warnings[warned..] {
+            tracing::warn!(chunk = self.chunks, %warning, "an odd value in a stream, kept");
+            *warning = warning.clone().in_chunk(self.chunks);
+        }
+        self.ended |= done?;
         Ok(())
     }
 
@@ -325,6 +339,12 @@ impl Assembler {
         &self.state.text
     }
 
+    /// What looked odd so far where the calls do not depend on it, each with its chunk: kept
+    /// as it came, and reported rather than costing the chunk's calls ([`Turn::warnings`]).
+    pub fn warnings(&self) -> &[WireError] {
+        &self.state.warnings
+    }
+
     /// Whether the stream said it ended (`[DONE]`, a final event, a final chunk).
     pub fn is_ended(&self) -> bool {
         self.ended
@@ -339,11 +359,16 @@ impl Assembler {
     /// Calls whose block never ended are [`CallStatus::Incomplete`], with the arguments they
     /// got; a lenient read ([`Arguments::as_map`]) still makes the most of them.
     pub fn finish(self) -> Vec<ToolCall> {
-        self.finish_turn().calls
+        self.finish_with(false).calls
     }
 
     /// The calls, as [`finish`](Self::finish), with the text and the stop reason.
     pub fn finish_turn(self) -> Turn {
+        self.finish_with(true)
+    }
+
+    /// The turn, with its content (for the next request) when `content` asks for it.
+    fn finish_with(self, content: bool) -> Turn {
         if self.state.other_choices && !self.state.choice_seen {
             tracing::warn!(
                 choice = self.state.choice,
@@ -351,14 +376,30 @@ impl Assembler {
                 self.state.choice
             );
         }
-        let finished = self.state.finished;
-        let mut slots = self.state.slots;
+        let content = match self.provider {
+            _ if !content => Vec::new(),
+            Provider::OpenAiResponses => responses::content(&self.state),
+            Provider::Anthropic => anthropic::content(&self.state),
+            Provider::Gemini => gemini::content(&self.state),
+            Provider::OpenAiChat => openai::content(&self.state),
+            Provider::Mcp => Vec::new(),
+        };
+        let State {
+            slots: mut_slots,
+            text,
+            stop_reason,
+            warnings,
+            outputs,
+            finished,
+            ..
+        } = self.state;
+        let mut slots = mut_slots;
         for slot in &mut slots {
             slot.done |= finished.contains(&slot.key.1);
         }
         // Stable: calls at the same position (a server resending an index) keep arrival order.
         slots.sort_by_key(|slot| slot.key);
-        let calls = slots
+        let mut calls: Vec<ToolCall> = slots
             .into_iter()
             .map(|slot| {
                 let mut call = slot.into_call();
@@ -366,11 +407,19 @@ impl Assembler {
                 call
             })
             .collect();
-        Turn {
-            calls,
-            text: self.state.text,
-            stop_reason: self.state.stop_reason,
+        match self.provider {
+            Provider::OpenAiResponses => responses::pair_outputs(&mut calls, outputs),
+            Provider::Anthropic => anthropic::pair_results(&mut calls, outputs),
+            Provider::Gemini => gemini::pair_results(&mut calls, outputs),
+            Provider::OpenAiChat | Provider::Mcp => {}
         }
+        let mut turn = Turn::of(self.provider);
+        turn.calls = calls;
+        turn.text = text;
+        turn.stop_reason = stop_reason;
+        turn.warnings = warnings;
+        turn.content = content;
+        turn
     }
 }
 
