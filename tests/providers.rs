@@ -104,17 +104,22 @@ fn every_form_of_the_demo_toolbox_matches_its_snapshot() {
 }
 
 #[test]
-fn strict_is_always_written_for_openai() {
+fn strict_is_written_where_openai_needs_it() {
+    // The Responses API reads a missing `strict` as true: always written. Chat Completions reads
+    // it as false: written only when true (a token saved per tool per request).
     for format in [ToolFormat::OpenAiChat, ToolFormat::OpenAiResponses] {
         for strict in [false, true] {
             let list = demo_list(format, strict);
             for entry in list.as_array().unwrap() {
-                let strict_field = if format == ToolFormat::OpenAiChat {
-                    &entry["function"]["strict"]
+                let (strict_field, expected) = if format == ToolFormat::OpenAiChat {
+                    (
+                        entry["function"].get("strict"),
+                        strict.then_some(Value::Bool(true)),
+                    )
                 } else {
-                    &entry["strict"]
+                    (entry.get("strict"), Some(Value::Bool(strict)))
                 };
-                assert_eq!(strict_field, &Value::Bool(strict), "{entry}");
+                assert_eq!(strict_field, expected.as_ref(), "{entry}");
                 assert_eq!(entry["type"], "function");
             }
         }
@@ -130,7 +135,16 @@ fn every_root_is_an_object_with_properties_and_required() {
         for (name, schema) in schemas(format, &demo_list(format, strict)) {
             assert_eq!(schema["type"], "object", "{form} {name}");
             assert!(schema["properties"].is_object(), "{form} {name}");
-            assert!(schema["required"].is_array(), "{form} {name}");
+            // An empty `required` is left out where the form is plain JSON Schema.
+            let required = schema.get("required");
+            assert!(
+                required.is_some_and(Value::is_array)
+                    || (required.is_none()
+                        && schema["properties"].as_object().unwrap().is_empty()
+                        && !strict
+                        && !form.starts_with("gemini")),
+                "{form} {name}"
+            );
             assert!(schema.get("$schema").is_none() && schema.get("title").is_none());
             assert!(
                 !schema.to_string().contains("\"oneOf\""),
@@ -962,7 +976,8 @@ fn a_tool_can_choose_strict_mode_over_the_toolbox() {
         .iter()
         .map(|e| &e["function"]["strict"])
         .collect();
-    assert_eq!(flags, [&json!(false), &json!(false), &json!(true)]);
+    // Chat Completions reads a missing `strict` as false.
+    assert_eq!(flags, [&Value::Null, &Value::Null, &json!(true)]);
 }
 
 #[test]
@@ -1168,7 +1183,7 @@ fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
         "t",
         json!({
             "type": "object",
-            "properties": {"a": {"$ref": "#/properties/b/$defs/Inner"}, "b": {"type": "object", "$defs": {"Inner": {"type": "object", "properties": {"x": {"type": "integer"}}}}}},
+            "properties": {"a": {"$ref": "#/properties/b/$defs/Inner"}, "c": {"$ref": "#/properties/b/$defs/Inner"}, "b": {"type": "object", "$defs": {"Inner": {"type": "object", "properties": {"x": {"type": "integer"}}}}}},
             "$defs": {"Inner": {"type": "string"}, "Used": {"type": "boolean"}},
             "required": [],
         }),
@@ -1180,6 +1195,21 @@ fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
         "integer"
     );
     assert!(input["properties"]["b"].get("$defs").is_none());
+    // A definition used once is written where it is used.
+    let once = raw(
+        "t",
+        json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/Inner"}},
+            "$defs": {"Inner": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+        }),
+    );
+    let input = &once.provider_entry(ToolFormat::Mcp, false)["inputSchema"];
+    assert_eq!(
+        input["properties"]["a"]["properties"]["x"]["type"],
+        "integer"
+    );
+    assert!(input.get("$defs").is_none());
 }
 
 type DemoCtx = demo::DemoContext;

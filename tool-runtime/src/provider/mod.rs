@@ -29,7 +29,7 @@
 //!
 //! | form | what the pass does |
 //! | --- | --- |
-//! | `OpenAiChat` / `OpenAiResponses` | `strict` always written. Strict: every property required, optional ones nullable (the runtime takes their `null` as "absent", so `Option` and defaulted parameters keep their meaning); `additionalProperties: false` everywhere; `$ref` siblings inlined; `default` into the description; only the documented keywords and formats; size limits checked |
+//! | `OpenAiChat` / `OpenAiResponses` | `strict` written for Responses always, for Chat when true (Chat reads a missing one as false). Strict: every property required, optional ones nullable (the runtime takes their `null` as "absent", so `Option` and defaulted parameters keep their meaning); `additionalProperties: false` everywhere; `$ref` siblings inlined; `default` into the description; only the documented keywords and formats; size limits checked |
 //! | `Anthropic` | the canonical schema; strict: closed objects, numeric and length bounds into the description, `minItems` 0 or 1, no recursion, its format list |
 //! | `Gemini` | `parameters` in the OpenAPI subset: `$ref`s inlined, `nullable` for null types and branches, `const` as a one-value `enum`, string enums only, exclusive integer bounds made inclusive, only the fields google-genai's `Schema` has |
 //! | `GeminiJsonSchema` | `parametersJsonSchema`: the canonical schema |
@@ -37,7 +37,11 @@
 //!
 //! Everywhere: `oneOf` is sent as `anyOf`, Rust-specific formats (`uint32`, `double`, ...) are
 //! dropped where a provider does not take them, and whatever a form cannot say is still enforced
-//! when the call arrives. What a form cannot say is a lint, with tool, path, rule and fix, all at
+//! when the call arrives. The plain JSON Schema forms (OpenAI and Anthropic without strict mode,
+//! MCP) say the same rules in fewer tokens: a definition used once is written where it is used,
+//! a Rust enum of documented unit variants is an `enum` with the variants' docs in its
+//! description (an optional one a single schema that also takes `null`), and an empty
+//! `required` is left out (figures: the repository's BENCHMARKS.md). What a form cannot say is a lint, with tool, path, rule and fix, all at
 //! once: `tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean()` is a one-line
 //! test. A report prints one line per lint, errors first, then warnings; notes (a rule said in
 //! other words, nothing to do) are only counted, and `{:#}` lists them.

@@ -164,15 +164,18 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
     let description = model_description(definition);
     let description = description.as_ref();
     let entry = match format {
-        ToolFormat::OpenAiChat => json!({
-            "type": "function",
-            "function": {
+        ToolFormat::OpenAiChat => {
+            let mut function = json!({
                 "name": name,
                 "description": description,
                 "parameters": parameters,
-                "strict": strict,
-            },
-        }),
+            });
+            // Chat Completions reads a missing `strict` as false; the Responses API does not.
+            if strict {
+                function["strict"] = Value::Bool(true);
+            }
+            json!({"type": "function", "function": function})
+        }
         ToolFormat::OpenAiResponses => json!({
             "type": "function",
             "name": name,

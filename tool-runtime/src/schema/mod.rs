@@ -5,6 +5,7 @@
 mod anthropic;
 pub(crate) mod forms;
 mod gemini;
+mod lean;
 mod lint;
 mod mcp;
 mod openai;
@@ -185,6 +186,12 @@ impl Dialect {
             Dialect::AnthropicStrict => anthropic::strict(&mut pass, &mut schema),
             Dialect::Gemini => gemini::parameters(&mut pass, &mut schema),
             Dialect::Mcp => mcp::input(&mut pass, &mut schema),
+        }
+        // The same rules in fewer tokens, where the form is JSON Schema as it is (the strict
+        // and Gemini forms have shapes of their own, and Gemini's JSON Schema form is the
+        // canonical schema).
+        if matches!(self, Dialect::OpenAi | Dialect::Anthropic | Dialect::Mcp) {
+            lean::lean(&mut schema);
         }
         (schema, pass.lints)
     }
