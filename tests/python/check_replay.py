@@ -10,7 +10,10 @@ from a recorded response or stream:
 - `openai-responses`: a list of input items, each checked as `ResponseInputItemParam`;
 - `openai`: one message, checked as `ChatCompletionAssistantMessageParam`;
 - `gemini`: one content, checked as google-genai's `types.Content` (which refuses unknown
-  fields itself).
+  fields itself);
+- `anthropic_stream`: `{"fixture": <stream>, "message": <built from it>}`: the message checked as
+  `anthropic` is, and the recorded stream assembled by the SDK's own accumulator
+  (`anthropic.lib.streaming`), whose content blocks must be the message's, block for block.
 
 The TypedDicts are validated through pydantic's `TypeAdapter`; a value must come back out of
 validation unchanged (a key the type does not know is dropped by validation, and counts as
@@ -113,7 +116,45 @@ def check_gemini(content):
     return []
 
 
+def without_nulls(value):
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
+def check_anthropic_stream(pair):
+    import httpx2
+    from anthropic._models import construct_type
+    from anthropic.lib.streaming import _beta_messages
+    from anthropic.types.beta import BetaRawMessageStreamEvent
+
+    problems = check_anthropic(pair["message"])
+    snapshot, buffers = None, {}
+    with open(pair["fixture"]) as f:
+        for line in f:
+            event = json.loads(line)
+            if event.get("type") in ("ping", "error"):
+                continue
+            snapshot = _beta_messages.accumulate_event(
+                event=construct_type(type_=BetaRawMessageStreamEvent, value=event),
+                current_snapshot=snapshot,
+                json_bufs=buffers,
+                request_headers=httpx2.Headers(),
+            )
+    sdk = [without_nulls(block.model_dump(mode="json", exclude_none=True)) for block in snapshot.content]
+    ours = without_nulls(pair["message"]["content"])
+    if len(sdk) != len(ours):
+        problems.append(f"{len(ours)} blocks, the SDK's accumulator {len(sdk)}")
+    for at, (mine, theirs) in enumerate(zip(ours, sdk)):
+        if mine != theirs:
+            problems.append(f"block {at}: {json.dumps(mine)[:300]} against the SDK's {json.dumps(theirs)[:300]}")
+    return problems
+
+
 CHECKS = {
+    "anthropic_stream": check_anthropic_stream,
     "anthropic": check_anthropic,
     "openai-responses": check_responses,
     "openai": check_chat,

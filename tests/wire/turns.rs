@@ -659,6 +659,19 @@ fn keep(name: &str, provider: Provider, message: &Value) {
     }
 }
 
+/// Writes a message built from an Anthropic stream with the stream's fixture, for the SDK check
+/// to assemble the same stream with the SDK's own accumulator and compare, block for block.
+fn keep_stream(fixture: &str, message: &Value) {
+    if let Ok(dir) = std::env::var("REPLAY_OUT") {
+        let path = std::path::Path::new(&dir).join(format!("anthropic_stream--{fixture}.json"));
+        let pair = json!({
+            "fixture": format!("tests/data/providers/turns/{fixture}"),
+            "message": message,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&pair).unwrap()).unwrap();
+    }
+}
+
 #[test]
 fn anthropic_thinking_goes_back_with_its_signature() {
     // A recorded thinking + tool use response, whole.
@@ -698,10 +711,15 @@ fn anthropic_thinking_goes_back_with_its_signature() {
             .collect::<Vec<_>>()
     );
     keep("mcp-servers-stream", Provider::Anthropic, &message);
+    keep_stream("anthropic__pydantic-ai-mcp-servers-stream.jsonl", &message);
 
     for name in [
         "anthropic-clear-thinking.1",
         "anthropic-code-execution-20250825.1",
+        "anthropic-mcp.1",
+        // Not `anthropic-web-fetch-tool-20260209.1`: its code execution result carries
+        // `abort_reason`, newer than the newest SDK (anthropic 2.15.0), whose request type would
+        // drop it; the turn keeps it, as sent.
     ] {
         let whole = read(Provider::Anthropic, &format!("anthropic__{name}.json"));
         keep(
@@ -710,11 +728,9 @@ fn anthropic_thinking_goes_back_with_its_signature() {
             &whole.assistant_message().unwrap(),
         );
         let streamed = stream(Provider::Anthropic, &format!("anthropic__{name}.jsonl"));
-        keep(
-            &format!("{name}-stream"),
-            Provider::Anthropic,
-            &streamed.assistant_message().unwrap(),
-        );
+        let message = streamed.assistant_message().unwrap();
+        keep(&format!("{name}-stream"), Provider::Anthropic, &message);
+        keep_stream(&format!("anthropic__{name}.jsonl"), &message);
     }
 }
 

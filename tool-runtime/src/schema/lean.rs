@@ -325,7 +325,8 @@ mod tests {
             assert_eq!(leaned(schema.clone()), schema);
         }
         // A union of an enum and null with another rule beside it.
-        let schema = json!({"anyOf": [{"type": "string", "enum": ["a"], "pattern": "a"}, {"type": "null"}]});
+        let schema =
+            json!({"anyOf": [{"type": "string", "enum": ["a"], "pattern": "a"}, {"type": "null"}]});
         assert_eq!(leaned(schema.clone()), schema);
     }
 
