@@ -97,8 +97,8 @@ pub enum CallKind {
     /// `shell_call`, `local_shell_call`, `apply_patch_call`, `computer_call`, a
     /// `tool_search_call` run by the client, an `mcp_approval_request`): not one of the
     /// toolbox's functions, so the toolbox does not run it by name. The item is kept whole in
-    /// `metadata["item"]`; the application acts on it and answers with a [`ToolResult`]
-    /// (`crate::ToolResult`), which is sent back as the item the API expects
+    /// `metadata["item"]`; the application acts on it and answers with a
+    /// [`ToolResult::for_call`](crate::ToolResult::for_call), which is sent back as the item the API expects
     /// (`shell_call_output`, `apply_patch_call_output`, `computer_call_output`,
     /// `mcp_approval_response`, ...).
     Builtin,
