@@ -60,6 +60,8 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
                  "function": {"name": "py_forecast", "arguments": "{\"city\": \"Oslo\", \"days\": 30}"}},
                 {"id": "call_4", "type": "function",
                  "function": {"name": "py_fail", "arguments": "{\"reason\": \"no luck\"}"}},
+                {"id": "call_5", "type": "function",
+                 "function": {"name": "py_fail", "arguments": "{\"reason\": \"no lu"}},
             ]}}],
     });
     let turn = toolbox
@@ -76,7 +78,8 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
         .map(|message| message["content"].as_str().unwrap())
         .collect();
 
-    // Repaired (the closing brace) and coerced ("6") before it was sent.
+    // Repaired (the closing brace) and coerced ("6") before it was sent: the server says
+    // `multiply` is read-only (`readOnlyHint`), so arguments that ended early may run it.
     assert_eq!(contents[0], "42");
     assert!(results[0].fixes().is_some_and(|fixes| !fixes.is_empty()));
     // Structured content is the native value; the text is the server's.
@@ -95,6 +98,16 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
         Some(McpCallError::Tool { .. })
     ));
     assert!(contents[3].contains("fail"), "{}", contents[3]);
+    // A tool the server does not call read-only is never sent arguments that ended early
+    // (issue 28): the model is told where they stopped.
+    assert!(
+        matches!(
+            results[4].argument_error(),
+            Some(toolwright::ArgumentError::CutOff { .. })
+        ),
+        "{}",
+        contents[4]
+    );
 
     client.cancel().await.unwrap();
 }

@@ -10,6 +10,7 @@ import sys
 from pydantic import BaseModel, Field
 
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 
 server = MCPServer("python-tools")
 
@@ -20,7 +21,7 @@ class Forecast(BaseModel):
     summary: str
 
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def multiply(a: int, b: int) -> int:
     """Multiply two integers."""
     return a * b
