@@ -22,7 +22,6 @@ file was given, or when the check itself would pass a shape the SDKs refuse.
 """
 
 import base64
-import collections.abc
 import json
 import os
 import sys
@@ -35,19 +34,7 @@ from openai.types.chat import ChatCompletionAssistantMessageParam
 from openai.types.responses import ResponseInputItemParam
 from pydantic import TypeAdapter
 
-
-def plain(value):
-    """A validated value as plain JSON data (pydantic validates `Iterable` fields lazily, and a
-    union may take a response model for a block: only the fields the input set count)."""
-    if hasattr(value, "model_dump"):
-        return plain(value.model_dump(mode="json", exclude_unset=True))
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (str, bytes)):
-        return value
-    if isinstance(value, collections.abc.Iterable):
-        return [plain(item) for item in value]
-    return value
+from sdk_values import plain
 
 
 def kept(adapter, value):

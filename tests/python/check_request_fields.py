@@ -31,6 +31,8 @@ from openai.types.chat import completion_create_params
 from openai.types.responses import response_create_params
 from pydantic import TypeAdapter
 
+from sdk_values import plain
+
 PARAMS = {
     "openai": completion_create_params.CompletionCreateParamsBase,
     "openai-strict": completion_create_params.CompletionCreateParamsBase,
@@ -39,17 +41,6 @@ PARAMS = {
     "anthropic-strict": message_create_params.MessageCreateParamsBase,
 }
 GEMINI = {"gemini", "gemini-json-schema"}
-
-
-def plain(value):
-    """A validated value as plain JSON data (pydantic validates `Iterable` fields lazily)."""
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (str, bytes)):
-        return value
-    if isinstance(value, collections.abc.Iterable):
-        return [plain(item) for item in value]
-    return value
 
 
 def element_type(hint):
