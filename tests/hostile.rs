@@ -186,8 +186,16 @@ fn provider_bodies_and_mcp_keep_deep_calls_and_refuse_them() {
             // Read on a small stack: the reader copies the arguments without recursion.
             let turn = runtime.block_on(async move {
                 tokio::spawn(async move {
-                    let turn = tools().read_response(provider, &body);
+                    let mut turn = tools().read_response(provider, &body);
                     std::mem::forget(body);
+                    // The turn's content (its blocks, kept for the next request) holds the
+                    // deep value too, and is dropped here, on the small stack, without
+                    // recursion; the calls go on to the application.
+                    if let Ok(turn) = &mut turn {
+                        let content = std::mem::take(&mut turn.content);
+                        assert!(provider == Provider::Mcp || !content.is_empty());
+                        drop(content);
+                    }
                     turn
                 })
                 .await

@@ -435,7 +435,7 @@ pub struct Turn {
     pub warnings: Vec<WireError>,
     /// Every item, block or part of the answer, in order, as the provider sent it (a stream's
     /// as assembled): what [`assistant_message`](Self::assistant_message) sends back.
-    pub content: Vec<Value>,
+    pub content: Blocks,
     /// Whose answer this is (`None` for a turn made by hand).
     provider: Option<Provider>,
 }
@@ -478,6 +478,71 @@ impl Turn {
         Turn {
             provider: Some(provider),
             ..Turn::default()
+        }
+    }
+}
+
+/// The items, blocks or parts of a model's answer ([`Turn::content`]): a list of JSON values,
+/// which it derefs to. Dropped without recursion: a hostile body's values may nest deeper than
+/// a stack holds, and `serde_json`'s own drop recurses once per level.
+#[derive(Debug, Default, PartialEq)]
+pub struct Blocks(Vec<Value>);
+
+impl Blocks {
+    /// The blocks, as a plain list (whose drop is `serde_json`'s own).
+    pub fn into_vec(mut self) -> Vec<Value> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+impl std::ops::Deref for Blocks {
+    type Target = Vec<Value>;
+
+    fn deref(&self) -> &Vec<Value> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Blocks {
+    fn deref_mut(&mut self) -> &mut Vec<Value> {
+        &mut self.0
+    }
+}
+
+impl Clone for Blocks {
+    fn clone(&self) -> Self {
+        Blocks(self.0.iter().map(json::clone_value).collect())
+    }
+}
+
+impl From<Vec<Value>> for Blocks {
+    fn from(blocks: Vec<Value>) -> Self {
+        Blocks(blocks)
+    }
+}
+
+impl IntoIterator for Blocks {
+    type Item = Value;
+    type IntoIter = std::vec::IntoIter<Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Blocks {
+    type Item = &'a Value;
+    type IntoIter = std::slice::Iter<'a, Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl Drop for Blocks {
+    fn drop(&mut self) {
+        for block in self.0.drain(..) {
+            json::dispose(block);
         }
     }
 }

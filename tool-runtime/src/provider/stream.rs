@@ -418,7 +418,7 @@ impl Assembler {
         turn.text = text;
         turn.stop_reason = stop_reason;
         turn.warnings = warnings;
-        turn.content = content;
+        turn.content = content.into();
         turn
     }
 }
