@@ -772,6 +772,21 @@ fn server_calls_get_no_result_and_interrupts_are_not_sent() {
             .encode_result(Provider::Anthropic, &turn.calls[0], &results[0])
             .is_err()
     );
+    // A batch run over every call of the turn: the toolbox refuses to run the provider's own
+    // call, and that refusal takes no place in the message.
+    let all = tools.execute_all_blocking(&turn.calls, &demo::context());
+    assert!(matches!(
+        all[0].detail,
+        toolwright::ResultDetail::NotLocal {
+            kind: CallKind::Server
+        }
+    ));
+    assert_eq!(
+        tools
+            .encode_results(Provider::Anthropic, &turn.calls, &all)
+            .unwrap(),
+        encoded
+    );
 }
 
 #[test]

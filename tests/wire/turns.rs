@@ -290,8 +290,10 @@ fn an_apply_patch_call_is_a_built_in_call_answered_by_its_own_item() {
         json!({"type": "apply_patch_call_output", "call_id": call.call_id,
             "status": "failed", "output": "no such directory"})
     );
-    // The toolbox does not run it by name, whatever it holds.
-    let result = Toolbox::<()>::new().execute_blocking(call, &());
+    // The toolbox does not run it by name, whatever it holds; and its refusal is not an answer
+    // the application may send for it.
+    let tools = Toolbox::<()>::new();
+    let result = tools.execute_blocking(call, &());
     assert!(result.is_error);
     assert!(matches!(
         result.detail,
@@ -299,6 +301,14 @@ fn an_apply_patch_call_is_a_built_in_call_answered_by_its_own_item() {
             kind: CallKind::Builtin
         }
     ));
+    let error = tools
+        .encode_results(
+            Provider::OpenAiResponses,
+            std::slice::from_ref(call),
+            &[result],
+        )
+        .unwrap_err();
+    assert!(error.message().contains("ToolResult::for_call"), "{error}");
 }
 
 #[test]

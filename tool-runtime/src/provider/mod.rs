@@ -678,6 +678,18 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 ),
             ));
         }
+        if call.kind == crate::CallKind::Builtin
+            && matches!(result.detail, crate::ResultDetail::NotLocal { .. })
+        {
+            return Err(WireError::new(
+                "",
+                format!(
+                    "call {} ({}) is a provider's built-in tool the application carries out itself: answer it with `ToolResult::for_call`, not with the toolbox's refusal to run it",
+                    echo::Name(&call.call_id),
+                    echo::bare(&call.name)
+                ),
+            ));
+        }
         if call.kind == crate::CallKind::Builtin && provider != Provider::OpenAiResponses {
             return Err(WireError::new(
                 "",
@@ -739,8 +751,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// `functionResponse` parts, for MCP an array of `CallToolResult`s.
     ///
     /// Results are paired with calls by id and written in call order, one per call the
-    /// application runs (calls the provider runs itself are skipped), whatever order `results`
-    /// come in.
+    /// application owes a result for (calls the provider runs itself are skipped, and so is the
+    /// toolbox's refusal to run one, from a batch over every call of the turn), whatever order
+    /// `results` come in. A built-in call ([`CallKind::Builtin`](crate::CallKind::Builtin)) is
+    /// answered with the application's own [`ToolResult::for_call`], never with the toolbox's
+    /// refusal to run it.
     ///
     /// # Errors
     /// When a call has no result, a result belongs to no call (or a call has two), or a
@@ -814,7 +829,23 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     .map_err(|e| WireError::new(format!("/{at}"), e.message))?,
             );
         }
-        if let Some(extra) = used.iter().position(|used| !used) {
+        // The toolbox's own answers for calls the provider ran (a batch run over every call of
+        // the turn) need no place in the message.
+        let ran_by_provider = |result: &ToolResult| {
+            matches!(
+                result.detail,
+                crate::ResultDetail::NotLocal {
+                    kind: crate::CallKind::Server
+                }
+            ) && calls
+                .iter()
+                .any(|call| !call.owes_result() && call.call_id == result.call_id)
+        };
+        if let Some(extra) = used
+            .iter()
+            .zip(results)
+            .position(|(used, result)| !used && !ran_by_provider(result))
+        {
             return Err(WireError::new(
                 "",
                 format!(
