@@ -23,7 +23,6 @@ file was given, or when the check itself would pass a shape the SDKs refuse.
 
 import base64
 import json
-import os
 import sys
 import warnings
 
@@ -34,7 +33,7 @@ from openai.types.chat import ChatCompletionAssistantMessageParam
 from openai.types.responses import ResponseInputItemParam
 from pydantic import TypeAdapter
 
-from sdk_values import plain
+from sdk_values import check_files, plain
 
 
 def kept(adapter, value):
@@ -168,21 +167,7 @@ def teeth():
 def main():
     if not teeth():
         return 1
-    failures = []
-    checked = 0
-    for path in sys.argv[1:]:
-        kind = os.path.basename(path).split("--")[0]
-        if kind not in CHECKS:
-            failures.append(f"{path}: no SDK type for `{kind}`")
-            continue
-        with open(path) as f:
-            value = json.load(f)
-        checked += 1
-        failures.extend(f"{path}: {problem}" for problem in CHECKS[kind](value))
-    for failure in failures:
-        print(failure, file=sys.stderr)
-    print(f"{checked} assistant turns checked against the SDKs' request types: {len(failures)} refused")
-    return 1 if failures or checked == 0 else 0
+    return check_files(sys.argv[1:], CHECKS, lambda kind, value: CHECKS[kind](value), "assistant turns")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ shapes the providers refuse. Run by `.ci/run` from its virtualenv.
 
 import collections.abc
 import json
-import os
 import sys
 import typing
 import warnings
@@ -31,7 +30,7 @@ from openai.types.chat import completion_create_params
 from openai.types.responses import response_create_params
 from pydantic import TypeAdapter
 
-from sdk_values import plain
+from sdk_values import check_files, plain
 
 PARAMS = {
     "openai": completion_create_params.CompletionCreateParamsBase,
@@ -145,21 +144,8 @@ def teeth():
 def main():
     if not teeth():
         return 1
-    failures = []
-    checked = 0
-    for path in sys.argv[1:]:
-        form = os.path.basename(path).split("--")[0]
-        if form not in PARAMS and form not in GEMINI:
-            failures.append(f"{path}: no SDK type for form `{form}`")
-            continue
-        with open(path) as f:
-            fields = json.load(f)
-        checked += 1
-        failures.extend(f"{path}: {problem}" for problem in check(form, fields))
-    for failure in failures:
-        print(failure, file=sys.stderr)
-    print(f"{checked} requests' tool fields checked against the SDKs' types: {len(failures)} refused")
-    return 1 if failures or checked == 0 else 0
+    forms = set(PARAMS) | GEMINI
+    return check_files(sys.argv[1:], forms, check, "requests' tool fields")
 
 
 if __name__ == "__main__":

@@ -15,3 +15,28 @@ def plain(value):
     if isinstance(value, collections.abc.Iterable):
         return [plain(item) for item in value]
     return value
+
+
+def check_files(paths, kinds, check, what):
+    """Checks each JSON file named `<kind>--<anything>.json` with `check(kind, value)` (a list of
+    problems), prints the problems and a count, and gives the exit status: 1 when anything was
+    refused, a file's kind is not in `kinds`, or no file was checked."""
+    import json
+    import os
+    import sys
+
+    failures = []
+    checked = 0
+    for path in paths:
+        kind = os.path.basename(path).split("--")[0]
+        if kind not in kinds:
+            failures.append(f"{path}: no SDK type for `{kind}`")
+            continue
+        with open(path) as f:
+            value = json.load(f)
+        checked += 1
+        failures.extend(f"{path}: {problem}" for problem in check(kind, value))
+    for failure in failures:
+        print(failure, file=sys.stderr)
+    print(f"{checked} {what} checked against the SDKs' request types: {len(failures)} refused")
+    return 1 if failures or checked == 0 else 0

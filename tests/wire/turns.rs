@@ -186,9 +186,21 @@ fn every_reader_keeps_the_calls_past_an_odd_value() {
             ],
         ),
         (
+            Provider::OpenAiResponses,
+            vec![
+                json!({"type": "response.output_item.added", "output_index": 0, "item": {
+                    "type": "function_call", "id": 9, "call_id": "c1", "name": "f", "arguments": ""}}),
+                json!({"type": "response.output_item.done", "output_index": 0, "item": {
+                    "type": "function_call", "id": 9, "call_id": "c1", "name": "f", "arguments": "{}",
+                    "status": 1}}),
+            ],
+        ),
+        (
             Provider::Anthropic,
             vec![
                 json!({"type": "message_start", "message": {"content": []}}),
+                json!({"type": "content_block_start", "index": 2, "content_block": {"type": "thinking", "thinking": ""}}),
+                json!({"type": "content_block_delta", "index": 2, "delta": {"type": "hologram_delta", "x": 1}}),
                 json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": 3}}),
                 json!({"type": "content_block_start", "index": 1, "content_block": {
                     "type": "tool_use", "id": "c1", "name": "f", "input": {}}}),

@@ -140,40 +140,19 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
             }
             // unknown_args = "reject" | "ignore"
             "unknown_args" => {
-                let policy =
-                    string(&meta, &mut errors)?.and_then(|policy| match policy.value().as_str() {
-                        "reject" => Some((policy, false)),
-                        "ignore" => Some((policy, true)),
-                        other => {
-                            errors.error(syn::Error::new(
-                                policy.span(),
-                                format!(
-                                    "unknown_args must be \"reject\" or \"ignore\", not \"{other}\""
-                                ),
-                            ));
-                            None
-                        }
-                    });
+                let options = [("reject", false), ("ignore", true)];
+                let policy = choice(&meta, &key, &options, &mut errors)?;
                 set_some(&meta, &mut args.unknown_args, policy, &mut errors)
             }
             // cut_off = "run" | "refuse" | "read_only": whether the tool runs on arguments that
             // ended early
             "cut_off" => {
-                let rule =
-                    string(&meta, &mut errors)?.and_then(|rule| match rule.value().as_str() {
-                        "run" => Some((rule, "Run")),
-                        "refuse" => Some((rule, "Refuse")),
-                        "read_only" => Some((rule, "ReadOnly")),
-                        other => {
-                            errors.error(syn::Error::new(
-                                rule.span(),
-                                format!(
-                                    "cut_off must be \"run\", \"refuse\" or \"read_only\", not \"{other}\""
-                                ),
-                            ));
-                            None
-                        }
-                    });
+                let options = [
+                    ("run", "Run"),
+                    ("refuse", "Refuse"),
+                    ("read_only", "ReadOnly"),
+                ];
+                let rule = choice(&meta, &key, &options, &mut errors)?;
                 set_some(&meta, &mut args.cut_off, rule, &mut errors)
             }
             // parse_args = my_parser
@@ -203,6 +182,35 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
         cx.error(error);
     }
     args
+}
+
+/// `key = "one of options"`: the literal and what it stands for; another string is an error
+/// naming the choices.
+fn choice<T: Copy>(
+    meta: &ParseNestedMeta,
+    key: &str,
+    options: &[(&str, T)],
+    errors: &mut Ctxt,
+) -> syn::Result<Option<(LitStr, T)>> {
+    Ok(string(meta, errors)?.and_then(|literal| {
+        let value = literal.value();
+        if let Some((_, meaning)) = options.iter().find(|(name, _)| *name == value) {
+            return Some((literal, *meaning));
+        }
+        let names: Vec<String> = options
+            .iter()
+            .map(|(name, _)| format!("\"{name}\""))
+            .collect();
+        let (last, rest) = names.split_last().expect("options are never empty");
+        errors.error(syn::Error::new(
+            literal.span(),
+            format!(
+                "{key} must be {} or {last}, not \"{value}\"",
+                rest.join(", ")
+            ),
+        ));
+        None
+    }))
 }
 
 pub(crate) fn parse_param_attr(attr: &syn::Attribute, args: &mut ParamArgs, cx: &mut Ctxt) {

@@ -145,7 +145,10 @@ pub(super) fn content(state: &State) -> Vec<Value> {
         {
             let input = match &state.slots[at].buf {
                 Buf::Start(text, input) if text.is_empty() => json::clone_value(input),
-                Buf::Text(text) | Buf::Start(text, _) => assembled_input(text),
+                // Read leniently when the stream broke off.
+                Buf::Text(text) | Buf::Start(text, _) => {
+                    Value::Object(super::stream::lenient_object(text))
+                }
                 Buf::Json(value) => json::clone_value(value),
             };
             if let Some(old) = fields.insert("input".into(), input) {
@@ -167,17 +170,6 @@ fn without_input(block: &Object) -> Value {
             .map(|(key, value)| (key.clone(), json::clone_value(value)))
             .collect(),
     )
-}
-
-/// Streamed input text as the object it holds (read leniently when the stream broke off).
-fn assembled_input(text: &str) -> Value {
-    if text.trim().is_empty() {
-        return Value::Object(Map::new());
-    }
-    match crate::args::parse_lenient(text, &crate::args::JsonLimits::default()) {
-        Ok(repaired) if repaired.value.is_object() => repaired.value,
-        _ => Value::Object(Map::new()),
-    }
 }
 
 /// A `tool_result` block: content as a string when it is one text, else as text and image
@@ -283,16 +275,7 @@ fn block_start(state: &mut State, root: &Object) -> Result<(), WireError> {
     let restarted =
         state.by_key.contains_key(&key) || state.other_blocks.contains_key(&(state.segment, index));
     let block_type = req_str(block, "type", &ROOT.key("content_block"))?;
-    state
-        .items
-        .insert((state.segment, index), without_input(block));
-    if is_result(block_type) {
-        state.outputs.push(Value::Object(json::clone_map(block)));
-    } else if call_kind(block_type).is_none() && !is_known(block_type) {
-        state
-            .warnings
-            .push(unknown_block(block_type, &ROOT.key("content_block")));
-    }
+    keep_block(state, block, block_type, index, &ROOT.key("content_block"));
     if let Some(call_kind) = call_kind(block_type) {
         let (mut call, input) =
             call_from_block(block, call_kind, index, &ROOT.key("content_block"), false)?;
@@ -324,14 +307,7 @@ fn block_start(state: &mut State, root: &Object) -> Result<(), WireError> {
         return Err(restart(index));
     } else {
         state.other_blocks.insert((state.segment, index), false);
-        if block_type == "text" {
-            loose_text(
-                block.get("text"),
-                &ROOT.key("content_block").key("text"),
-                &mut state.text,
-                &mut state.warnings,
-            );
-        }
+        block_text(state, block, block_type, &ROOT.key("content_block"));
     }
     Ok(())
 }
@@ -346,6 +322,32 @@ fn restart(index: usize) -> WireError {
     )
 }
 
+/// A block as it starts, kept for the turn's content (a call's without its `input`, which its
+/// call holds); a provider-run call's result kept to pair with it; a type toolwright does not
+/// know reported.
+fn keep_block(state: &mut State, block: &Object, block_type: &str, index: usize, path: &At) {
+    state
+        .items
+        .insert((state.segment, index), without_input(block));
+    if is_result(block_type) {
+        state.outputs.push(Value::Object(json::clone_map(block)));
+    } else if call_kind(block_type).is_none() && !is_known(block_type) {
+        state.warnings.push(unknown_block(block_type, path));
+    }
+}
+
+/// A text block's text, as it starts, added to the turn's text.
+fn block_text(state: &mut State, block: &Object, block_type: &str, path: &At) {
+    if block_type == "text" {
+        loose_text(
+            block.get("text"),
+            &path.key("text"),
+            &mut state.text,
+            &mut state.warnings,
+        );
+    }
+}
+
 /// The blocks a `message_start` carries whole in `message.content`: calls, complete, and text.
 fn start_blocks(state: &mut State, message: &Object) -> Result<(), WireError> {
     let message_at = ROOT.key("message");
@@ -355,31 +357,16 @@ fn start_blocks(state: &mut State, message: &Object) -> Result<(), WireError> {
         .enumerate()
     {
         let path = content_at.index(index);
-        let value = block;
         let block = object(block, &path)?;
         let block_type = req_str(block, "type", &path)?;
-        state
-            .items
-            .insert((state.segment, index), without_input(block));
-        if is_result(block_type) {
-            state.outputs.push(json::clone_value(value));
-        } else if call_kind(block_type).is_none() && !is_known(block_type) {
-            state.warnings.push(unknown_block(block_type, &path));
-        }
+        keep_block(state, block, block_type, index, &path);
         if let Some(kind) = call_kind(block_type) {
             let (call, input) = call_from_block(block, kind, index, &path, true)?;
             let at = state.add(call, (state.segment, 0, index), Buf::Json(input));
             state.slots[at].done = true;
         } else {
             state.other_blocks.insert((state.segment, index), true);
-            if block_type == "text" {
-                loose_text(
-                    block.get("text"),
-                    &path.key("text"),
-                    &mut state.text,
-                    &mut state.warnings,
-                );
-            }
+            block_text(state, block, block_type, &path);
         }
     }
     Ok(())
@@ -419,8 +406,16 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
             }
         }
     } else if state.other_blocks.contains_key(&(state.segment, index)) {
-        if let Some(Value::Object(block)) = state.items.get_mut(&(state.segment, index)) {
-            extend_block(block, delta_type, delta);
+        if let Some(Value::Object(block)) = state.items.get_mut(&(state.segment, index))
+            && !extend_block(block, delta_type, delta)
+        {
+            state.warnings.push(WireError::new(
+                ROOT.key("delta").key("type"),
+                format!(
+                    "a delta of type `{}`, which toolwright does not know, for block {index}: not kept",
+                    crate::echo::bare(delta_type)
+                ),
+            ));
         }
         if delta_type == "text_delta" {
             loose_text(
@@ -444,9 +439,9 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
 }
 
 /// A text or thinking block's delta, applied to the block as the content keeps it: text and
-/// thinking appended, the signature set, a citation added. Other deltas are of blocks whose
-/// content comes whole at their start.
-fn extend_block(block: &mut Object, delta_type: &str, delta: &Object) {
+/// thinking appended, the signature set, a citation added. `false` for a delta of a type
+/// toolwright does not know (other blocks' content comes whole at their start).
+fn extend_block(block: &mut Object, delta_type: &str, delta: &Object) -> bool {
     let (key, append) = match delta_type {
         "text_delta" => ("text", true),
         "thinking_delta" => ("thinking", true),
@@ -463,12 +458,12 @@ fn extend_block(block: &mut Object, delta_type: &str, delta: &Object) {
                     citations.push(json::clone_value(citation));
                 }
             }
-            return;
+            return true;
         }
-        _ => return,
+        _ => return false,
     };
     let Some(Value::String(piece)) = delta.get(key) else {
-        return;
+        return true;
     };
     match block.get_mut(key) {
         Some(Value::String(text)) if append => text.push_str(piece),
@@ -476,6 +471,7 @@ fn extend_block(block: &mut Object, delta_type: &str, delta: &Object) {
             block.insert(key.into(), Value::String(piece.clone()));
         }
     }
+    true
 }
 
 fn required_index(root: &Object) -> Result<usize, WireError> {

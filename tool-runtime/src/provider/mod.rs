@@ -669,34 +669,26 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ));
         }
         if !call.owes_result() {
-            return Err(WireError::new(
-                "",
-                format!(
-                    "call {} ({}) is run by the provider, which sends its result itself",
-                    echo::Name(&call.call_id),
-                    echo::bare(&call.name)
-                ),
+            return Err(refuse(
+                call,
+                format_args!("is run by the provider, which sends its result itself"),
             ));
         }
         if call.kind == crate::CallKind::Builtin
             && matches!(result.detail, crate::ResultDetail::NotLocal { .. })
         {
-            return Err(WireError::new(
-                "",
-                format!(
-                    "call {} ({}) is a provider's built-in tool the application carries out itself: answer it with `ToolResult::for_call`, not with the toolbox's refusal to run it",
-                    echo::Name(&call.call_id),
-                    echo::bare(&call.name)
+            return Err(refuse(
+                call,
+                format_args!(
+                    "is a provider's built-in tool the application carries out itself: answer it with `ToolResult::for_call`, not with the toolbox's refusal to run it"
                 ),
             ));
         }
         if call.kind == crate::CallKind::Builtin && provider != Provider::OpenAiResponses {
-            return Err(WireError::new(
-                "",
-                format!(
-                    "call {} ({}) is a Responses API built-in tool; its result goes back as a Responses item, not to {provider}",
-                    echo::Name(&call.call_id),
-                    echo::bare(&call.name)
+            return Err(refuse(
+                call,
+                format_args!(
+                    "is a Responses API built-in tool; its result goes back as a Responses item, not to {provider}"
                 ),
             ));
         }
@@ -722,13 +714,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ));
         }
         if let Some(Interrupt { message, .. }) = result.interrupt() {
-            return Err(WireError::new(
-                "",
-                format!(
-                    "call {} ({}) is paused for review ({message}); resolve it before sending results",
-                    echo::Name(&call.call_id),
-                    echo::bare(&call.name)
-                ),
+            return Err(refuse(
+                call,
+                format_args!("is paused for review ({message}); resolve it before sending results"),
             ));
         }
         let wire_name = provider.dialect().wire_name(&call.name);
@@ -860,6 +848,18 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Mcp => Value::Array(items),
         })
     }
+}
+
+/// A result that cannot be sent for `call`, and why.
+fn refuse(call: &ToolCall, why: fmt::Arguments<'_>) -> WireError {
+    WireError::new(
+        "",
+        format!(
+            "call {} ({}) {why}",
+            echo::Name(&call.call_id),
+            echo::bare(&call.name)
+        ),
+    )
 }
 
 /// Gives a call to a stand-in name ([`Dialect::wire_name`]) the tool's own name.

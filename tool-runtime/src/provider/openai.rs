@@ -154,7 +154,7 @@ pub(super) fn content(state: &State) -> Vec<Value> {
             Buf::Text(text) | Buf::Start(text, _) => text.clone(),
             Buf::Json(value) => json::to_text(value),
         };
-        if is_legacy(&slot.call) || slot.call.metadata.contains_key(LEGACY_FUNCTION_CALL) {
+        if slot.call.metadata.contains_key(LEGACY_FUNCTION_CALL) {
             out.insert(
                 "function_call".into(),
                 json!({"name": slot.call.name, "arguments": arguments}),

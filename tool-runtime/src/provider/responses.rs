@@ -516,7 +516,7 @@ fn item_added(state: &mut State, root: &Object) -> Result<(), WireError> {
     if matches!(
         class,
         Some(Item::Function | Item::Builtin(_) | Item::Server(_))
-    ) && let Some(item_id) = opt_str(item, "id", &item_at)?
+    ) && let Some(item_id) = item.get("id").and_then(Value::as_str)
         && state.by_id.contains_key(item_id)
     {
         return Err(WireError::new(
@@ -600,7 +600,8 @@ fn item_done(state: &mut State, root: &Object) -> Result<(), WireError> {
     {
         name.clone_into(&mut slot.call.name);
     }
-    slot.done = opt_str(item, "status", &ROOT.key("item"))? != Some("incomplete");
+    slot.done = loose_str(item, "status", &ROOT.key("item"), &mut state.warnings).as_deref()
+        != Some("incomplete");
     // Done, and still no id: one is made up and marked (`ToolCall::id_generated`), and no
     // result can be sent for it as the provider's.
     let no_id = slot.call.call_id.is_empty().then_some(slot.call.index);
@@ -725,7 +726,8 @@ fn add(state: &mut State, item: &Object, index: usize) -> Result<usize, WireErro
         Arguments::Json(_) => String::new(),
     };
     call.status = CallStatus::Incomplete;
-    let item_id = opt_str(item, "id", &ROOT.key("item"))?.map(str::to_owned);
+    // An id that is not a string was reported with the call (`call_from_item`).
+    let item_id = item.get("id").and_then(Value::as_str).map(str::to_owned);
     let at = state.add(call, (state.segment, 0, index), Buf::Text(text));
     if let Some(item_id) = item_id {
         state.by_id.insert(item_id, at);
@@ -737,8 +739,10 @@ fn add(state: &mut State, item: &Object, index: usize) -> Result<usize, WireErro
 fn find(state: &State, root: &Object) -> Result<usize, WireError> {
     let item_id = match opt_str(root, "item_id", &ROOT)? {
         Some(id) => Some(id),
+        // An item's id of another type was reported when the item was read; its output
+        // index finds it.
         None => match opt_object(root, "item", &ROOT)? {
-            Some(item) => opt_str(item, "id", &ROOT.key("item"))?,
+            Some(item) => item.get("id").and_then(Value::as_str),
             None => None,
         },
     };

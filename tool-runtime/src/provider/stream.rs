@@ -423,6 +423,18 @@ impl Assembler {
     }
 }
 
+/// Arguments text read leniently as the object it holds (unclosed strings, objects and arrays
+/// closed; a member cut off in its key dropped); empty when it holds none.
+pub(super) fn lenient_object(text: &str) -> Map<String, Value> {
+    match parse_lenient(text, &JsonLimits::default()) {
+        Ok(repaired) => match repaired.value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        },
+        Err(_) => Map::new(),
+    }
+}
+
 /// A call still being assembled.
 #[derive(Debug, Clone, Copy)]
 pub struct PartialCall<'a> {
@@ -469,15 +481,7 @@ impl<'a> PartialCall<'a> {
         match &self.slot.buf {
             Buf::Json(Value::Object(map)) => json::clone_map(map),
             Buf::Start(text, Value::Object(map)) if text.is_empty() => json::clone_map(map),
-            Buf::Text(text) | Buf::Start(text, _) if !text.is_empty() => {
-                match parse_lenient(text, &JsonLimits::default()) {
-                    Ok(repaired) => match repaired.value {
-                        Value::Object(map) => map,
-                        _ => Map::new(),
-                    },
-                    Err(_) => Map::new(),
-                }
-            }
+            Buf::Text(text) | Buf::Start(text, _) if !text.is_empty() => lenient_object(text),
             _ => Map::new(),
         }
     }
