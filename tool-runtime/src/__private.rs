@@ -20,7 +20,7 @@ pub use crate::output::{IntoOutcome, Outcome};
 pub use crate::registry::ToolEntry;
 use crate::tool::Deprecation;
 pub use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, UnknownArgs, erase};
-use crate::{docs, schema};
+use crate::{docs, forms};
 
 #[cfg(feature = "inventory")]
 pub use inventory;
@@ -138,7 +138,7 @@ impl MacroTool {
 
 /// The schema of a generated arguments struct or return type.
 pub fn schema_for<T: JsonSchema>() -> Value {
-    schema::schema_for::<T>()
+    forms::schema_for::<T>()
 }
 
 /// What a sync tool's future gives if its `call_now` ever handed the arguments back, which it
@@ -159,7 +159,7 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
         tool.name.into(),
         description,
         // The generated arguments struct always has an object schema; the fallback is never taken.
-        schema::canonical_parameters((tool.parameters)()).unwrap_or_else(
+        forms::canonical_parameters((tool.parameters)()).unwrap_or_else(
             |_| serde_json::json!({"type": "object", "properties": {}, "required": []}),
         ),
     );
@@ -175,7 +175,7 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
     definition.fill_parameter_docs(&argument_docs);
     definition = definition
         .with_unknown_args(tool.unknown_args)
-        .with_output_schema(output_schema.and_then(schema::output_schema))
+        .with_output_schema(output_schema.and_then(forms::output_schema))
         .with_tags(tool.tags.iter().copied())
         .with_annotations(tool.annotations);
     if let Some(on) = tool.repair {
@@ -382,7 +382,7 @@ pub trait SchemaViaResult {
 }
 impl<T: JsonSchema, E> SchemaViaResult for &&SchemaProbe<Result<T, E>> {
     fn __tool_output_schema(&self) -> Option<Value> {
-        Some(schema::schema_for::<T>())
+        Some(forms::schema_for::<T>())
     }
 }
 
@@ -393,7 +393,7 @@ pub trait SchemaViaValue {
 }
 impl<T: JsonSchema> SchemaViaValue for &SchemaProbe<T> {
     fn __tool_output_schema(&self) -> Option<Value> {
-        Some(schema::schema_for::<T>())
+        Some(forms::schema_for::<T>())
     }
 }
 
@@ -445,7 +445,7 @@ impl<A: DeserializeOwned + JsonSchema> ArgsViaSerde<A> for &ArgsProbe<A> {
     }
 
     fn __tool_schema(&self) -> Value {
-        schema::schema_for::<A>()
+        forms::schema_for::<A>()
     }
 }
 

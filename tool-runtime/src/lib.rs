@@ -34,6 +34,7 @@ mod call;
 mod content;
 mod docs;
 mod echo;
+mod forms;
 mod json;
 mod names;
 mod native;
@@ -53,16 +54,16 @@ pub use crate::exec::{
     Batch, BatchOptions, Before, Blocking, BoxFuture, Cancellation, Cancelled, Decision, Hook,
     MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
 };
+pub use crate::forms::{
+    Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
+    StrictFallback, ToolFormat, canonical_parameters, schema_for,
+};
 pub use crate::names::close_matches;
 pub use crate::native::Native;
 pub use crate::output::{
     Content, ContentPart, HookFailure, Interrupt, InterruptKind, IntoOutcome, Outcome, ToolOutput,
 };
 pub use crate::result::{ResultDetail, ToolResult};
-pub use crate::schema::{
-    Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
-    StrictFallback, ToolFormat, canonical_parameters, schema_for,
-};
 pub use crate::tool::{
     ContextOf, Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
     ToolDefinition, UnknownArgs, erase, parse_arguments,

@@ -16,11 +16,11 @@ use crate::args::{ArgumentError, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{CallKind, CallScope, CallStatus, ToolCall};
 use crate::echo;
 use crate::exec::{BoxFuture, CatchUnwind, Hook, MaybeReady, Signals, block_on};
-use crate::names::{self, close_matches};
-use crate::result::{ResultDetail, ToolResult, panic_message};
-use crate::schema::{
+use crate::forms::{
     Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, Severity, StrictFallback, ToolFormat,
 };
+use crate::names::{self, close_matches};
+use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
 /// Why a tool could not be registered.

@@ -21,7 +21,8 @@ use std::fmt::{self, Write as _};
 use crate::echo;
 use serde_json::{Map, Value};
 
-use super::problem::{ArgPath, PathSegment, Problem, ProblemKind};
+use crate::json::{ArgPath, PathSegment};
+use crate::schema::{Problem, ProblemKind};
 
 /// Problems listed in the summary line at most.
 const SUMMARY_PROBLEMS: usize = 8;

@@ -96,20 +96,8 @@
 //! What a valid call costs against serde alone, and against text -> `Value` -> `jsonschema` ->
 //! struct, is measured in the repository's BENCHMARKS.md.
 
-mod coerce;
-mod compiled;
 mod error;
 mod feedback;
-mod format;
-mod idna;
-mod inline;
-mod lenient;
-mod number;
-mod pattern;
-mod problem;
-mod stream;
-mod tape;
-mod validate;
 
 use std::borrow::Cow;
 
@@ -117,16 +105,16 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub use self::coerce::{Coercion, CoercionKind};
-pub use self::compiled::CompiledSchema;
 pub use self::error::{AcceptedArgument, ArgumentError, InvalidArguments};
-pub use self::lenient::{
+use crate::call::Arguments;
+use crate::json::de::{self as stream, Source, TapeSource, TextSource, Trail};
+use crate::json::{self, lenient, tape};
+pub use crate::json::{ArgPath, PathSegment};
+pub use crate::json::{
     JsonError, JsonLimits, Repair, RepairKind, Repaired, parse_json, parse_lenient,
 };
-pub use self::problem::{ArgPath, PathSegment, Problem, ProblemKind};
-use self::stream::{Source, TapeSource, TextSource, Trail};
-use crate::call::Arguments;
-use crate::json;
+pub use crate::schema::{Coercion, CoercionKind, CompiledSchema, Problem, ProblemKind};
+use crate::schema::{compiled, inline, problem};
 use crate::tool::{ToolDefinition, UnknownArgs};
 
 /// How a toolbox treats the arguments models send. A tool can override `repair` and `coerce`

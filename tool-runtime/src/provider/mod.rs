@@ -248,9 +248,9 @@ use serde_json::{Map, Value};
 
 use crate::call::ToolCall;
 use crate::content::ContentPart;
+use crate::forms::Dialect;
 use crate::output::Interrupt;
 use crate::result::ToolResult;
-use crate::schema::Dialect;
 use crate::toolbox::Toolbox;
 use crate::{echo, json};
 

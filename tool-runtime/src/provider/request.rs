@@ -8,8 +8,8 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::echo;
+use crate::forms::{LintReport, ToolFormat};
 use crate::names::{self, close_matches};
-use crate::schema::{LintReport, ToolFormat};
 use crate::tool::ToolDefinition;
 use crate::toolbox::Toolbox;
 

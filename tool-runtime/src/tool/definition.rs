@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::args::{ArgumentPolicy, CompiledSchema, CutOff};
-use crate::schema::{
+use crate::forms::{
     Dialect, FormCache, LintReport, ParamTable, SchemaError, ToolFormat, canonical_parameters,
 };
 
@@ -426,7 +426,7 @@ impl ToolDefinition {
         &self,
         format: ToolFormat,
         strict: bool,
-    ) -> &crate::schema::forms::ProviderForm {
+    ) -> &crate::forms::forms::ProviderForm {
         self.forms.get(self, format, strict)
     }
 

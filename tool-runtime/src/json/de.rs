@@ -23,7 +23,7 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
-use super::problem::{ArgPath, PathSegment};
+use super::path::{ArgPath, PathSegment};
 use super::tape::{self, Tok};
 
 /// Where a document's tokens come from. The deserializer knows where in the document it is,
@@ -885,7 +885,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::args::tape::{Escaped, mutated, of_text, recycle};
+    use crate::json::tape::{Escaped, mutated, of_text, recycle};
 
     /// `T` read from text as it is deserialized: `None` when the text source declined it.
     fn streamed<T: DeserializeOwned>(

@@ -19,7 +19,7 @@ use super::compiled::{
     Additional, CompiledSchema, Node, NodeId, Passing, ROOT, Types, is_integral, keywords,
 };
 use super::number::{self, same};
-use super::tape::{Tok, skip};
+use crate::json::tape::{Tok, skip};
 
 /// Whether the document on `tape` holds to the schema's rules beyond serde's, as far as they can
 /// be told here; `false` sends the call the long way.
@@ -382,12 +382,12 @@ mod tests {
         );
         let value: Value = serde_json::from_str(text).unwrap();
         let read = |tape: &[Tok<'_>]| {
-            holds(&schema, tape) && super::super::tape::from_tape::<Args>(tape).is_ok()
+            holds(&schema, tape) && crate::json::tape::from_tape::<Args>(tape).is_ok()
         };
-        let mut escaped = super::super::tape::Escaped::new();
+        let mut escaped = crate::json::tape::Escaped::new();
         let from_text =
-            super::super::tape::of_text(text, 128, &mut escaped).is_some_and(|tape| read(&tape));
-        let from_value = read(&super::super::tape::of_value(&value));
+            crate::json::tape::of_text(text, 128, &mut escaped).is_some_and(|tape| read(&tape));
+        let from_value = read(&crate::json::tape::of_value(&value));
         assert_eq!(from_value, from_text, "{text}");
         from_text
     }

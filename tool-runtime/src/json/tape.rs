@@ -13,9 +13,9 @@ use serde::de::{
 use serde_json::Value;
 
 #[cfg(test)]
-use super::problem::{ArgPath, PathSegment};
+use super::de::{self as stream, Source, TapeSource, Trail};
 #[cfg(test)]
-use super::stream::{self, Source, TapeSource, Trail};
+use super::path::{ArgPath, PathSegment};
 
 /// One token of a document. Arrays and objects are followed by their contents and an `End`;
 /// an object's members are key and value, one after the other.

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::{CompiledSchema, NodeId, Types};
-use crate::args::format::Format;
+use crate::schema::format::Format;
 
 impl CompiledSchema {
     /// A short description of what a node accepts, for messages: `an integer from 1 to 50`,

@@ -14,8 +14,8 @@ use serde_json::{Number, Value};
 
 use super::uri::{self, DEFAULT_BASE};
 use super::{Additional, Dynamic, Node, NodeId, Types};
-use crate::args::format::Format;
-use crate::args::pattern;
+use crate::schema::format::Format;
+use crate::schema::pattern;
 
 /// What compiling a schema gives.
 pub(super) struct Compiled {

@@ -9,8 +9,9 @@ use super::compiled::{
     one_of_values,
 };
 use super::number::{self, same};
-use super::problem::{ArgPath, PathSegment, Problem, ProblemKind, show};
+use super::problem::{Problem, ProblemKind, show};
 use crate::json;
+use crate::json::{ArgPath, PathSegment};
 use crate::names::close_matches;
 
 /// Schema nodes checked per validation at most: bounds the work `anyOf` over recursive schemas
