@@ -15,7 +15,8 @@ pub use serde_json;
 use serde_json::Value;
 
 pub use crate::args::{ArgumentError, CutOff, ParseSession};
-pub use crate::call::{Arguments, CallInfo, CallScope, ToolCall};
+pub use crate::call::{Arguments, ToolCall};
+pub use crate::exec::{CallInfo, CallScope};
 pub use crate::output::{IntoOutcome, Outcome};
 pub use crate::registry::ToolEntry;
 use crate::tool::Deprecation;
@@ -38,17 +39,17 @@ pub use crate::provider::mcp::structured_content;
 /// The unknown-tool result.
 #[allow(clippy::type_complexity, clippy::result_large_err)]
 pub fn lookup<'a, C: ?Sized + Sync + 'static>(
-    toolbox: &'a crate::Toolbox<C>,
+    toolbox: &'a crate::toolbox::Toolbox<C>,
     call: &ToolCall,
-) -> Result<(usize, &'a std::sync::Arc<dyn DynTool<C>>), crate::ToolResult> {
+) -> Result<(usize, &'a std::sync::Arc<dyn DynTool<C>>), crate::result::ToolResult> {
     toolbox.lookup(call)
 }
 
 /// `(name sent, tool name)` of every tool whose name `dialect` cannot carry and that is sent
 /// under a stand-in.
 pub fn stand_ins<C: ?Sized + Sync + 'static>(
-    toolbox: &crate::Toolbox<C>,
-    dialect: crate::Dialect,
+    toolbox: &crate::toolbox::Toolbox<C>,
+    dialect: crate::forms::Dialect,
 ) -> Vec<(String, String)> {
     toolbox.stand_ins(dialect)
 }
@@ -58,9 +59,9 @@ pub fn error_result(
     call_id: &str,
     tool_name: std::borrow::Cow<'static, str>,
     message: String,
-    detail: crate::ResultDetail,
-) -> crate::ToolResult {
-    crate::ToolResult::error(call_id, tool_name, message, detail)
+    detail: crate::result::ResultDetail,
+) -> crate::result::ToolResult {
+    crate::result::ToolResult::error(call_id, tool_name, message, detail)
 }
 
 /// Registers a generated tool for `Toolbox::collect` when the `inventory` feature is on; nothing

@@ -22,11 +22,14 @@
 // order of these declarations, so they are in the order a user reads them: building and
 // registering (`toolbox`), then running calls and batches (`exec`), then provider wire formats
 // (`provider`).
+mod definition;
 mod tool;
 mod toolbox;
 mod toolset;
 
+mod dispatch;
 mod exec;
+mod hook;
 pub mod provider;
 
 pub mod args;
@@ -34,11 +37,14 @@ mod call;
 mod content;
 mod docs;
 mod echo;
+mod error;
+mod fixes;
 mod forms;
 mod json;
 mod names;
 mod native;
 mod output;
+mod policy;
 mod registry;
 mod result;
 mod schema;
@@ -47,17 +53,17 @@ mod schema;
 pub mod __private;
 
 pub use crate::args::ArgumentError;
-pub use crate::call::{
-    Arguments, CallInfo, CallKind, CallScope, CallStatus, ExecutionStatus, ToolCall,
-};
+pub use crate::call::{Arguments, CallKind, CallStatus, ExecutionStatus, ToolCall};
+pub use crate::definition::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
+pub use crate::dispatch::{Batch, BatchOptions, Decision};
 pub use crate::exec::{
-    Batch, BatchOptions, Before, Blocking, BoxFuture, Cancellation, Cancelled, Decision, Hook,
-    MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
+    Blocking, BoxFuture, CallInfo, CallScope, Cancellation, Cancelled, MaybeReady, Progress,
+    ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
 };
 pub use crate::forms::{
-    Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
-    StrictFallback, ToolFormat, canonical_parameters, schema_for,
+    Dialect, Lint, LintReport, Rule, SchemaError, Severity, canonical_parameters, schema_for,
 };
+pub use crate::hook::{Before, Hook};
 pub use crate::names::close_matches;
 pub use crate::native::Native;
 pub use crate::output::{

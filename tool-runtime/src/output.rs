@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::args::Fixes;
 pub use crate::content::{Content, ContentPart};
+use crate::fixes::Fixes;
 use crate::native::Native;
 use serde_json::{Map, Value};
 

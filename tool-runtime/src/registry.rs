@@ -5,7 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::args::{ArgumentError, ArgumentPolicy, ParseSession};
-use crate::call::{Arguments, CallScope};
+use crate::call::Arguments;
+use crate::exec::CallScope;
 use crate::exec::MaybeReady;
 use crate::result::ToolResult;
 use crate::tool::{DynTool, ToolDefinition};
@@ -88,19 +89,19 @@ impl<C: ?Sized + Sync + 'static> DynTool<C> for AnyContext {
 }
 
 #[cfg(feature = "inventory")]
-impl<C: ?Sized + Sync + 'static> crate::Toolbox<C> {
+impl<C: ?Sized + Sync + 'static> crate::toolbox::Toolbox<C> {
     /// A toolbox of every `#[tool]` in the binary that works with context `C` (tools that take no
     /// context, and tools that take `&C`), ordered by name.
     ///
     /// # Errors
     /// When two collected tools share a name.
-    pub fn collect() -> Result<Self, crate::RegisterError> {
+    pub fn collect() -> Result<Self, crate::toolbox::RegisterError> {
         let mut tools: Vec<Arc<dyn DynTool<C>>> = inventory::iter::<ToolEntry>
             .into_iter()
             .filter_map(ToolEntry::make::<C>)
             .collect();
         tools.sort_by(|a, b| a.definition().name().cmp(b.definition().name()));
-        let mut toolbox = crate::Toolbox::new();
+        let mut toolbox = crate::toolbox::Toolbox::new();
         for tool in tools {
             toolbox.register_dyn(tool)?;
         }

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::args::{ArgumentError, Fixes};
 use crate::call::ToolCall;
+use crate::error::ArgumentError;
+use crate::fixes::Fixes;
 use crate::native::Native;
 use crate::output::{Content, Extra, HookFailure, Interrupt, Outcome};
 
@@ -52,7 +53,7 @@ pub enum ResultDetail {
     /// application carries out ([`CallKind::Builtin`](crate::CallKind::Builtin)).
     NotLocal {
         /// The call's kind.
-        kind: crate::CallKind,
+        kind: crate::call::CallKind,
     },
     /// The arguments were rejected, and the model has now sent invalid arguments to this tool
     /// as many times in a row as the toolbox's retry budget allows
@@ -373,7 +374,7 @@ impl ToolResult {
     /// assert_eq!(result.call_id, "call_1");
     /// assert_eq!(result.text(), "done");
     /// ```
-    pub fn for_call(call: &ToolCall, output: crate::ToolOutput) -> Self {
+    pub fn for_call(call: &ToolCall, output: crate::output::ToolOutput) -> Self {
         ToolResult::from_outcome(
             &call.call_id,
             Cow::Owned(call.name.clone()),

@@ -1,21 +1,18 @@
-//! Running calls: batches with bounded concurrency, timeouts, cancellation, approval, retry
-//! budgets and hooks, on any executor; and the executor-agnostic pieces they are built from
-//! (catching panics across polls, a minimal blocking executor, a sleep, blocking bodies).
+//! The executor-agnostic pieces calls run on: catching panics across polls, a minimal blocking
+//! executor, a sleep, blocking bodies off the executor, cancellation and progress, and the
+//! scope a body runs in ([`CallScope`], [`CallInfo`]). Running calls (batches, hooks, approval,
+//! retry budgets) is `dispatch`, above the toolbox.
 
-mod batch;
 mod blocking;
 mod cancel;
-mod hook;
 mod progress;
-mod run;
+mod scope;
 mod timer;
 
-pub use self::batch::{Batch, BatchOptions};
 pub use self::blocking::{Blocking, run_blocking};
 pub use self::cancel::{Cancellation, Cancelled};
-pub use self::hook::{Before, Hook};
 pub use self::progress::{Progress, ProgressSink};
-pub use self::run::Decision;
+pub use self::scope::{CallInfo, CallScope};
 pub use self::timer::{Sleep, sleep};
 
 use std::any::Any;

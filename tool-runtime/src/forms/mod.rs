@@ -3,13 +3,12 @@
 //! cannot say.
 
 mod anthropic;
-pub(crate) mod forms;
 mod gemini;
 mod lean;
-mod lint;
-mod mcp;
+pub(crate) mod lint;
+pub(crate) mod mcp;
 mod openai;
-mod walk;
+pub(crate) mod walk;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -18,8 +17,6 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-pub(crate) use self::forms::FormCache;
-pub use self::forms::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
 pub use self::lint::{Lint, LintReport, Rule, Severity};
 use self::walk::Pass;
 

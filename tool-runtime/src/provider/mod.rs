@@ -456,7 +456,7 @@ impl Turn {
     pub fn builtin_calls(&self) -> impl Iterator<Item = &ToolCall> {
         self.calls
             .iter()
-            .filter(|call| call.kind == crate::CallKind::Builtin)
+            .filter(|call| call.kind == crate::call::CallKind::Builtin)
     }
 
     /// The calls the provider ran itself, with their results ([`CallKind::Server`]): for
@@ -466,7 +466,7 @@ impl Turn {
     pub fn server_calls(&self) -> impl Iterator<Item = &ToolCall> {
         self.calls
             .iter()
-            .filter(|call| call.kind == crate::CallKind::Server)
+            .filter(|call| call.kind == crate::call::CallKind::Server)
     }
 
     /// The provider whose answer this is.
@@ -674,8 +674,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 format_args!("is run by the provider, which sends its result itself"),
             ));
         }
-        if call.kind == crate::CallKind::Builtin
-            && matches!(result.detail, crate::ResultDetail::NotLocal { .. })
+        if call.kind == crate::call::CallKind::Builtin
+            && matches!(result.detail, crate::result::ResultDetail::NotLocal { .. })
         {
             return Err(refuse(
                 call,
@@ -684,7 +684,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 ),
             ));
         }
-        if call.kind == crate::CallKind::Builtin && provider != Provider::OpenAiResponses {
+        if call.kind == crate::call::CallKind::Builtin && provider != Provider::OpenAiResponses {
             return Err(refuse(
                 call,
                 format_args!(
@@ -822,8 +822,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let ran_by_provider = |result: &ToolResult| {
             matches!(
                 result.detail,
-                crate::ResultDetail::NotLocal {
-                    kind: crate::CallKind::Server
+                crate::result::ResultDetail::NotLocal {
+                    kind: crate::call::CallKind::Server
                 }
             ) && calls
                 .iter()

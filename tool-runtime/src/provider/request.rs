@@ -7,10 +7,11 @@ use std::str::FromStr;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::definition::ToolDefinition;
+use crate::definition::ToolFormat;
 use crate::echo;
-use crate::forms::{LintReport, ToolFormat};
+use crate::forms::LintReport;
 use crate::names::{self, close_matches};
-use crate::tool::ToolDefinition;
 use crate::toolbox::Toolbox;
 
 /// Which tools the model may or must call in one request.

@@ -6,8 +6,9 @@ use serde_json::{Map, Value, json};
 
 use super::{Tool, ToolDefinition};
 use crate::args::{self, ArgumentError, ParseSession};
-use crate::call::{Arguments, CallScope};
+use crate::call::Arguments;
 use crate::exec::BoxFuture;
+use crate::exec::CallScope;
 use crate::output::{IntoOutcome, Outcome};
 
 /// The JSON type of a [`FunctionParam`].

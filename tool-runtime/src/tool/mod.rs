@@ -1,7 +1,6 @@
 //! Tools: the typed [`Tool`] trait, its object-safe form [`DynTool`], definitions and dynamic
 //! tools built at run time.
 
-mod definition;
 mod dynamic;
 
 use std::any::Any;
@@ -10,11 +9,11 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-pub(crate) use self::definition::Kept;
-pub use self::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError, ArgumentPolicy, Fixes, ParseSession};
-use crate::call::{Arguments, CallScope, ToolCall};
+use crate::call::{Arguments, ToolCall};
+pub use crate::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
+use crate::exec::CallScope;
 use crate::exec::{BoxFuture, MaybeReady};
 use crate::output::Outcome;
 use crate::result::ToolResult;

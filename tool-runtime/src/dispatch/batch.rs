@@ -10,8 +10,8 @@ use std::time::Instant;
 use serde_json::Value;
 use tracing::field::Empty;
 
-use super::{BoxFuture, Cancellation, MaybeReady, ProgressSink, Signals, block_on};
 use crate::call::ToolCall;
+use crate::exec::{BoxFuture, Cancellation, MaybeReady, ProgressSink, Signals, block_on};
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
 

@@ -8,10 +8,13 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::args::{ArgumentPolicy, CompiledSchema, CutOff};
-use crate::forms::{
-    Dialect, FormCache, LintReport, ParamTable, SchemaError, ToolFormat, canonical_parameters,
-};
+mod forms;
+
+pub use self::forms::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
+pub(crate) use self::forms::{FormCache, ProviderForm};
+use crate::forms::{Dialect, LintReport, ParamTable, SchemaError, canonical_parameters};
+use crate::policy::{ArgumentPolicy, CutOff};
+use crate::schema::CompiledSchema;
 
 /// Hints about a tool's behaviour, as in MCP's `ToolAnnotations`. `None` leaves a hint unsaid.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -422,11 +425,7 @@ impl ToolDefinition {
     }
 
     /// The cached form, entry and lints together.
-    pub(crate) fn provider_form(
-        &self,
-        format: ToolFormat,
-        strict: bool,
-    ) -> &crate::forms::forms::ProviderForm {
+    pub(crate) fn provider_form(&self, format: ToolFormat, strict: bool) -> &ProviderForm {
         self.forms.get(self, format, strict)
     }
 

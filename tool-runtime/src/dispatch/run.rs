@@ -1,8 +1,7 @@
-//! The whole pipeline of one call (hooks, approval, retry budget, timeout), and the toolbox's
-//! settings for it. Plain calls (no hook, approval or timeout in play) take the shorter path in
-//! `toolbox.rs`, which keeps the retry budget too.
+//! The whole pipeline of one call: hooks, approval, retry budget, timeout. Plain calls (no hook,
+//! approval or timeout in play) take the shorter path in `toolbox/dispatch.rs`, which keeps the
+//! retry budget too.
 
-use std::borrow::Cow;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
@@ -15,294 +14,18 @@ use serde_json::Value;
 use tracing::Instrument;
 use tracing::field::Empty;
 
-use super::{Before, Cancellation, CatchUnwind, Hook, MaybeReady, Signals, block_on, sleep};
 use crate::args::{self, ArgumentPolicy, Fixes, ParseSession};
-use crate::call::{Arguments, CallScope, ToolCall};
+use crate::call::{Arguments, ToolCall};
+use crate::exec::CallScope;
+use crate::exec::{Cancellation, CatchUnwind, MaybeReady, Signals, sleep};
+use crate::hook::Before;
+use crate::json;
 use crate::output::{HookFailure, Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult, panic_message};
-use crate::tool::{DynTool, Tool, ToolDefinition};
-use crate::toolbox::{ApprovalRule, RegisterError, Toolbox, record};
-use crate::{echo, json};
-
-/// What a person decided about a held call ([`Toolbox::resolve_interrupts`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// Run it.
-    Approve,
-    /// Do not run it; the model is told so, with this reason (empty: no reason given).
-    Reject(String),
-}
+use crate::tool::{DynTool, ToolDefinition};
+use crate::toolbox::{Toolbox, record};
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
-    /// How many calls of a batch may run at the same time (at least 1; default
-    /// [`DEFAULT_CONCURRENCY`](crate::DEFAULT_CONCURRENCY)). Only calls of tools that are safe to
-    /// run concurrently ([`ToolDefinition::is_concurrent`]) share the time; others run alone.
-    #[must_use]
-    pub fn with_concurrency(mut self, limit: usize) -> Self {
-        self.concurrency = limit.max(1);
-        self
-    }
-
-    /// Lets calls of a batch run at the same time (the default), or runs every call alone, in
-    /// call order, as a provider's `parallel_tool_calls: false` asks.
-    #[must_use]
-    pub fn with_parallel_calls(mut self, on: bool) -> Self {
-        self.parallel = on;
-        self
-    }
-
-    /// Stops calls that run longer than `timeout`, unless their tool sets its own
-    /// ([`ToolDefinition::with_timeout`], `#[tool(timeout = "5s")]`). A stopped call's result is an
-    /// error saying so; anything it does later is discarded.
-    ///
-    /// A call is stopped at the deadline while it awaits (an async body) or runs off the
-    /// caller's thread (`#[tool(blocking)]`). A body that holds its thread (a sync tool not
-    /// marked `blocking`, an async body that blocks without awaiting) cannot be preempted: when
-    /// it returns past the deadline its result is still the timeout error, its value discarded,
-    /// and a warning is logged.
-    #[must_use]
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self.gated = true;
-        self
-    }
-
-    /// Adds a hook around every call ([`Hook`]); hooks run in the order they were added.
-    #[must_use]
-    pub fn with_hook(mut self, hook: impl Hook<C>) -> Self {
-        self.hooks.push(Arc::new(hook));
-        self.gated = true;
-        self
-    }
-
-    /// How many invalid calls of one tool in a row the model may make (default
-    /// [`DEFAULT_RETRY_BUDGET`](crate::DEFAULT_RETRY_BUDGET); 0: no limit). The call that
-    /// reaches it gets a result that tells the model to stop, and
-    /// [`ResultDetail::BudgetExhausted`] for the application
-    /// ([`ToolResult::budget_exhausted`]). A call of the tool with valid arguments starts the
-    /// count again.
-    ///
-    /// The count is kept per toolbox: give each conversation its own (`clone()` starts a fresh
-    /// count).
-    #[must_use]
-    pub fn with_retry_budget(mut self, failures: u32) -> Self {
-        self.retry_budget = failures;
-        self
-    }
-
-    /// Records each call's arguments on its tracing span (field `arguments`). Off by default:
-    /// arguments can hold personal data and secrets.
-    #[must_use]
-    pub fn log_arguments(mut self, on: bool) -> Self {
-        self.log_arguments = on;
-        self
-    }
-
-    /// Makes calls of `tool` wait for approval when `rule` says so, given the call's arguments as
-    /// the tool will get them (repaired and coerced) and the context. Such a call's result is an
-    /// [`Interrupt`] until [`approve`](Self::approve) or [`reject`](Self::reject) answers it.
-    ///
-    /// # Errors
-    /// When no tool of that name is registered.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
-    ///
-    /// let def = ToolDefinition::new("pay", "Pay someone.", json!({
-    ///     "type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"],
-    /// }))
-    /// .unwrap();
-    /// let tools = Toolbox::new()
-    ///     .with(DynamicTool::new(def, |_, _: &()| "paid".to_owned()))
-    ///     .unwrap()
-    ///     .needs_approval_when("pay", |args, _| args["amount"].as_f64() > Some(100.0))
-    ///     .unwrap();
-    /// let small = tools.execute_blocking(&ToolCall::new("c1", "pay", r#"{"amount": 5}"#), &());
-    /// assert_eq!(small.text(), "paid");
-    /// // Coerced before the rule sees it: "250" is the number 250.
-    /// let large = ToolCall::new("c2", "pay", r#"{"amount": "250"}"#);
-    /// let held = tools.execute_blocking(&large, &());
-    /// assert_eq!(held.interrupt().unwrap().data, json!({"amount": 250}));
-    /// assert_eq!(tools.approve_blocking(&large, &()).text(), "paid");
-    /// ```
-    pub fn needs_approval_when(
-        self,
-        tool: &str,
-        rule: impl Fn(&Value, &C) -> bool + Send + Sync + 'static,
-    ) -> Result<Self, RegisterError> {
-        self.approval_rule(tool, Arc::new(move |json, _, ctx| rule(json, ctx)))
-    }
-
-    /// Makes calls of the tool `tool` wait for approval when `rule` says so, given the call's
-    /// typed arguments (a `#[tool]` fn's are `<name as Tool>::Args`, with a field per argument)
-    /// and the context. As [`needs_approval_when`](Self::needs_approval_when) otherwise.
-    ///
-    /// # Errors
-    /// When no tool of that name is registered.
-    ///
-    /// With `#[tool] fn transfer(amount: u32, ..)`, that reads
-    /// `.needs_approval_if(&transfer {}, |args, _| args.amount > 100)`. A dynamic tool's arguments
-    /// are a JSON map:
-    ///
-    /// ```
-    /// use serde_json::{Map, Value, json};
-    /// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox};
-    ///
-    /// fn pay() -> DynamicTool {
-    ///     let def = ToolDefinition::new("pay", "Pay someone.", json!({
-    ///         "type": "object", "properties": {"amount": {"type": "integer"}},
-    ///     }))
-    ///     .unwrap();
-    ///     DynamicTool::new(def, |_, _: &()| "paid".to_owned())
-    /// }
-    ///
-    /// let tools = Toolbox::new()
-    ///     .with(pay())
-    ///     .unwrap()
-    ///     .needs_approval_if(&pay(), |args: &Map<String, Value>, _| args["amount"].as_i64() > Some(100))
-    ///     .unwrap();
-    /// assert!(tools.execute_blocking(&ToolCall::new("c1", "pay", r#"{"amount": 500}"#), &()).is_interrupt());
-    /// assert_eq!(tools.execute_blocking(&ToolCall::new("c2", "pay", r#"{"amount": 5}"#), &()).text(), "paid");
-    /// ```
-    pub fn needs_approval_if<T: Tool<C>>(
-        self,
-        tool: &T,
-        rule: impl Fn(&T::Args, &C) -> bool + Send + Sync + 'static,
-    ) -> Result<Self, RegisterError> {
-        let name = tool.definition().name().to_owned();
-        self.approval_rule(
-            &name,
-            Arc::new(move |_, parsed, ctx| {
-                // Arguments of another type: another tool answers to the name; ask, to be safe.
-                parsed
-                    .downcast_ref::<T::Args>()
-                    .is_none_or(|args| rule(args, ctx))
-            }),
-        )
-    }
-
-    fn approval_rule(
-        mut self,
-        tool: &str,
-        rule: Arc<ApprovalRule<C>>,
-    ) -> Result<Self, RegisterError> {
-        let index = self
-            .index_of(tool)
-            .ok_or_else(|| RegisterError::UnknownTool(tool.to_owned()))?;
-        self.approval_rules.push((index, rule));
-        self.states[index].gated = true;
-        Ok(self)
-    }
-
-    /// Runs a call that was held for approval (or whose tool asked for it with an
-    /// [`Interrupt`]): its arguments are parsed again, as at any execution, and the body sees
-    /// [`CallInfo::is_approved`](crate::CallInfo::is_approved). Hooks, the timeout and the retry budget apply as usual.
-    pub async fn approve(&self, call: &ToolCall, ctx: &C) -> ToolResult {
-        let (index, tool) = match self.lookup(call) {
-            Ok(found) => found,
-            Err(result) => return result,
-        };
-        self.run_gated(index, tool, call, ctx, Signals::none(), true)
-            .await
-    }
-
-    /// [`approve`](Self::approve) for sync callers, as [`execute_blocking`](Self::execute_blocking).
-    pub fn approve_blocking(&self, call: &ToolCall, ctx: &C) -> ToolResult {
-        block_on(self.approve(call, ctx))
-    }
-
-    /// Resolves a batch's held calls in place: for each result that is an [`Interrupt`] (a
-    /// call held for approval, or a tool that asked for it), `decide` is asked, with the call
-    /// and the interrupt, and the result is replaced by the approved call's run
-    /// ([`approve`](Self::approve)) or the rejection ([`reject`](Self::reject)); `None` leaves
-    /// it held. Every other result stays as it is, so the results keep the calls' order, ready
-    /// to be encoded back for the model. A result is paired with its call by the call id.
-    ///
-    /// ```
-    /// use std::collections::HashMap;
-    ///
-    /// use toolwright::{Decision, ToolCall, Toolbox};
-    /// # use toolwright::{DynamicTool, ToolDefinition, erase};
-    /// # use serde_json::{Map, Value, json};
-    /// # let definition = ToolDefinition::new("delete", "Delete a file.", json!({"type": "object"}))
-    /// #     .unwrap()
-    /// #     .with_needs_approval(true);
-    /// # let delete = DynamicTool::new(definition, |_: Map<String, Value>, _: &()| "deleted".to_owned());
-    /// let tools = Toolbox::<()>::new().with(delete).unwrap();
-    /// let calls = [ToolCall::new("c1", "delete", "{}"), ToolCall::new("c2", "delete", "{}")];
-    /// let mut results = tools.execute_all_blocking(&calls, &());
-    /// assert!(results.iter().all(|r| r.is_interrupt()));
-    ///
-    /// // A person's decisions, by call id.
-    /// let decisions = HashMap::from([
-    ///     ("c1", Decision::Approve),
-    ///     ("c2", Decision::Reject("not today".into())),
-    /// ]);
-    /// tools.resolve_interrupts_blocking(&calls, &mut results, &(), |call, _| {
-    ///     decisions.get(call.call_id.as_str()).cloned()
-    /// });
-    /// assert_eq!(results[0].text(), "deleted");
-    /// assert!(results[1].text().contains("not today"));
-    /// ```
-    pub async fn resolve_interrupts(
-        &self,
-        calls: &[ToolCall],
-        results: &mut [ToolResult],
-        ctx: &C,
-        mut decide: impl FnMut(&ToolCall, &Interrupt) -> Option<Decision>,
-    ) {
-        for result in results.iter_mut() {
-            let Some(interrupt) = result.interrupt() else {
-                continue;
-            };
-            let Some(call) = calls.iter().find(|call| call.call_id == result.call_id) else {
-                continue;
-            };
-            match decide(call, interrupt) {
-                Some(Decision::Approve) => *result = self.approve(call, ctx).await,
-                Some(Decision::Reject(reason)) => *result = self.reject(call, reason),
-                None => {}
-            }
-        }
-    }
-
-    /// [`resolve_interrupts`](Self::resolve_interrupts) for sync callers, as
-    /// [`execute_blocking`](Self::execute_blocking).
-    pub fn resolve_interrupts_blocking(
-        &self,
-        calls: &[ToolCall],
-        results: &mut [ToolResult],
-        ctx: &C,
-        decide: impl FnMut(&ToolCall, &Interrupt) -> Option<Decision>,
-    ) {
-        block_on(self.resolve_interrupts(calls, results, ctx, decide));
-    }
-
-    /// The final result of a call a person rejected: an error telling the model so, with the
-    /// reason (the tool does not run).
-    pub fn reject(&self, call: &ToolCall, reason: impl Into<String>) -> ToolResult {
-        let reason = reason.into();
-        let name = match self.lookup(call) {
-            Ok((_, tool)) => tool.definition().name_cow(),
-            Err(_) => Cow::Owned(call.name.clone()),
-        };
-        let mut message = format!("the user rejected this call of {}", echo::Name(&name));
-        if reason.is_empty() {
-            message.push('.');
-        } else {
-            message.push_str(&format!(": {reason}"));
-        }
-        ToolResult::error(
-            &call.call_id,
-            name,
-            message,
-            ResultDetail::Rejected {
-                reason: reason.into_boxed_str(),
-            },
-        )
-    }
-
     /// Whether a call of the tool at `index` can take the short path: no hook, approval or
     /// timeout.
     #[inline(always)]
@@ -363,7 +86,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ResultDetail::Arguments(error) => ResultDetail::BudgetExhausted { failures, error },
             other => other,
         };
-        result.content.push(crate::ContentPart::text(format!(
+        result.content.push(crate::content::ContentPart::text(format!(
             "This is invalid call {failures} of `{}` in a row, the most allowed: do not call it again. Tell the user what you were trying to do and what went wrong.",
             result.tool_name
         )));
@@ -578,7 +301,7 @@ fn held_for_approval(call: &ToolCall, definition: &ToolDefinition, arguments: Va
     ToolResult::from_outcome(
         &call.call_id,
         definition.name_cow(),
-        crate::Outcome::Interrupt(Box::new(interrupt)),
+        crate::output::Outcome::Interrupt(Box::new(interrupt)),
     )
 }
 
@@ -596,7 +319,7 @@ fn timed_out(call: &ToolCall, definition: &ToolDefinition, limit: Duration) -> T
 }
 
 /// A duration as people write it: `250ms`, `5s`, `1.5s`.
-pub(crate) fn show_duration(duration: Duration) -> String {
+fn show_duration(duration: Duration) -> String {
     let ms = duration.as_millis();
     if ms < 1000 {
         format!("{ms}ms")

@@ -5,9 +5,9 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::lint::{Lint, LintReport, Rule, Severity};
-use super::{Dialect, mcp, walk::Pass};
-use crate::tool::{Kept, ToolDefinition};
+use super::{Kept, ToolDefinition};
+use crate::forms::lint::{Lint, LintReport, Rule, Severity};
+use crate::forms::{Dialect, mcp, walk::Pass};
 
 /// Where a tool list goes: a provider's request format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

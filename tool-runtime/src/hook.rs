@@ -2,8 +2,8 @@
 //! result after.
 
 use crate::call::{Arguments, ToolCall};
+use crate::definition::ToolDefinition;
 use crate::result::ToolResult;
-use crate::tool::ToolDefinition;
 
 /// What a [`Hook::before`] decides about a call.
 #[derive(Debug, Clone, PartialEq)]

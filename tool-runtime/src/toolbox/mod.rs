@@ -1,5 +1,7 @@
 //! The registry of tools, and dispatch of the calls a model makes.
 
+mod settings;
+
 use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
@@ -13,12 +15,13 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use crate::args::{ArgumentError, ArgumentPolicy, Fixes, ParseSession};
-use crate::call::{CallKind, CallScope, CallStatus, ToolCall};
+use crate::call::{CallKind, CallStatus, ToolCall};
+use crate::definition::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
 use crate::echo;
-use crate::exec::{BoxFuture, CatchUnwind, Hook, MaybeReady, Signals, block_on};
-use crate::forms::{
-    Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, Severity, StrictFallback, ToolFormat,
-};
+use crate::exec::CallScope;
+use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, Signals, block_on};
+use crate::forms::{Dialect, Lint, LintReport, Rule, Severity};
+use crate::hook::Hook;
 use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, Tool, ToolDefinition};

@@ -4,7 +4,9 @@
 //! matches, never a serde line/column. The variants and fields are the typed detail for the
 //! application.
 
-pub use super::feedback::{AcceptedArgument, InvalidArguments};
+mod feedback;
+
+pub use self::feedback::{AcceptedArgument, InvalidArguments};
 
 /// Why a call's arguments could not become the tool's typed arguments.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
