@@ -1,0 +1,436 @@
+//! Layers point down (DESIGN.md contract 10): the layers ARCHITECTURE.md lists, read from it and
+//! checked against the code. Each crate's top-level modules are listed bottom first, a few to a
+//! layer; a module may name (`crate::m`, `use crate::{m, ..}`) a module of its own layer or a lower
+//! one, never a higher one, and the modules of a layer form no cycle. A module that names an item
+//! at the crate root (`crate::ToolCall`) hides which module it uses: it names the module instead.
+//! Between crates: a workspace crate depends only on crates listed before it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One crate's layers, bottom first: (layer name, its modules).
+#[derive(Debug)]
+struct CrateLayers {
+    /// The crate's source folder, from the repository root.
+    src: String,
+    layers: Vec<(String, Vec<String>)>,
+}
+
+#[derive(Debug)]
+struct Map {
+    /// The workspace's crates, each after those it depends on.
+    crates: Vec<String>,
+    modules: Vec<CrateLayers>,
+}
+
+/// Reads the ```` ```layers ```` block of ARCHITECTURE.md: a line `crates: a b c`, then per crate a
+/// line with its source folder and, indented under it, one line per layer: its name and modules.
+fn read_map(markdown: &str) -> Map {
+    let block = markdown
+        .split("```layers\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("ARCHITECTURE.md has a ```layers block");
+    let mut map = Map {
+        crates: Vec::new(),
+        modules: Vec::new(),
+    };
+    for line in block.lines() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        if let Some(crates) = line.strip_prefix("crates:") {
+            map.crates = crates.split_whitespace().map(str::to_owned).collect();
+        } else if line.starts_with(' ') {
+            let current = map
+                .modules
+                .last_mut()
+                .expect("a layer line follows a crate line");
+            current.layers.push((words[0].clone(), words[1..].to_vec()));
+        } else {
+            map.modules.push(CrateLayers {
+                src: words[0].clone(),
+                layers: Vec::new(),
+            });
+        }
+    }
+    map
+}
+
+/// Lines of code only: comment lines and the contents of string literals say nothing about
+/// dependencies (a doc link is not an import).
+fn code_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
+    text.lines().enumerate().filter_map(|(number, line)| {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("//") {
+            return None;
+        }
+        let mut code = String::with_capacity(line.len());
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == '"' {
+                    in_string = false;
+                }
+                continue;
+            }
+            if c == '"' {
+                in_string = true;
+                code.push(c);
+                continue;
+            }
+            if c == '/' && chars.peek() == Some(&'/') {
+                break;
+            }
+            code.push(c);
+        }
+        Some((number + 1, code))
+    })
+}
+
+fn ident_at(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+/// The names a module's text reaches through `crate::` (each with its line): `crate::m::..` and
+/// the first name of each item of `use crate::{m::.., n, ..}` (which may span lines).
+fn crate_names(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<(usize, String)> = code_lines(text).collect();
+    let joined: String = lines.iter().map(|(_, code)| format!("{code}\n")).collect();
+    // Byte offset -> line number.
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    for (number, code) in &lines {
+        starts.push((offset, *number));
+        offset += code.len() + 1;
+    }
+    let line_of = |at: usize| {
+        starts
+            .iter()
+            .rev()
+            .find(|(start, _)| *start <= at)
+            .map_or(0, |(_, number)| *number)
+    };
+    let mut names = Vec::new();
+    for (at, _) in joined.match_indices("crate::") {
+        // `$crate::` (a macro's path) is the same crate.
+        let before = joined[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &joined[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // The top-level items of the group: split on commas outside nested braces.
+            let mut depth = 0usize;
+            let mut item_start = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    c if c.is_whitespace() => {}
+                    _ if item_start && depth == 0 => {
+                        item_start = false;
+                        let name = ident_at(&group[i..]);
+                        if !name.is_empty() {
+                            names.push((line_of(at + "crate::{".len() + i), name.to_owned()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let name = ident_at(rest);
+            if !name.is_empty() {
+                let bang = if rest[name.len()..].starts_with('!') {
+                    "!"
+                } else {
+                    ""
+                };
+                names.push((line_of(at), format!("{name}{bang}")));
+            }
+        }
+    }
+    names
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The crate's top-level modules, from `mod m;` lines of its root.
+fn declared_modules(lib: &str) -> BTreeSet<String> {
+    code_lines(lib)
+        .filter_map(|(_, line)| {
+            let line = line.trim();
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+            let name = line.strip_prefix("mod ")?.strip_suffix(';')?;
+            Some(name.trim().to_owned())
+        })
+        .collect()
+}
+
+/// Every way one crate's modules break its layers, as messages naming file and line.
+/// `files`: (path relative to the source folder, text).
+fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut rank = BTreeMap::new();
+    for (index, (_, modules)) in layers.layers.iter().enumerate() {
+        for module in modules {
+            if rank.insert(module.clone(), index).is_some() {
+                problems.push(format!("{}: `{module}` is listed twice", layers.src));
+            }
+        }
+    }
+    let lib = files
+        .iter()
+        .find(|(path, _)| path == "lib.rs")
+        .map(|(_, text)| text.as_str())
+        .unwrap_or_default();
+    let declared = declared_modules(lib);
+    for module in &declared {
+        if !rank.contains_key(module) {
+            problems.push(format!(
+                "{}: module `{module}` is in no layer of ARCHITECTURE.md",
+                layers.src
+            ));
+        }
+    }
+    for module in rank.keys() {
+        if !declared.contains(module) {
+            problems.push(format!(
+                "{}: ARCHITECTURE.md lists `{module}`, which the crate does not declare",
+                layers.src
+            ));
+        }
+    }
+    // Macros `#[macro_export]` puts at the crate root, wherever they are written.
+    let macros: BTreeSet<String> = files
+        .iter()
+        .flat_map(|(_, text)| text.split("macro_rules!").skip(1))
+        .map(|rest| ident_at(rest.trim_start()).to_owned())
+        .collect();
+    // Edges between top-level modules, each with where it is written.
+    let mut edges: BTreeMap<(String, String), String> = BTreeMap::new();
+    for (path, text) in files {
+        if path == "lib.rs" {
+            continue;
+        }
+        let module = path
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_owned();
+        for (line, name) in crate_names(text) {
+            let place = format!("{}/{path}:{line}", layers.src);
+            if name == module {
+                continue;
+            }
+            // A macro exported at the root (`crate::m!`) is no module.
+            if !declared.contains(&name) && !name.ends_with('!') && !macros.contains(&name) {
+                problems.push(format!(
+                    "{place}: `crate::{name}` names an item at the crate root; name its module"
+                ));
+                continue;
+            }
+            edges.entry((module.clone(), name)).or_insert(place);
+        }
+    }
+    for ((from, to), place) in &edges {
+        if let (Some(&low), Some(&high)) = (rank.get(to), rank.get(from))
+            && low > high
+        {
+            problems.push(format!(
+                "{place}: `{from}` (layer {}) uses `{to}` (layer {}), which is above it",
+                layers.layers[high].0, layers.layers[low].0
+            ));
+        }
+    }
+    // Cycles: an edge up is reported above, so what is left is a cycle inside a layer.
+    // Depth-first from each module, over the edges between modules of one layer.
+    let graph: BTreeMap<&str, Vec<&str>> = edges
+        .keys()
+        .filter(|(a, b)| rank.contains_key(a) && rank.get(a) == rank.get(b))
+        .fold(BTreeMap::new(), |mut graph, (a, b)| {
+            graph.entry(a.as_str()).or_default().push(b.as_str());
+            graph
+        });
+    let mut reported = BTreeSet::new();
+    for start in graph.keys() {
+        let mut stack = vec![(*start, vec![*start])];
+        let mut seen = BTreeSet::new();
+        while let Some((node, path)) = stack.pop() {
+            for next in graph.get(node).into_iter().flatten() {
+                if next == start {
+                    let mut cycle: Vec<&str> = path.clone();
+                    let smallest = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap();
+                    cycle.rotate_left(smallest);
+                    if reported.insert(cycle.clone()) {
+                        let places: Vec<&str> = cycle
+                            .iter()
+                            .zip(cycle.iter().cycle().skip(1))
+                            .map(|(a, b)| edges[&((*a).to_owned(), (*b).to_owned())].as_str())
+                            .collect();
+                        problems.push(format!(
+                            "{}: modules form a cycle: {} -> {} ({})",
+                            layers.src,
+                            cycle.join(" -> "),
+                            cycle[0],
+                            places.join(", ")
+                        ));
+                    }
+                } else if seen.insert(*next) {
+                    let mut longer = path.clone();
+                    longer.push(next);
+                    stack.push((next, longer));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The workspace crates a manifest depends on (normal and build dependencies).
+fn workspace_dependencies(manifest: &str, crates: &[String]) -> Vec<String> {
+    let mut section = String::new();
+    let mut found = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.to_owned();
+            continue;
+        }
+        let normal = section == "[dependencies]" || section == "[build-dependencies]";
+        if !normal {
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+        if crates.iter().any(|c| c == name) {
+            found.push(name.to_owned());
+        }
+    }
+    found
+}
+
+#[test]
+fn layers_point_down() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let markdown = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let map = read_map(&markdown);
+    assert!(!map.modules.is_empty() && !map.crates.is_empty());
+    let mut problems = Vec::new();
+    for layers in &map.modules {
+        let src = root.join(&layers.src);
+        let mut paths = Vec::new();
+        rust_files(&src, &mut paths);
+        assert!(!paths.is_empty(), "{} has no sources", layers.src);
+        let files: Vec<(String, String)> = paths
+            .iter()
+            .map(|path| {
+                let relative = path.strip_prefix(&src).unwrap();
+                let relative = relative.to_string_lossy().replace('\\', "/");
+                (relative, fs::read_to_string(path).unwrap())
+            })
+            .collect();
+        problems.extend(check_crate(layers, &files));
+    }
+    // Between crates: each workspace crate's manifest names only crates listed before it.
+    let manifests = ["Cargo.toml"].into_iter().map(PathBuf::from).chain(
+        fs::read_dir(&root).unwrap().filter_map(|entry| {
+            let path = entry.unwrap().path();
+            let manifest = path.join("Cargo.toml");
+            (path.is_dir() && manifest.exists())
+                .then(|| manifest.strip_prefix(&root).unwrap().to_owned())
+        }),
+    );
+    for manifest in manifests {
+        let text = fs::read_to_string(root.join(&manifest)).unwrap();
+        let Some(name) = text
+            .lines()
+            .skip_while(|line| line.trim() != "[package]")
+            .find_map(|line| line.strip_prefix("name = "))
+            .map(|name| name.trim_matches('"').to_owned())
+        else {
+            continue;
+        };
+        let Some(own) = map.crates.iter().position(|c| *c == name) else {
+            continue;
+        };
+        for dependency in workspace_dependencies(&text, &map.crates) {
+            let theirs = map.crates.iter().position(|c| *c == dependency).unwrap();
+            if theirs >= own {
+                problems.push(format!(
+                    "{}: `{name}` depends on `{dependency}`, listed after it",
+                    manifest.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "the code breaks the layers of ARCHITECTURE.md:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The check finds what it is for: an upward edge, a cycle inside a layer, a root path, and a
+/// module in no layer, each in a crate made up for the test.
+#[test]
+fn the_check_finds_each_break() {
+    let layers = CrateLayers {
+        src: "made-up/src".into(),
+        layers: vec![
+            ("data".into(), vec!["call".into(), "result".into()]),
+            ("pipeline".into(), vec!["args".into()]),
+        ],
+    };
+    let files = vec![
+        (
+            "lib.rs".to_owned(),
+            "mod args;\nmod call;\nmod result;\nmod extra;\n".to_owned(),
+        ),
+        (
+            "call.rs".to_owned(),
+            "use crate::{\n    args::Policy,\n    result::Res,\n};\n// crate::nothing in a comment\nlet s = \"crate::nor_in_a_string\";\n".to_owned(),
+        ),
+        (
+            "result/mod.rs".to_owned(),
+            "fn f() -> crate::call::ToolCall { todo!() }\nfn g() -> crate::ToolCall { todo!() }\n"
+                .to_owned(),
+        ),
+        ("args/mod.rs".to_owned(), "use crate::call;\n".to_owned()),
+        ("extra.rs".to_owned(), String::new()),
+    ];
+    let problems = check_crate(&layers, &files);
+    let expected = [
+        "made-up/src: module `extra` is in no layer of ARCHITECTURE.md",
+        "made-up/src/result/mod.rs:2: `crate::ToolCall` names an item at the crate root; name its module",
+        "made-up/src/call.rs:2: `call` (layer data) uses `args` (layer pipeline), which is above it",
+        "made-up/src: modules form a cycle: call -> result -> call (made-up/src/call.rs:3, made-up/src/result/mod.rs:1)",
+    ];
+    assert_eq!(problems, expected, "{problems:#?}");
+}
