@@ -21,6 +21,10 @@ use std::time::Duration;
 /// never returns keeps one thread of toolwright's pool, and nothing else: no runtime waits for
 /// it to shut down.
 ///
+/// The pool starts a thread when a body finds none idle, up to 512 threads (as tokio's blocking
+/// pool); past that, bodies wait, in the order they came, for a thread to finish its body. An
+/// idle thread ends after 10 seconds without work.
+///
 /// ```
 /// let answer = toolwright::block_on(toolwright::run_blocking(|| {
 ///     std::thread::sleep(std::time::Duration::from_millis(1));
@@ -55,43 +59,66 @@ where
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// The most threads the pool of [`run_blocking`] runs at once; further bodies wait for one.
+const MAX_BLOCKING_THREADS: usize = 512;
+
 /// How long an idle thread of the pool waits for work before it ends.
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
 
-/// Threads that run blocking bodies: one is started whenever a job finds none idle, and it ends
-/// after [`KEEP_ALIVE`] without work.
+/// Threads that run blocking bodies: one is started whenever a job finds none idle and fewer
+/// than `max` run, and it ends after `keep_alive` without work.
 struct Pool {
     state: Mutex<Queue>,
     ready: Condvar,
+    max: usize,
+    keep_alive: Duration,
 }
 
 struct Queue {
     jobs: VecDeque<Job>,
+    /// Threads waiting for a job.
     idle: usize,
+    /// Threads started and not yet ended.
+    threads: usize,
 }
 
-static POOL: Pool = Pool {
-    state: Mutex::new(Queue {
-        jobs: VecDeque::new(),
-        idle: 0,
-    }),
-    ready: Condvar::new(),
-};
+static POOL: Pool = Pool::new(MAX_BLOCKING_THREADS, KEEP_ALIVE);
 
 impl Pool {
+    const fn new(max: usize, keep_alive: Duration) -> Self {
+        Pool {
+            state: Mutex::new(Queue {
+                jobs: VecDeque::new(),
+                idle: 0,
+                threads: 0,
+            }),
+            ready: Condvar::new(),
+            max,
+            keep_alive,
+        }
+    }
+
     fn run(&'static self, job: Job) -> Result<(), std::io::Error> {
         let mut queue = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if queue.idle > queue.jobs.len() {
+        // An idle thread takes it, or, at the cap, the first thread to finish its body.
+        if queue.idle > queue.jobs.len() || queue.threads >= self.max {
             queue.jobs.push_back(job);
             drop(queue);
             self.ready.notify_one();
             return Ok(());
         }
+        queue.threads += 1;
         drop(queue);
-        thread::Builder::new()
+        let started = thread::Builder::new()
             .name("toolwright-blocking".to_owned())
-            .spawn(move || self.work(job))
-            .map(drop)
+            .spawn(move || self.work(job));
+        if started.is_err() {
+            self.state
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .threads -= 1;
+        }
+        started.map(drop)
     }
 
     /// Runs `job`, then whatever comes, until none comes for [`KEEP_ALIVE`].
@@ -108,11 +135,12 @@ impl Pool {
             queue.idle += 1;
             let (woken, timeout) = self
                 .ready
-                .wait_timeout(queue, KEEP_ALIVE)
+                .wait_timeout(queue, self.keep_alive)
                 .unwrap_or_else(PoisonError::into_inner);
             queue = woken;
             queue.idle -= 1;
             if timeout.timed_out() && queue.jobs.is_empty() {
+                queue.threads -= 1;
                 return;
             }
         }
@@ -179,15 +207,84 @@ mod tests {
         assert_eq!(payload.downcast_ref::<&str>(), Some(&"deep"));
     }
 
+    /// A pool of the test's own, so that its threads are known.
+    fn pool(max: usize) -> &'static Pool {
+        Box::leak(Box::new(Pool::new(max, Duration::from_secs(60))))
+    }
+
+    /// Waits until `pool` has `idle` idle threads (bounded, for a broken pool).
+    fn wait_idle(pool: &Pool, idle: usize) {
+        let started = std::time::Instant::now();
+        while pool.state.lock().unwrap().idle < idle {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no thread went idle"
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     #[test]
     fn idle_threads_take_the_next_body() {
-        // Sequential bodies: after the first, a thread of the pool is idle and takes each.
-        let first = block_on(run_blocking(|| thread::current().name().map(str::to_owned)));
-        assert_eq!(first.as_deref(), Some("toolwright-blocking"));
-        let sums: Vec<u32> = (0..50)
-            .map(|n| block_on(run_blocking(move || n + 1)))
-            .collect();
-        assert_eq!(sums, (1..=50).collect::<Vec<u32>>());
+        // Sequential bodies, each sent once the thread before is idle: one thread runs them all.
+        let pool = pool(8);
+        let (sent, ran_on) = std::sync::mpsc::channel();
+        for _ in 0..20 {
+            let sent = sent.clone();
+            pool.run(Box::new(move || sent.send(thread::current().id()).unwrap()))
+                .unwrap();
+            ran_on.recv().unwrap();
+            wait_idle(pool, 1);
+        }
+        drop(sent);
+        assert_eq!(pool.state.lock().unwrap().threads, 1);
+    }
+
+    #[test]
+    fn threads_are_capped_and_later_bodies_wait() {
+        // Six bodies that block until released, on a pool of at most two threads: two run, four
+        // wait; released, all six finish, on those two threads.
+        let pool = pool(2);
+        let running = Arc::new(Mutex::new((0usize, 0usize))); // (now, most at once)
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let gate = Arc::new(Mutex::new(gate));
+        let (done, finished) = std::sync::mpsc::channel();
+        for _ in 0..6 {
+            let (running, gate, done) = (Arc::clone(&running), Arc::clone(&gate), done.clone());
+            pool.run(Box::new(move || {
+                {
+                    let mut count = running.lock().unwrap();
+                    count.0 += 1;
+                    count.1 = count.1.max(count.0);
+                }
+                gate.lock().unwrap().recv().unwrap();
+                running.lock().unwrap().0 -= 1;
+                done.send(thread::current().id()).unwrap();
+            }))
+            .unwrap();
+        }
+        assert_eq!(pool.state.lock().unwrap().threads, 2);
+        assert_eq!(pool.state.lock().unwrap().jobs.len(), 4);
+        // Both threads in their first body before any is released.
+        let started = std::time::Instant::now();
+        while running.lock().unwrap().0 < 2 {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the bodies never started"
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+        for _ in 0..6 {
+            release.send(()).unwrap();
+        }
+        let threads: std::collections::HashSet<_> =
+            (0..6).map(|_| finished.recv().unwrap()).collect();
+        assert_eq!(
+            running.lock().unwrap().1,
+            2,
+            "more bodies ran at once than the cap"
+        );
+        assert_eq!(threads.len(), 2);
     }
 
     #[test]

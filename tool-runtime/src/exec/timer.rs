@@ -189,23 +189,50 @@ mod tests {
 
     #[test]
     fn sleeps_wake_in_deadline_order() {
-        let started = Instant::now();
-        let order = std::sync::Arc::new(Mutex::new(Vec::new()));
-        let threads: Vec<_> = [30u64, 10, 20]
-            .into_iter()
-            .map(|ms| {
-                let order = std::sync::Arc::clone(&order);
-                std::thread::spawn(move || {
-                    block_on(sleep(Duration::from_millis(ms)));
-                    order.lock().unwrap().push(ms);
-                })
-            })
-            .collect();
-        for thread in threads {
-            thread.join().unwrap();
+        // Each waker records its sleep when the timer thread wakes it: the order is the timer's
+        // own, whatever the threads of the test do. The deadlines are 100 ms apart, so the
+        // order they were made in (30, 10, 20) cannot change which comes first.
+        struct Record(u64, std::sync::Arc<Mutex<Vec<u64>>>);
+        impl std::task::Wake for Record {
+            fn wake(self: std::sync::Arc<Self>) {
+                self.1.lock().unwrap().push(self.0);
+            }
         }
-        assert_eq!(*order.lock().unwrap(), [10, 20, 30]);
-        assert!(started.elapsed() >= Duration::from_millis(30));
+        let order = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let started = Instant::now();
+        let mut sleeps: Vec<(u64, Pin<Box<Sleep>>)> = [300u64, 100, 200]
+            .into_iter()
+            .map(|ms| (ms, Box::pin(sleep(Duration::from_millis(ms)))))
+            .collect();
+        for (ms, sleep) in &mut sleeps {
+            let waker = Waker::from(std::sync::Arc::new(Record(
+                *ms,
+                std::sync::Arc::clone(&order),
+            )));
+            assert!(
+                sleep
+                    .as_mut()
+                    .poll(&mut Context::from_waker(&waker))
+                    .is_pending()
+            );
+        }
+        while order.lock().unwrap().len() < 3 {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the timer never fired"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(*order.lock().unwrap(), [100, 200, 300]);
+        assert!(started.elapsed() >= Duration::from_millis(300));
+        for (_, sleep) in &mut sleeps {
+            assert!(
+                sleep
+                    .as_mut()
+                    .poll(&mut Context::from_waker(Waker::noop()))
+                    .is_ready()
+            );
+        }
     }
 
     #[test]
