@@ -16,9 +16,9 @@ use serde_json::Value;
 
 pub use crate::args::{ArgumentError, CutOff, ParseSession};
 pub use crate::call::{Arguments, ToolCall};
+pub use crate::collect::ToolEntry;
 pub use crate::exec::{CallInfo, CallScope};
 pub use crate::output::{IntoOutcome, Outcome};
-pub use crate::registry::ToolEntry;
 use crate::tool::Deprecation;
 pub use crate::tool::{DynTool, Tool, ToolAnnotations, ToolDefinition, UnknownArgs, erase};
 use crate::{docs, forms};

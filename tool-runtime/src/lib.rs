@@ -34,6 +34,7 @@ pub mod provider;
 
 pub mod args;
 mod call;
+mod collect;
 mod content;
 mod docs;
 mod echo;
@@ -45,7 +46,6 @@ mod names;
 mod native;
 mod output;
 mod policy;
-mod registry;
 mod result;
 mod schema;
 

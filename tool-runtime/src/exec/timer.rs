@@ -185,7 +185,6 @@ impl Timers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::block_on;
 
     #[test]
     fn sleeps_wake_in_deadline_order() {

@@ -11,6 +11,7 @@
 pub(crate) mod de;
 pub(crate) mod lenient;
 mod path;
+mod source;
 pub(crate) mod tape;
 mod value;
 
