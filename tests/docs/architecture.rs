@@ -434,3 +434,32 @@ fn the_check_finds_each_break() {
     ];
     assert_eq!(problems, expected, "{problems:#?}");
 }
+
+/// Files stay small enough to read (issue 29): at most 600 lines before a file's tests, in every
+/// crate the layers list.
+#[test]
+fn no_file_is_over_600_lines_of_code() {
+    const MAX_LINES: usize = 600;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let map = read_map(&fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap());
+    let mut long = Vec::new();
+    for layers in &map.modules {
+        let mut paths = Vec::new();
+        rust_files(&root.join(&layers.src), &mut paths);
+        for path in paths {
+            let text = fs::read_to_string(&path).unwrap();
+            let code = text
+                .lines()
+                .take_while(|line| !line.starts_with("#[cfg(test)]"))
+                .count();
+            if code > MAX_LINES {
+                long.push(format!("{}: {code} lines", path.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over {MAX_LINES} lines of code; split them by concern:\n{}",
+        long.join("\n")
+    );
+}
