@@ -625,9 +625,8 @@ mod tests {
     }
 
     /// From the tape of the value, and of its text (written as the checks write it), the same
-    /// as `serde_json`'s own deserializer reads the value; what it refuses, refused too.
-    /// Checks that the tape, the text source and serde_json read `value` alike; returns
-    /// whether serde_json accepted it as `Args` and whether the text source read it itself
+    /// as `serde_json`'s own deserializer reads the value; what it refuses, refused too. Returns
+    /// whether `serde_json` accepted it as `Args` and whether the text source read it itself
     /// (rather than declining it to a tape), so a caller can tell that something was compared.
     fn agrees(value: &Value) -> (bool, bool) {
         let reference = Args::deserialize(value).ok();

@@ -7,7 +7,7 @@
 //! # One declaration, every provider's form
 //! A tool has one canonical schema (JSON Schema draft 2020-12); each provider's form is derived
 //! from it by a transform pass, built once per tool and form and cached.
-//! [`Toolbox::tools_for`] gives the list a request's `tools` field holds:
+//! [`Toolbox::tools_for`](crate::Toolbox::tools_for) gives the list a request's `tools` field holds:
 //!
 //! ```
 //! use serde_json::json;
@@ -59,7 +59,7 @@
 //! error, and `Toolbox::require_valid_for` refuses them at registration.
 //!
 //! # The request side: which tools the model may or must call
-//! [`Toolbox::request_fields`] writes every tool field of a request: the tool list, the
+//! [`Toolbox::request_fields`](crate::Toolbox::request_fields) writes every tool field of a request: the tool list, the
 //! [`ToolChoice`] (auto, none, required, one tool, or an allowed subset the model may or must
 //! pick from) and, when set, parallel calls, in each provider's own words and under the names
 //! the provider knows the tools by. A named tool the toolbox does not have is an error here
@@ -126,8 +126,8 @@
 //!
 //! # Tool calls in, results out
 //! Reading is [`Provider::read_response`] (names as the model wrote them) or
-//! [`Toolbox::read_response`] (names sent under a stand-in mapped back to the tool); results go
-//! back with [`Toolbox::encode_results`], one per call, in call order.
+//! [`Toolbox::read_response`](crate::Toolbox::read_response) (names sent under a stand-in mapped back to the tool); results go
+//! back with [`Toolbox::encode_results`](crate::Toolbox::encode_results), one per call, in call order.
 //!
 //! ```
 //! use serde_json::json;
@@ -172,7 +172,7 @@
 //!   `apply_patch_call`, `computer_call`, a `tool_search_call` run by the client, an
 //!   `mcp_approval_request`), each with its item whole in `metadata["item"]` and answered with a
 //!   [`ToolResult::for_call`](crate::ToolResult::for_call) that
-//!   [`Toolbox::encode_results`] writes as the item the API expects (`shell_call_output`, ...);
+//!   [`Toolbox::encode_results`](crate::Toolbox::encode_results) writes as the item the API expects (`shell_call_output`, ...);
 //!   and **tools the provider ran** (`CallKind::Server`: Anthropic's `server_tool_use` and
 //!   `mcp_tool_use`; the Responses API's web and file search, code interpreter, image
 //!   generation, MCP calls, programs, a shell in a hosted container; Gemini's `executableCode`
@@ -300,7 +300,7 @@ impl Provider {
 
     /// The tool calls in one response body (for MCP, a `tools/call` request or its `params`),
     /// with their arguments exactly as sent, in the order the model made them. Tool names are
-    /// kept as the model wrote them; [`Toolbox::read_response`] maps stand-in names back.
+    /// kept as the model wrote them; [`Toolbox::read_response`](crate::Toolbox::read_response) maps stand-in names back.
     ///
     /// Calls the provider runs itself are included, marked
     /// [`CallKind::Server`](crate::CallKind::Server), and the Responses API's built-in tools the
@@ -308,7 +308,7 @@ impl Provider {
     /// the module's "Everything a model sends"). For OpenAI Chat and Gemini, choice 0 is
     /// read (the others are alternatives to it; [`read_choice`](Self::read_choice) reads
     /// another). An OpenAI Chat message in the legacy form, `function_call` instead of
-    /// `tool_calls`, gives its one call, with a made-up id ([`ToolCall::id_generated`]) and
+    /// `tool_calls`, gives its one call, with a made-up id ([`ToolCall::id_generated`](crate::ToolCall::id_generated)) and
     /// `metadata["legacy_function_call"]` set, so that its result goes back as the `function`
     /// message that form takes.
     ///

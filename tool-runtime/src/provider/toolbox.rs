@@ -15,7 +15,7 @@ use crate::toolbox::Toolbox;
 /// Reading and writing a provider's wire format for the tools of this toolbox.
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// The tool calls in one response body, as [`Provider::read_response`], with the names of
-    /// tools sent under a stand-in ([`Dialect::wire_name`]) mapped back to the tools' own.
+    /// tools sent under a stand-in ([`Dialect::wire_name`](crate::Dialect::wire_name)) mapped back to the tools' own.
     ///
     /// # Errors
     /// A malformed body, as [`Provider::read_response`].

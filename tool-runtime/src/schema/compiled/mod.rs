@@ -7,12 +7,6 @@ use super::number;
 
 pub(crate) type NodeId = usize;
 
-/// Whether a float is a whole number, without `fract` (a call into libm on the hot path).
-#[allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_precision_loss,
-    clippy::float_cmp // Exactly: a whole float survives the trip through i64 unchanged.
-)]
 /// A tool's parameters schema, compiled for coercion and validation.
 ///
 /// Built once per tool (a [`ToolDefinition`](crate::ToolDefinition) caches it). Keywords it

@@ -88,6 +88,12 @@ pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
     n.is_i64() || n.is_u64() || n.as_f64().is_some_and(is_integral_float)
 }
 
+/// Whether a float is a whole number, without `fract` (a call into libm on the hot path).
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::float_cmp // Exactly: a whole float survives the trip through i64 unchanged.
+)]
 pub(crate) fn is_integral_float(f: f64) -> bool {
     // From 2^52 on, every float is whole.
     f.is_finite() && (f.abs() >= 4_503_599_627_370_496.0 || (f as i64) as f64 == f)

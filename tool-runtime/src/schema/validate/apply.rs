@@ -16,7 +16,7 @@ fn alternatives(schema: &CompiledSchema, branches: &[NodeId]) -> String {
     crate::schema::compiled::join_or(&parts)
 }
 
-impl<'s> Checker<'s> {
+impl Checker<'_> {
     #[inline(never)]
     pub(super) fn combinators(
         &mut self,
