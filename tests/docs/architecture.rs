@@ -87,6 +87,21 @@ fn code_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
                 code.push(c);
                 continue;
             }
+            // A char literal (`'{'`, `'\\''`), not a lifetime: dropped with its quotes.
+            if c == '\'' {
+                let rest: Vec<char> = chars.clone().take(3).collect();
+                let skip = match rest.as_slice() {
+                    ['\\', _, '\''] => 3,
+                    [ch, '\'', ..] if *ch != '\\' => 2,
+                    _ => 0,
+                };
+                if skip > 0 {
+                    for _ in 0..skip {
+                        chars.next();
+                    }
+                    continue;
+                }
+            }
             if c == '/' && chars.peek() == Some(&'/') {
                 break;
             }
@@ -103,9 +118,11 @@ fn ident_at(text: &str) -> &str {
     &text[..end]
 }
 
-/// The names a module's text reaches through `crate::` (each with its line): `crate::m::..` and
-/// the first name of each item of `use crate::{m::.., n, ..}` (which may span lines).
-fn crate_names(text: &str) -> Vec<(usize, String)> {
+/// The names a module's text reaches at the crate root (each with its line): `crate::m::..`, the
+/// first name of each item of `use crate::{m::.., n, ..}` (which may span lines), and the same
+/// through `super::` where it climbs to the root: `depth` is how deep the file's module sits
+/// (`a.rs` and `a/mod.rs` 1, `a/b.rs` 2, ...).
+fn crate_names(text: &str, depth: usize) -> Vec<(usize, String)> {
     let lines: Vec<(usize, String)> = code_lines(text).collect();
     let joined: String = lines.iter().map(|(_, code)| format!("{code}\n")).collect();
     // Byte offset -> line number.
@@ -123,13 +140,34 @@ fn crate_names(text: &str) -> Vec<(usize, String)> {
             .map_or(0, |(_, number)| *number)
     };
     let mut names = Vec::new();
+    // Where a path from the root starts, and where its first name does.
+    let mut roots: Vec<(usize, usize)> = Vec::new();
     for (at, _) in joined.match_indices("crate::") {
         // `$crate::` (a macro's path) is the same crate.
         let before = joined[..at].chars().next_back();
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue;
         }
-        let rest = &joined[at + "crate::".len()..];
+        roots.push((at, at + "crate::".len()));
+    }
+    for (at, _) in joined.match_indices("super::") {
+        let before = joined[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let mut end = at;
+        let mut climbs = 0;
+        while joined[end..].starts_with("super::") {
+            end += "super::".len();
+            climbs += 1;
+        }
+        // Inline `mod x { .. }` blocks open around this place are levels too.
+        if depth > 0 && climbs >= depth + inline_depth(&joined[..at]) {
+            roots.push((at, end));
+        }
+    }
+    for (at, start) in roots {
+        let rest = &joined[start..];
         if let Some(group) = rest.strip_prefix('{') {
             // The top-level items of the group: split on commas outside nested braces.
             let mut depth = 0usize;
@@ -145,7 +183,7 @@ fn crate_names(text: &str) -> Vec<(usize, String)> {
                         item_start = false;
                         let name = ident_at(&group[i..]);
                         if !name.is_empty() {
-                            names.push((line_of(at + "crate::{".len() + i), name.to_owned()));
+                            names.push((line_of(start + 1 + i), name.to_owned()));
                         }
                     }
                     _ => {}
@@ -164,6 +202,44 @@ fn crate_names(text: &str) -> Vec<(usize, String)> {
         }
     }
     names
+}
+
+/// How many inline modules (`mod tests { .. }`) are open at the end of `code`.
+fn inline_depth(code: &str) -> usize {
+    let mut braces = 0usize;
+    let mut open_mods: Vec<usize> = Vec::new();
+    let mut pending_mod = false;
+    let mut word = String::new();
+    for c in code.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if word == "mod" {
+            pending_mod = true;
+        } else if !word.is_empty() && pending_mod && c != ' ' && c != '{' {
+            pending_mod = false;
+        }
+        word.clear();
+        match c {
+            '{' => {
+                braces += 1;
+                if pending_mod {
+                    open_mods.push(braces);
+                    pending_mod = false;
+                }
+            }
+            '}' => {
+                if open_mods.last() == Some(&braces) {
+                    open_mods.pop();
+                }
+                braces = braces.saturating_sub(1);
+            }
+            ';' => pending_mod = false,
+            _ => {}
+        }
+    }
+    open_mods.len()
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -236,16 +312,20 @@ fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> 
     // Edges between top-level modules, each with where it is written.
     let mut edges: BTreeMap<(String, String), String> = BTreeMap::new();
     for (path, text) in files {
-        if path == "lib.rs" {
+        // Tests are outside the layers: a module's tests may use whatever they test it with. A
+        // file's tests start at its first `#[cfg(test)]`; a `tests.rs` is tests throughout.
+        if path == "lib.rs" || path.ends_with("tests.rs") {
             continue;
         }
+        let text = &text[..text.find("\n#[cfg(test)]").unwrap_or(text.len())];
         let module = path
             .split('/')
             .next()
             .unwrap()
             .trim_end_matches(".rs")
             .to_owned();
-        for (line, name) in crate_names(text) {
+        let depth = path.trim_end_matches("/mod.rs").matches('/').count() + 1;
+        for (line, name) in crate_names(text, depth) {
             let place = format!("{}/{path}:{line}", layers.src);
             if name == module {
                 continue;
@@ -398,7 +478,8 @@ fn layers_point_down() {
 }
 
 /// The check finds what it is for: an upward edge, a cycle inside a layer, a root path, and a
-/// module in no layer, each in a crate made up for the test.
+/// module in no layer, each in a crate made up for the test; and it ignores what it should:
+/// tests, comments, strings, and `super::` paths that do not reach the root.
 #[test]
 fn the_check_finds_each_break() {
     let layers = CrateLayers {
@@ -419,20 +500,38 @@ fn the_check_finds_each_break() {
         ),
         (
             "result/mod.rs".to_owned(),
-            "fn f() -> crate::call::ToolCall { todo!() }\nfn g() -> crate::ToolCall { todo!() }\n"
+            "fn f() -> crate::call::ToolCall { todo!() }\nfn g() -> crate::ToolCall { todo!() }\nuse super::args::Policy;\n"
                 .to_owned(),
         ),
         ("args/mod.rs".to_owned(), "use crate::call;\n".to_owned()),
-        ("extra.rs".to_owned(), String::new()),
+        // From `args/parse.rs`, `super::` is `args` (no edge); `super::super::` the root, and
+        // inside an inline module one more `super::` is needed to reach it.
+        (
+            "args/parse.rs".to_owned(),
+            "use super::Policy;\nuse super::super::result::Res;\nmod inner {\n    use super::super::result::Res;\n    use super::super::super::call::X;\n}\n".to_owned(),
+        ),
+        (
+            "extra.rs".to_owned(),
+            "#[cfg(test)]\nmod tests {\n    use crate::args::Policy;\n}\n".to_owned(),
+        ),
+        ("args/tests.rs".to_owned(), "use crate::extra::X;\n".to_owned()),
     ];
     let problems = check_crate(&layers, &files);
     let expected = [
         "made-up/src: module `extra` is in no layer of ARCHITECTURE.md",
         "made-up/src/result/mod.rs:2: `crate::ToolCall` names an item at the crate root; name its module",
         "made-up/src/call.rs:2: `call` (layer data) uses `args` (layer pipeline), which is above it",
+        "made-up/src/result/mod.rs:3: `result` (layer data) uses `args` (layer pipeline), which is above it",
         "made-up/src: modules form a cycle: call -> result -> call (made-up/src/call.rs:3, made-up/src/result/mod.rs:1)",
     ];
     assert_eq!(problems, expected, "{problems:#?}");
+    // Inside an inline module one more `super::` is needed to reach the root.
+    let text = "mod inner {\n    use super::super::x::Y;\n}\nuse super::super::z;\n";
+    assert_eq!(crate_names(text, 2), [(4, "z".to_owned())]);
+    assert_eq!(
+        crate_names("let c = '{';\nuse super::m;\n", 1),
+        [(2, "m".to_owned())]
+    );
 }
 
 /// Files stay small enough to read (issue 29): at most 600 lines before a file's tests, in every

@@ -29,8 +29,8 @@ pub use inventory;
 // For toolwright-mcp, the workspace's MCP crate (built on this crate's public API plus these):
 // MCP's `structuredContent` rule (the same as the provider encoder's), a model-sent name shown
 // bounded, dispatch's lookup and stand-in names, and an error result with its detail.
-pub use crate::echo::Name as EchoName;
 pub use crate::provider::mcp::structured_content;
+pub use toolwright_json::echo::Name as EchoName;
 
 /// The tool a call names, or the unknown-tool result (with its close matches) the toolbox
 /// would give: the one lookup dispatch makes.

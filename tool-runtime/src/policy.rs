@@ -2,7 +2,7 @@
 //! members, `null`, cut-off text, limits) and one run of parsing under it ([`ParseSession`]).
 
 use crate::fixes::Fixes;
-use crate::json::JsonLimits;
+use toolwright_json::JsonLimits;
 
 /// How a toolbox treats the arguments models send. A tool can override `repair` and `coerce`
 /// for itself ([`ToolDefinition::with_repair`](crate::ToolDefinition::with_repair), `#[tool(repair = false)]`, ...).

@@ -6,6 +6,7 @@
 //! `COERCE_REPORT=/tmp/coerce.jsonl cargo test -p toolwright-runtime --test coerce_cases` writes every
 //! mismatch there.
 
+#[path = "../../tool-json/tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;

@@ -9,11 +9,12 @@ use serde_json::{Map, Value};
 use crate::call::Arguments;
 pub use crate::error::ArgumentError;
 pub use crate::fixes::Fixes;
-pub use crate::json::ArgPath;
-use crate::json::{self, lenient};
-pub use crate::json::{JsonError, JsonLimits, Repaired, parse_json};
 pub use crate::policy::{ArgumentPolicy, CutOff};
 pub use crate::schema::{Coercion, CoercionKind};
+pub use toolwright_json::ArgPath;
+use toolwright_json::lenient;
+use toolwright_json::value as json;
+pub use toolwright_json::{JsonError, JsonLimits, Repaired, parse_json};
 
 /// Checks a call's arguments against the size and depth limits before anything else looks at
 /// them: arguments as text by length (their depth is bounded as they are read), arguments as a

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::call::ToolCall;
-use crate::echo;
 use crate::exec::{Signals, block_on};
 use crate::output::Interrupt;
 use crate::result::{ResultDetail, ToolResult};
 use crate::tool::Tool;
 use crate::toolbox::{ApprovalRule, RegisterError, Toolbox};
+use toolwright_json::echo;
 
 /// What a person decided about a held call ([`Toolbox::resolve_interrupts`]).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,11 +19,11 @@ use crate::call::{Arguments, ToolCall};
 use crate::exec::CallScope;
 use crate::exec::{Cancellation, CatchUnwind, MaybeReady, Signals, sleep};
 use crate::hook::Before;
-use crate::json;
 use crate::output::{HookFailure, Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, ToolDefinition};
 use crate::toolbox::{Toolbox, record};
+use toolwright_json::value as json;
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// Whether a call of the tool at `index` can take the short path: no hook, approval or

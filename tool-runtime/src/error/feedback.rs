@@ -18,11 +18,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 
-use crate::echo;
 use serde_json::{Map, Value};
+use toolwright_json::echo;
 
-use crate::json::{ArgPath, PathSegment};
 use crate::schema::{Problem, ProblemKind};
+use toolwright_json::{ArgPath, PathSegment};
 
 /// Problems listed in the summary line at most.
 const SUMMARY_PROBLEMS: usize = 8;

@@ -11,8 +11,8 @@ use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, text_only};
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::ContentPart;
-use crate::json;
 use crate::result::ToolResult;
+use toolwright_json::value as json;
 
 /// The kind of call a block type is, if it is one.
 fn call_kind(block_type: &str) -> Option<CallKind> {
@@ -79,7 +79,7 @@ fn unknown_block(block_type: &str, path: &At) -> WireError {
         path.key("type"),
         format!(
             "a content block of type `{}`, which toolwright does not know: kept in the turn's content, not acted on",
-            crate::echo::bare(block_type)
+            toolwright_json::echo::bare(block_type)
         ),
     )
 }
@@ -413,7 +413,7 @@ fn block_delta(state: &mut State, root: &Object) -> Result<(), WireError> {
                 ROOT.key("delta").key("type"),
                 format!(
                     "a delta of type `{}`, which toolwright does not know, for block {index}: not kept",
-                    crate::echo::bare(delta_type)
+                    toolwright_json::echo::bare(delta_type)
                 ),
             ));
         }

@@ -7,8 +7,8 @@ use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, ToolCall};
 use crate::content::ContentPart;
-use crate::json;
 use crate::result::ToolResult;
+use toolwright_json::value as json;
 
 /// The call in a `tools/call` request (JSON-RPC, or just its `params`); its id is the request's
 /// (a number written as text), or made up when there is none.

@@ -250,8 +250,8 @@ use serde_json::{Map, Value};
 
 use crate::content::ContentPart;
 use crate::forms::Dialect;
-use crate::json;
 use crate::result::ToolResult;
+use toolwright_json::value as json;
 
 pub use self::request::{
     AllowedMode, RequestError, RequestFields, ToolChoice, ToolRequest, UnknownToolChoice,

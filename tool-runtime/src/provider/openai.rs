@@ -11,8 +11,8 @@ use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, CallStatus, ToolCall};
 use crate::content::ContentPart;
-use crate::json;
 use crate::result::ToolResult;
+use toolwright_json::value as json;
 
 /// The metadata key that marks a call read from a legacy `function_call` (Chat Completions
 /// before `tool_calls`): it has no id, and its result goes back as a `function` message.

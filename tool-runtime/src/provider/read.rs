@@ -174,13 +174,13 @@ pub(super) fn loose_str(
         None | Some(Value::Null) => None,
         Some(Value::String(text)) => Some(text.clone()),
         Some(other) => {
-            let text = crate::json::to_text(other);
+            let text = toolwright_json::value::to_text(other);
             warnings.push(WireError::new(
                 path.key(key),
                 format!(
                     "expected a string, found {}; kept as it came: {}",
                     kind(other),
-                    crate::echo::bare(&text)
+                    toolwright_json::echo::bare(&text)
                 ),
             ));
             Some(text)

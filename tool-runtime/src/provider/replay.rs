@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{Provider, Turn, WireError};
-use crate::json as values;
+use toolwright_json::value as values;
 
 impl Turn {
     /// The model's turn as the next request carries it back, exactly as the provider wants it

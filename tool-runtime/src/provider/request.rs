@@ -9,10 +9,10 @@ use serde_json::{Map, Value, json};
 
 use crate::definition::ToolDefinition;
 use crate::definition::ToolFormat;
-use crate::echo;
 use crate::forms::LintReport;
 use crate::names::{self, close_matches};
 use crate::toolbox::Toolbox;
+use toolwright_json::echo;
 
 /// Which tools the model may or must call in one request.
 ///

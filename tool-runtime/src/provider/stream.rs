@@ -6,9 +6,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{Provider, Turn, WireError, anthropic, gemini, mcp, openai, responses};
+#[cfg(feature = "lenient")]
 use crate::args::{JsonLimits, parse_lenient};
 use crate::call::{Arguments, CallStatus, ToolCall};
-use crate::json;
+use toolwright_json::value as json;
 
 /// Assembles the tool calls of one streamed response, chunk by chunk.
 ///
@@ -424,14 +425,16 @@ impl Assembler {
 }
 
 /// Arguments text read leniently as the object it holds (unclosed strings, objects and arrays
-/// closed; a member cut off in its key dropped); empty when it holds none.
+/// closed; a member cut off in its key dropped); empty when it holds none. Without the lenient
+/// parser (feature `lenient` off), only text that is already a whole JSON object is read.
 pub(super) fn lenient_object(text: &str) -> Map<String, Value> {
-    match parse_lenient(text, &JsonLimits::default()) {
-        Ok(repaired) => match repaired.value {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        },
-        Err(_) => Map::new(),
+    #[cfg(feature = "lenient")]
+    let read = parse_lenient(text, &JsonLimits::default()).map(|repaired| repaired.value);
+    #[cfg(not(feature = "lenient"))]
+    let read = serde_json::from_str::<Value>(text);
+    match read {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
     }
 }
 

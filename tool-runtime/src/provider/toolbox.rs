@@ -7,10 +7,10 @@ use serde_json::Value;
 
 use super::{Assembler, Provider, Turn, WireError, anthropic, gemini, mcp, openai, responses};
 use crate::call::ToolCall;
-use crate::echo;
 use crate::output::Interrupt;
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
+use toolwright_json::echo;
 
 /// Reading and writing a provider's wire format for the tools of this toolbox.
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {

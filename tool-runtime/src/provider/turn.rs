@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{Provider, WireError};
 use crate::call::ToolCall;
-use crate::json;
+use toolwright_json::value as json;
 
 /// What a model's response held: its tool calls, in order, and its text.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -5,8 +5,8 @@ use serde::Serialize;
 use serde_json::{Number, Value};
 
 use super::compiled::{CompiledSchema, Node, NodeId, ROOT, Types};
-use crate::json;
-use crate::json::ArgPath;
+use toolwright_json::ArgPath;
+use toolwright_json::value as json;
 
 /// How coercion changed a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

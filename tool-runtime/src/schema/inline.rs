@@ -19,7 +19,7 @@ use super::compiled::{
     Additional, CompiledSchema, Node, NodeId, Passing, ROOT, Types, is_integral, keywords,
 };
 use super::number::{self, same};
-use crate::json::tape::{Tok, skip};
+use toolwright_json::tape::{Tok, skip};
 
 /// Whether the document on `tape` holds to the schema's rules beyond serde's, as far as they can
 /// be told here; `false` sends the call the long way.
@@ -382,12 +382,12 @@ mod tests {
         );
         let value: Value = serde_json::from_str(text).unwrap();
         let read = |tape: &[Tok<'_>]| {
-            holds(&schema, tape) && crate::json::tape::from_tape::<Args>(tape).is_ok()
+            holds(&schema, tape) && toolwright_json::de::from_tape::<Args>(tape).is_ok()
         };
-        let mut escaped = crate::json::tape::Escaped::new();
+        let mut escaped = toolwright_json::tape::Escaped::new();
         let from_text =
-            crate::json::tape::of_text(text, 128, &mut escaped).is_some_and(|tape| read(&tape));
-        let from_value = read(&crate::json::tape::of_value(&value));
+            toolwright_json::tape::of_text(text, 128, &mut escaped).is_some_and(|tape| read(&tape));
+        let from_value = read(&toolwright_json::tape::of_value(&value));
         assert_eq!(from_value, from_text, "{text}");
         from_text
     }

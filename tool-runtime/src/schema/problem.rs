@@ -5,7 +5,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::ArgPath;
+use toolwright_json::ArgPath;
 
 /// What kind of rule a value broke.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -8,7 +8,6 @@ use serde_json::{Map, Value, json};
 
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::ContentPart;
-use crate::json;
 use crate::provider::read::{
     At, Object, ROOT, flag, loose_flag, loose_str, loose_text, object, opt_array, opt_index,
     opt_object, opt_str, pick_choice, refuse_error, req_str,
@@ -16,6 +15,7 @@ use crate::provider::read::{
 use crate::provider::stream::{Buf, State};
 use crate::provider::{Turn, WireError, copy_options};
 use crate::result::ToolResult;
+use toolwright_json::value as json;
 
 /// The id of a call Gemini sent without one: the same for the same response and position, so
 /// reading a response twice (or streamed and whole) gives the same ids.
@@ -124,7 +124,7 @@ fn each_part<'a>(
                     format!(
                         "a part of a kind toolwright does not know ({}): kept in the turn's content, not acted on",
                         part.keys()
-                            .map(|key| format!("`{}`", crate::echo::bare(key)))
+                            .map(|key| format!("`{}`", toolwright_json::echo::bare(key)))
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),

@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 use crate::provider::WireError;
 use crate::provider::read::{At, flag, kind, object, req_str};
 use crate::provider::stream::{Buf, State};
-use crate::{echo, json};
+use toolwright_json::echo;
+use toolwright_json::value as json;
 
 /// One `partialArgs` entry: a value set at a JSON path, a string continued while the previous
 /// piece at the same path said `willContinue`.

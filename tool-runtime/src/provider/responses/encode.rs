@@ -5,9 +5,9 @@ use serde_json::{Map, Value, json};
 
 use crate::call::{CallKind, ToolCall};
 use crate::content::ContentPart;
-use crate::json;
 use crate::provider::{WireError, copy_options, data_url, text_only};
 use crate::result::ToolResult;
+use toolwright_json::value as json;
 
 /// A `function_call_output` item (a string, or input parts when there are images; the call's
 /// namespace and caller sent back with it), or, for a built-in call, the item its type takes.
@@ -134,8 +134,8 @@ fn encode_builtin(call: &ToolCall, result: &ToolResult) -> Result<Value, WireErr
                 "",
                 format!(
                     "call {} is a built-in call of type `{}`, whose result item toolwright does not know",
-                    crate::echo::Name(&call.call_id),
-                    crate::echo::bare(other)
+                    toolwright_json::echo::Name(&call.call_id),
+                    toolwright_json::echo::bare(other)
                 ),
             ));
         }
@@ -173,7 +173,7 @@ fn screenshot(call: &ToolCall, result: &ToolResult) -> Result<Value, WireError> 
             "",
             format!(
                 "call {} is a `computer_call`, answered with a screenshot: its result has no image",
-                crate::echo::Name(&call.call_id)
+                toolwright_json::echo::Name(&call.call_id)
             ),
         ));
     };
@@ -192,7 +192,7 @@ fn tools_found(call: &ToolCall, text: &str) -> Result<Value, WireError> {
             "",
             format!(
                 "call {} is a client `tool_search_call`, answered with the tools found: its result is not a JSON array of tools",
-                crate::echo::Name(&call.call_id)
+                toolwright_json::echo::Name(&call.call_id)
             ),
         )),
     }

@@ -9,13 +9,13 @@ pub(crate) use self::stream::push;
 use serde_json::{Map, Value};
 
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
-use crate::json;
 use crate::provider::read::{
     At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_str, refuse_error, req_str,
     require,
 };
 use crate::provider::stream::{Buf, State};
 use crate::provider::{Turn, WireError};
+use toolwright_json::value as json;
 
 /// What an output item is to the application. The list is the openai Python SDK's
 /// `ResponseOutputItem` union.
@@ -85,7 +85,7 @@ pub(super) fn unknown_item(kind: &str, path: &At) -> WireError {
         path.key("type"),
         format!(
             "an output item of type `{}`, which toolwright does not know: kept in the turn's content, not acted on",
-            crate::echo::bare(kind)
+            toolwright_json::echo::bare(kind)
         ),
     )
 }

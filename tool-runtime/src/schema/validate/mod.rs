@@ -7,13 +7,13 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::json;
-use crate::json::{ArgPath, PathSegment};
 use crate::schema::compiled::{
     CompiledSchema, Discriminator, Dynamic, Node, NodeId, ROOT, Types, keywords, one_of_values,
 };
 use crate::schema::number::same;
 use crate::schema::problem::{Problem, ProblemKind, show};
+use toolwright_json::value as json;
+use toolwright_json::{ArgPath, PathSegment};
 
 /// Schema nodes checked per validation at most: bounds the work `anyOf` over recursive schemas
 /// could otherwise multiply.

@@ -6,7 +6,7 @@ use super::tape::{self, Tok};
 /// Where a document's tokens come from. The deserializer knows where in the document it is,
 /// and asks for what can come there: a value, an object's next key, an array's next element.
 /// `None` when the document cannot be read here (the source says why).
-pub(crate) enum Source<'s, 'de> {
+pub enum Source<'s, 'de> {
     /// Text, read as it is deserialized (out of line: the scanner is compiled once).
     Text(&'s mut TextSource<'de>),
     /// A tape (inline: a token read is a few instructions).
@@ -61,13 +61,13 @@ impl<'de> Source<'_, 'de> {
 }
 
 /// The tokens of a tape.
-pub(crate) struct TapeSource<'t> {
+pub struct TapeSource<'t> {
     tape: &'t [Tok<'t>],
     at: usize,
 }
 
 impl<'t> TapeSource<'t> {
-    pub(crate) fn new(tape: &'t [Tok<'t>]) -> Self {
+    pub fn new(tape: &'t [Tok<'t>]) -> Self {
         TapeSource { tape, at: 0 }
     }
 
@@ -93,7 +93,7 @@ impl<'t> TapeSource<'t> {
 /// and numbers other than plain integers are not guessed at: a string with escapes declines
 /// the text (its tape reads it, with `serde_json` decoding the escapes), other numbers are read
 /// by `serde_json` itself, so every value is the one it would read.
-pub(crate) struct TextSource<'de> {
+pub struct TextSource<'de> {
     text: &'de str,
     at: usize,
     depth: usize,
@@ -105,7 +105,7 @@ pub(crate) struct TextSource<'de> {
 }
 
 impl<'de> TextSource<'de> {
-    pub(crate) fn new(text: &'de str, max_depth: usize) -> Self {
+    pub fn new(text: &'de str, max_depth: usize) -> Self {
         TextSource {
             text,
             at: 0,
@@ -118,7 +118,7 @@ impl<'de> TextSource<'de> {
 
     /// After the document was deserialized: whether it was all of the text, every array and
     /// object closed and nothing but white space after it. Text with more is declined.
-    pub(crate) fn finish(&mut self) -> bool {
+    pub fn finish(&mut self) -> bool {
         let whole = self.depth == 0
             && !self.declined
             && tape::skip_space(self.text.as_bytes(), self.at) == self.text.len();
@@ -127,7 +127,7 @@ impl<'de> TextSource<'de> {
     }
 
     /// Whether the text was declined: the tape or the long way reads it.
-    pub(crate) fn declined(&self) -> bool {
+    pub fn declined(&self) -> bool {
         self.declined
     }
 

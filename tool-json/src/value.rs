@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 /// Which bound a value broke, found by [`measure`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Exceeded {
+pub enum Exceeded {
     /// It nests more containers than this limit.
     Depth(usize),
     /// Written as compact JSON it takes at least `size` bytes, more than `limit`.
@@ -26,7 +26,7 @@ pub(crate) enum Exceeded {
 /// The size is the compact JSON text's, counting each string as its UTF-8 bytes plus quotes
 /// (escapes not counted) and each float as up to 24 bytes: the same bound as for arguments sent
 /// as text, to within escapes.
-pub(crate) fn measure(value: &Value, max_depth: usize, max_len: usize) -> Result<(), Exceeded> {
+pub fn measure(value: &Value, max_depth: usize, max_len: usize) -> Result<(), Exceeded> {
     // Most arguments are one object of scalars: measured without the stack (and its allocation).
     if let Value::Object(map) = value
         && max_depth >= 1
@@ -121,7 +121,7 @@ impl<'a> Members<'a> {
 
 /// How many values `value` holds, itself included, counted without recursion: the measure of
 /// work that checking it against a schema may take.
-pub(crate) fn count(value: &Value) -> usize {
+pub fn count(value: &Value) -> usize {
     let mut total = 0;
     let mut pending = vec![value];
     while let Some(value) = pending.pop() {
@@ -138,7 +138,7 @@ pub(crate) fn count(value: &Value) -> usize {
 /// Work a check of `value` against a schema may take: `per_value` schema visits for each value
 /// it holds, and at least `floor`. Linear in the value, so valid input within the size limit is
 /// always checked to its end; a schema whose unions multiply the work past it is cut off.
-pub(crate) fn work_budget(value: &Value, floor: usize, per_value: usize) -> usize {
+pub fn work_budget(value: &Value, floor: usize, per_value: usize) -> usize {
     floor.max(count(value).saturating_mul(per_value))
 }
 
@@ -154,7 +154,7 @@ enum Copy<'a> {
 }
 
 /// A copy of `value`, made without recursion when it is deep.
-pub(crate) fn clone_value(value: &Value) -> Value {
+pub fn clone_value(value: &Value) -> Value {
     if measure(value, SHALLOW, usize::MAX).is_ok() {
         return value.clone();
     }
@@ -211,7 +211,7 @@ pub(crate) fn clone_value(value: &Value) -> Value {
 
 /// `value` as compact JSON text (what `Value::to_string` writes), written without recursion
 /// when it is deep.
-pub(crate) fn to_text(value: &Value) -> String {
+pub fn to_text(value: &Value) -> String {
     if measure(value, SHALLOW, usize::MAX).is_ok() {
         return value.to_string();
     }
@@ -252,19 +252,19 @@ pub(crate) fn to_text(value: &Value) -> String {
 }
 
 /// A copy of an object, made without recursion where a member is deep.
-pub(crate) fn clone_map(map: &Map<String, Value>) -> Map<String, Value> {
+pub fn clone_map(map: &Map<String, Value>) -> Map<String, Value> {
     map.iter()
         .map(|(key, member)| (key.clone(), clone_value(member)))
         .collect()
 }
 
 /// How much of a value messages quote, in bytes of its compact JSON.
-pub(crate) const QUOTE: usize = 512;
+pub const QUOTE: usize = 512;
 
 /// An object (as a provider's chunk holds one) for a message: its compact JSON cut to about
 /// `max_len` bytes with the whole length stated, or a description when it is too deep to write
 /// out without recursion.
-pub(crate) fn quote_object(map: &Map<String, Value>, max_len: usize) -> String {
+pub fn quote_object(map: &Map<String, Value>, max_len: usize) -> String {
     if map
         .values()
         .any(|member| measure(member, SHALLOW - 1, usize::MAX).is_err())
@@ -279,7 +279,7 @@ pub(crate) fn quote_object(map: &Map<String, Value>, max_len: usize) -> String {
 }
 
 /// Drops `value` without recursion: its containers are emptied onto a list first.
-pub(crate) fn dispose(value: Value) {
+pub fn dispose(value: Value) {
     let mut pending = vec![value];
     while let Some(value) = pending.pop() {
         match value {
@@ -296,7 +296,7 @@ mod tests {
     use serde_json::json;
 
     /// `levels` nested one-member objects (or arrays) around `1`.
-    pub(crate) fn nested(levels: usize, arrays: bool) -> Value {
+    pub fn nested(levels: usize, arrays: bool) -> Value {
         let mut value = json!(1);
         for _ in 0..levels {
             // Not `json!`, which copies its members through serde, recursively.

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 /// The most characters of one name, key or id shown in text for the model.
-pub(crate) const MAX_NAME: usize = 64;
+pub const MAX_NAME: usize = 64;
 
 /// A name, key or id in backticks for text for the model: `` `get_weather` ``, or cut and
 /// escaped, `` `aaaa…` (5000000 characters) ``.
@@ -30,7 +30,7 @@ impl fmt::Display for Name<'_> {
 
 /// `name` as it is when it is short and holds no control character; otherwise escaped and cut
 /// to [`MAX_NAME`] characters (ending in `…`), without the length.
-pub(crate) fn bare(name: &str) -> Cow<'_, str> {
+pub fn bare(name: &str) -> Cow<'_, str> {
     if is_plain(name) {
         return Cow::Borrowed(name);
     }
@@ -42,7 +42,7 @@ pub(crate) fn bare(name: &str) -> Cow<'_, str> {
 
 /// Whether `name` can be shown as it is: at most [`MAX_NAME`] characters, none of them control
 /// characters.
-pub(crate) fn is_plain(name: &str) -> bool {
+pub fn is_plain(name: &str) -> bool {
     let mut count = 0;
     name.chars().all(|c| {
         count += 1;
@@ -52,7 +52,7 @@ pub(crate) fn is_plain(name: &str) -> bool {
 
 /// A key as a JSON string (control characters escaped the JSON way), cut to [`MAX_NAME`]
 /// characters with its length stated: `"aaaa…" (5000000 characters)`.
-pub(crate) fn quoted(key: &str) -> String {
+pub fn quoted(key: &str) -> String {
     let total = key.chars().count();
     if total <= MAX_NAME {
         return serde_json::Value::from(key).to_string();
@@ -82,7 +82,7 @@ fn write_cut(out: &mut impl Write, text: &str, max: usize) -> Result<Option<usiz
 
 /// `text` cut to at most about `max_bytes` (on a character boundary), with the whole length
 /// stated when cut: for long text quoted in messages for the application.
-pub(crate) fn cut(text: &str, max_bytes: usize) -> Cow<'_, str> {
+pub fn cut(text: &str, max_bytes: usize) -> Cow<'_, str> {
     if text.len() <= max_bytes {
         return Cow::Borrowed(text);
     }

@@ -24,13 +24,13 @@ use serde::de::{
 };
 
 use super::path::{ArgPath, PathSegment};
-pub(crate) use super::source::{Source, TapeSource, TextSource};
+pub use super::source::{Source, TapeSource, TextSource};
 use super::tape::Tok;
 
 /// refused (the innermost member or element it was reading). This is all that is compiled per
 /// arguments type.
 #[inline(never)]
-pub(crate) fn read<T: DeserializeOwned>(
+pub fn read<T: DeserializeOwned>(
     mut source: Source<'_, '_>,
     trail: &Trail,
 ) -> Result<T, serde_json::Error> {
@@ -38,6 +38,12 @@ pub(crate) fn read<T: DeserializeOwned>(
         Some(ev) => T::deserialize(Stream { source, ev, trail }),
         None => Err(unreadable()),
     }
+}
+
+/// `T` read from a tape, with the path of the value serde refused on failure.
+pub fn from_tape<T: DeserializeOwned>(tape: &[Tok<'_>]) -> Result<T, (serde_json::Error, ArgPath)> {
+    let trail = Trail::default();
+    read(Source::Tape(&mut TapeSource::new(tape)), &trail).map_err(|error| (error, trail.path()))
 }
 
 /// The source gave no token: the document is not read here (the source knows why).
@@ -49,7 +55,7 @@ fn unreadable() -> serde_json::Error {
 
 /// The segments an error passed through on its way out, innermost first.
 #[derive(Default)]
-pub(crate) struct Trail(RefCell<Vec<PathSegment>>);
+pub struct Trail(RefCell<Vec<PathSegment>>);
 
 impl Trail {
     #[cold]
@@ -58,7 +64,7 @@ impl Trail {
     }
 
     /// The path, outermost first.
-    pub(crate) fn path(self) -> ArgPath {
+    pub fn path(self) -> ArgPath {
         let mut segments = self.0.into_inner();
         segments.reverse();
         ArgPath(segments)
@@ -586,7 +592,8 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::json::tape::{Escaped, mutated, of_text, recycle};
+    use crate::tape::tests::mutated;
+    use crate::tape::{Escaped, of_text, recycle};
 
     /// `T` read from text as it is deserialized: `None` when the text source declined it.
     fn streamed<T: DeserializeOwned>(

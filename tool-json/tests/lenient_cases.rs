@@ -3,7 +3,7 @@
 //! `differences.json` with the reason toolwright answers otherwise; a listed case that matches
 //! again fails the test, so the list stays true.
 //!
-//! `LENIENT_REPORT=/tmp/report.jsonl cargo test -p toolwright-runtime --test lenient_cases` writes
+//! `LENIENT_REPORT=/tmp/report.jsonl cargo test -p toolwright-json --test lenient_cases` writes
 //! every mismatch there, one JSON line each.
 
 mod common;
@@ -13,7 +13,7 @@ use std::fs;
 
 use common::{lines, same};
 use serde_json::Value;
-use toolwright_runtime::args::{JsonLimits, parse_json};
+use toolwright_json::{JsonLimits, parse_json};
 
 /// What a case expects.
 enum Expect {

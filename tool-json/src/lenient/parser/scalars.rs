@@ -3,7 +3,7 @@
 use serde_json::{Number, Value};
 
 use super::{FENCE, Parser, Place};
-use crate::json::lenient::{JsonError, RepairKind};
+use crate::lenient::{JsonError, RepairKind};
 
 impl Parser<'_> {
     pub(super) fn string_value(&mut self, place: Place) -> Result<Value, JsonError> {

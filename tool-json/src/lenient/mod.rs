@@ -178,7 +178,7 @@ impl JsonError {
 }
 
 /// The 1-based line and column (in characters) of a byte offset in `text`.
-pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text.as_bytes()[..offset.min(text.len())];
     let line = before.split(|&b| b == b'\n').count();
     let line_start = before
@@ -196,7 +196,7 @@ pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// pass on a stand-in: `NaN`, `Infinity` and numbers beyond a double's range read as `null`,
 /// which for an optional argument would mean "not given". The error shows the token as sent,
 /// cut to a bound.
-pub(crate) fn lost_value(text: &str, repairs: &[Repair]) -> Option<JsonError> {
+pub fn lost_value(text: &str, repairs: &[Repair]) -> Option<JsonError> {
     let repair = repairs
         .iter()
         .find(|repair| repair.kind == RepairKind::NonFiniteNumber)?;
@@ -213,7 +213,14 @@ pub(crate) fn lost_value(text: &str, repairs: &[Repair]) -> Option<JsonError> {
 }
 
 /// The error for strict reading of text with a key twice in one object, at the later key.
-pub(crate) fn duplicate_key(text: &str, limits: &JsonLimits) -> JsonError {
+/// (Without the lenient parser, which finds the place, the error points at the start.)
+pub fn duplicate_key(text: &str, limits: &JsonLimits) -> JsonError {
+    #[cfg(not(feature = "lenient"))]
+    let offset = {
+        let _ = limits;
+        0
+    };
+    #[cfg(feature = "lenient")]
     let offset = parse_lenient(text, limits)
         .ok()
         .and_then(|read| {
@@ -237,7 +244,7 @@ pub(crate) fn duplicate_key(text: &str, limits: &JsonLimits) -> JsonError {
 /// nothing the parser can read as JSON.
 ///
 /// ```
-/// use toolwright::args::{JsonLimits, RepairKind, parse_json};
+/// use toolwright_json::{JsonLimits, RepairKind, parse_json};
 ///
 /// let repaired = parse_json("```json\n{'city': 'Paris', days: 3,}\n```", &JsonLimits::default()).unwrap();
 /// assert_eq!(repaired.value, serde_json::json!({"city": "Paris", "days": 3}));
@@ -251,21 +258,59 @@ pub fn parse_json(text: &str, limits: &JsonLimits) -> Result<Repaired, JsonError
     // sent twice is found by the lenient parser, which records where.
     if let Ok((value, false)) = strict(text)
         && (limits.max_depth >= SERDE_DEPTH
-            || crate::json::measure(&value, limits.max_depth, usize::MAX).is_ok())
+            || crate::value::measure(&value, limits.max_depth, usize::MAX).is_ok())
     {
         return Ok(Repaired {
             value,
             repairs: Vec::new(),
         });
     }
-    parse_lenient(text, limits)
+    #[cfg(feature = "lenient")]
+    return parse_lenient(text, limits);
+    // Strict JSON only: where and why it is not.
+    #[cfg(not(feature = "lenient"))]
+    Err(match strict(text) {
+        Err(error) => strict_error(text, &error),
+        Ok((_, true)) => duplicate_key(text, limits),
+        Ok(_) => JsonError::at(
+            text,
+            0,
+            format!(
+                "it nests deeper than the limit of {} levels",
+                limits.max_depth
+            ),
+        ),
+    })
+}
+
+/// A `serde_json` error as a [`JsonError`] at its place in `text`.
+#[cfg(not(feature = "lenient"))]
+fn strict_error(text: &str, error: &serde_json::Error) -> JsonError {
+    let mut offset = 0;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        if index + 1 == error.line() {
+            offset += line
+                .char_indices()
+                .nth(error.column().saturating_sub(1))
+                .map_or(line.len(), |(at, _)| at);
+            break;
+        }
+        offset += line.len();
+    }
+    let message = error.to_string();
+    let message = message
+        .split(" at line ")
+        .next()
+        .unwrap_or(&message)
+        .to_owned();
+    JsonError::at(text, offset.min(text.len()), message)
 }
 
 const SERDE_DEPTH: usize = 128;
 
 /// Strict JSON, as `serde_json` reads it into a `Value`, and whether some object had a key
 /// twice (which `serde_json` resolves silently, the later value winning).
-pub(crate) fn strict(text: &str) -> Result<(Value, bool), serde_json::Error> {
+pub fn strict(text: &str) -> Result<(Value, bool), serde_json::Error> {
     let duplicate = Cell::new(false);
     let mut reader = serde_json::Deserializer::from_str(text);
     let value = Strict(&duplicate).deserialize(&mut reader)?;
@@ -341,6 +386,7 @@ impl<'de> Visitor<'de> for Strict<'_> {
 }
 
 /// Parses JSON with the lenient parser only (no strict attempt first).
+#[cfg(feature = "lenient")]
 ///
 /// # Errors
 /// As [`parse_json`].
@@ -363,6 +409,7 @@ fn too_long(text: &str, limits: &JsonLimits) -> JsonError {
     )
 }
 
+#[cfg(feature = "lenient")]
 mod parser;
-#[cfg(test)]
+#[cfg(all(test, feature = "lenient"))]
 mod tests;
