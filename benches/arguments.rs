@@ -13,7 +13,6 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use serde_json::Value;
 use toolwright::args::{JsonLimits, ParseSession, parse_lenient};
 use toolwright::{Arguments, Tool};
 
