@@ -73,6 +73,8 @@ fn published_crates_carry_what_crates_io_needs() {
     }
     let published = [
         (".", "toolwright"),
+        ("tool-json", "toolwright-json"),
+        ("tool-schema", "toolwright-schema"),
         ("tool-macros", "toolwright-macros"),
         ("tool-runtime", "toolwright-runtime"),
         ("tool-mcp", "toolwright-mcp"),

@@ -6,6 +6,8 @@ Generates two crates of N tools each, the same tools written two ways:
 - plain: serde + schemars derive structs with a fn each, a registry of their schemas and a
   dispatch `match` over `serde_json::from_str`: the least any tool framework must compile.
 - toolwright: the same fns under `#[tool]`, registered in a `Toolbox` and dispatched by it.
+- lean: the toolwright crate with `default-features = false` (no lenient parser, no format
+  assertions, no ECMA patterns: strict arguments, schemas, validation and dispatch).
 
 and builds each (debug, as a developer does while editing, and release), printing CPU seconds
 (user + system of every process the build ran), ratios to plain, and stripped binary sizes:
@@ -185,11 +187,15 @@ TOOLWRIGHT_DEPS = """toolwright = { path = %s }
 serde = { version = "1", features = ["derive"] }
 schemars = { version = "1", default-features = false, features = ["derive", "std", "preserve_order"] }"""
 
+LEAN_DEPS = TOOLWRIGHT_DEPS.replace("toolwright = { path = %s }", "toolwright = { path = %s, default-features = false }")
+
 
 def generate(root, kind, n):
     path = os.path.join(root, f"{kind}-{n}")
     os.makedirs(os.path.join(path, "src"), exist_ok=True)
-    deps = PLAIN_DEPS if kind == "plain" else TOOLWRIGHT_DEPS % json.dumps(REPO)
+    deps = {"plain": PLAIN_DEPS, "toolwright": TOOLWRIGHT_DEPS, "lean": LEAN_DEPS}[kind]
+    if kind != "plain":
+        deps = deps % json.dumps(REPO)
     write(os.path.join(path, "Cargo.toml"), CARGO_TOML.format(name=f"{kind}_{n}", deps=deps))
     write(os.path.join(path, "src", "main.rs"), plain_main(n) if kind == "plain" else toolwright_main(n))
     # The dependencies' versions as the repository's own lock file has them, where it has them.
@@ -324,7 +330,7 @@ def main():
     parser.add_argument("--dir", default=os.path.join(REPO, "target", "compile-bench"), help="where the crates are generated and built")
     parser.add_argument("--no-release", action="store_true", help="skip the release builds")
     parser.add_argument("--no-clean", action="store_true", help="reuse earlier builds' dependencies (no clean figure)")
-    parser.add_argument("--kinds", default="plain,toolwright", help="which crates (default plain,toolwright)")
+    parser.add_argument("--kinds", default="plain,toolwright,lean", help="which crates (default plain,toolwright,lean)")
     options = parser.parse_args()
     kinds = options.kinds.split(",")
     rows = []

@@ -3,7 +3,7 @@
 //!
 //! serde's derive is generic over the deserializer, so each deserializer a type is read with is
 //! compiled again for that type, in the user's crate, for every tool: that was most of what
-//! `#[tool]` cost a build. Here there is one, [`Stream`], and it asks a [`Source`] for the
+//! `#[tool]` cost a build. Here there is one, `Stream`, and it asks a [`Source`] for the
 //! document's tokens, so the reading itself is compiled once, in this crate:
 //! - [`TextSource`] reads JSON text as serde asks for it: one pass, no tokens stored, strings
 //!   borrowed; called out of line. Text it does not read here (a string with escapes, text that

@@ -11,7 +11,8 @@
 //! - **Bounded echoes** ([`echo`]): text a model sent, shown back to it cut to a bound and with
 //!   control characters escaped.
 //!
-//! ```
+#![cfg_attr(feature = "lenient", doc = "```")]
+#![cfg_attr(not(feature = "lenient"), doc = "```ignore")]
 //! use toolwright_json::{JsonLimits, RepairKind, parse_json};
 //!
 //! let text = "Sure! ```json\n{'city': 'Paris', days: 3,}\n```";
@@ -54,3 +55,8 @@ pub mod value;
 pub use self::lenient::parse_lenient;
 pub use self::lenient::{JsonError, JsonLimits, Repair, RepairKind, Repaired, parse_json};
 pub use self::path::{ArgPath, PathSegment};
+
+/// The README's example, run as a doctest (it repairs: the lenient parser is needed).
+#[cfg(all(doctest, feature = "lenient"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::schema::Coercion;
 use toolwright_json::Repair;
+use toolwright_schema::Coercion;
 
 /// What the pipeline changed to make a call's arguments usable: JSON repairs and schema
 /// coercions. Applications log these to see how often a model needed help.

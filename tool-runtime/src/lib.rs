@@ -40,12 +40,10 @@ mod docs;
 mod error;
 mod fixes;
 mod forms;
-mod names;
 mod native;
 mod output;
 mod policy;
 mod result;
-mod schema;
 
 #[doc(hidden)]
 pub mod __private;
@@ -62,7 +60,6 @@ pub use crate::forms::{
     Dialect, Lint, LintReport, Rule, SchemaError, Severity, canonical_parameters, schema_for,
 };
 pub use crate::hook::{Before, Hook};
-pub use crate::names::close_matches;
 pub use crate::native::Native;
 pub use crate::output::{
     Content, ContentPart, HookFailure, Interrupt, InterruptKind, IntoOutcome, Outcome, ToolOutput,
@@ -76,3 +73,4 @@ pub use crate::toolbox::{
     DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, IntoTools, ParsedArguments, RegisterError, Toolbox,
 };
 pub use crate::toolset::Toolset;
+pub use toolwright_schema::names::close_matches;

@@ -120,7 +120,7 @@ pub enum RepairKind {
 impl RepairKind {
     /// Whether this repair means the text ended early (an unclosed string, object or array, a
     /// member cut off at the end): what it closes may not be what the model meant
-    /// ([`CutOff`](crate::args::CutOff)).
+    /// (`CutOff`).
     pub fn is_cut_off(self) -> bool {
         matches!(
             self,
@@ -243,7 +243,8 @@ pub fn duplicate_key(text: &str, limits: &JsonLimits) -> JsonError {
 /// When the input is longer than `limits.max_len`, nests deeper than `limits.max_depth`, or holds
 /// nothing the parser can read as JSON.
 ///
-/// ```
+#[cfg_attr(feature = "lenient", doc = "```")]
+#[cfg_attr(not(feature = "lenient"), doc = "```ignore")]
 /// use toolwright_json::{JsonLimits, RepairKind, parse_json};
 ///
 /// let repaired = parse_json("```json\n{'city': 'Paris', days: 3,}\n```", &JsonLimits::default()).unwrap();

@@ -10,11 +10,11 @@ use crate::call::Arguments;
 pub use crate::error::ArgumentError;
 pub use crate::fixes::Fixes;
 pub use crate::policy::{ArgumentPolicy, CutOff};
-pub use crate::schema::{Coercion, CoercionKind};
 pub use toolwright_json::ArgPath;
 use toolwright_json::lenient;
 use toolwright_json::value as json;
 pub use toolwright_json::{JsonError, JsonLimits, Repaired, parse_json};
+pub use toolwright_schema::{Coercion, CoercionKind};
 
 /// Checks a call's arguments against the size and depth limits before anything else looks at
 /// them: arguments as text by length (their depth is bounded as they are read), arguments as a

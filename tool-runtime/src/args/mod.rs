@@ -110,14 +110,14 @@ use crate::definition::{ToolDefinition, UnknownArgs};
 pub use crate::error::{AcceptedArgument, ArgumentError, InvalidArguments};
 pub use crate::fixes::Fixes;
 pub use crate::policy::{ArgumentPolicy, CutOff, ParseSession};
-pub use crate::schema::{Coercion, CoercionKind, CompiledSchema, Problem, ProblemKind};
-use crate::schema::{compiled, inline, problem};
 use toolwright_json::de::{self as stream, Source, TapeSource, TextSource, Trail};
 #[cfg(feature = "lenient")]
 pub use toolwright_json::parse_lenient;
 use toolwright_json::tape;
 pub use toolwright_json::{ArgPath, PathSegment};
 pub use toolwright_json::{JsonError, JsonLimits, Repair, RepairKind, Repaired, parse_json};
+pub use toolwright_schema::{Coercion, CoercionKind, CompiledSchema, Problem, ProblemKind};
+use toolwright_schema::{compiled, inline, problem};
 
 /// The default handling for argument types that enforce the schema's types, required and
 /// unknown names themselves, as the generated ones do: the strict fast path first, then the

@@ -14,7 +14,7 @@ pub use self::forms::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
 pub(crate) use self::forms::{FormCache, ProviderForm};
 use crate::forms::{Dialect, LintReport, ParamTable, SchemaError, canonical_parameters};
 use crate::policy::{ArgumentPolicy, CutOff};
-use crate::schema::CompiledSchema;
+use toolwright_schema::CompiledSchema;
 
 /// Hints about a tool's behaviour, as in MCP's `ToolAnnotations`. `None` leaves a hint unsaid.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -21,8 +21,8 @@ use std::fmt::{self, Write as _};
 use serde_json::{Map, Value};
 use toolwright_json::echo;
 
-use crate::schema::{Problem, ProblemKind};
 use toolwright_json::{ArgPath, PathSegment};
+use toolwright_schema::{Problem, ProblemKind};
 
 /// Problems listed in the summary line at most.
 const SUMMARY_PROBLEMS: usize = 8;

@@ -10,9 +10,9 @@ use serde_json::{Map, Value, json};
 use crate::definition::ToolDefinition;
 use crate::definition::ToolFormat;
 use crate::forms::LintReport;
-use crate::names::{self, close_matches};
 use crate::toolbox::Toolbox;
 use toolwright_json::echo;
+use toolwright_schema::names::{self, close_matches};
 
 /// Which tools the model may or must call in one request.
 ///

@@ -15,10 +15,10 @@ use crate::args::{ArgumentError, Fixes, ParseSession};
 use crate::call::{CallKind, CallStatus, ToolCall};
 use crate::exec::CallScope;
 use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, Signals, block_on};
-use crate::names::{self, close_matches};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::tool::{DynTool, ToolDefinition};
 use toolwright_json::echo;
+use toolwright_schema::names::{self, close_matches};
 
 /// Typed arguments parsed ahead of execution, by [`Toolbox::parse_arguments`].
 pub struct ParsedArguments {

@@ -6,10 +6,10 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::{Checker, Frame, problem};
+use crate::compiled::{Additional, Node, NodeId};
 use crate::names::close_matches;
-use crate::schema::compiled::{Additional, Node, NodeId};
-use crate::schema::number::{self, same};
-use crate::schema::problem::{Problem, ProblemKind, show};
+use crate::number::{self, same};
+use crate::problem::{Problem, ProblemKind, show};
 
 pub(super) fn unknown(
     node: &Node,

@@ -3,7 +3,7 @@
 //! coercion by the compiled schema, validation. Each case matches its source's expectation
 //! unless `coerce_differences.json` lists it with the reason toolwright answers otherwise.
 //!
-//! `COERCE_REPORT=/tmp/coerce.jsonl cargo test -p toolwright-runtime --test coerce_cases` writes every
+//! `COERCE_REPORT=/tmp/coerce.jsonl cargo test -p toolwright-schema --test coerce_cases` writes every
 //! mismatch there.
 
 #[path = "../../tool-json/tests/common/mod.rs"]
@@ -14,7 +14,8 @@ use std::fs;
 
 use common::{lines, same};
 use serde_json::{Value, json};
-use toolwright_runtime::args::{CompiledSchema, JsonLimits, parse_json};
+use toolwright_json::{JsonLimits, parse_json};
+use toolwright_schema::CompiledSchema;
 
 enum Expect {
     /// This value, valid against the schema.

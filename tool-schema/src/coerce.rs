@@ -88,7 +88,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::args::{CoercionKind, CompiledSchema};
+    /// use toolwright_schema::{CoercionKind, CompiledSchema};
     ///
     /// let schema = CompiledSchema::compile(&json!({
     ///     "type": "object",
@@ -110,7 +110,7 @@ impl CompiledSchema {
 
     /// [`coerce`](Self::coerce), and whether it went through the whole value (a union that
     /// multiplies the work past the step budget leaves the rest as it was).
-    pub(crate) fn coerce_all(&self, value: &mut Value) -> (Vec<Coercion>, bool) {
+    pub fn coerce_all(&self, value: &mut Value) -> (Vec<Coercion>, bool) {
         let mut walk = Walk::over(value);
         self.coerce_at(ROOT, value, &ArgPath::root(), &mut walk, 0);
         (walk.out, walk.steps > 0)
@@ -123,7 +123,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::args::{CoercionKind, CompiledSchema};
+    /// use toolwright_schema::{CoercionKind, CompiledSchema};
     ///
     /// let schema = CompiledSchema::compile(&json!({
     ///     "type": "object",

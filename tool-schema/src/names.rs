@@ -44,7 +44,7 @@ fn normalize(name: &str) -> String {
 }
 
 /// Writes `` `a`, `b` or `c` `` for a list of names.
-pub(crate) fn list(names: &[String], last_joiner: &str) -> String {
+pub fn list(names: &[String], last_joiner: &str) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     match quoted.as_slice() {
         [] => String::new(),

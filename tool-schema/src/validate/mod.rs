@@ -7,11 +7,11 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::schema::compiled::{
+use crate::compiled::{
     CompiledSchema, Discriminator, Dynamic, Node, NodeId, ROOT, Types, keywords, one_of_values,
 };
-use crate::schema::number::same;
-use crate::schema::problem::{Problem, ProblemKind, show};
+use crate::number::same;
+use crate::problem::{Problem, ProblemKind, show};
 use toolwright_json::value as json;
 use toolwright_json::{ArgPath, PathSegment};
 
@@ -28,7 +28,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::args::CompiledSchema;
+    /// use toolwright_schema::CompiledSchema;
     ///
     /// let schema = CompiledSchema::compile(&json!({
     ///     "type": "object",
@@ -64,7 +64,7 @@ impl CompiledSchema {
 
 impl CompiledSchema {
     /// Whether a value is valid against one node of the schema (no message is built).
-    pub(crate) fn valid_at(&self, id: NodeId, value: &Value) -> bool {
+    pub fn valid_at(&self, id: NodeId, value: &Value) -> bool {
         let mut checker = Checker::new(self, value, false);
         checker.check(id, value, &Frame::Root, &mut Vec::new());
         !checker.failed && !checker.exhausted
@@ -75,7 +75,7 @@ impl CompiledSchema {
     /// schema says no more than serde are not visited, except inside union branches tried
     /// (which branch holds may turn on them). For arguments that are then deserialized into
     /// the generated type: the two together are the full check.
-    pub(crate) fn valid_beyond_serde(&self, value: &Value) -> bool {
+    pub fn valid_beyond_serde(&self, value: &Value) -> bool {
         let mut checker = Checker::new(self, value, false);
         checker.beyond_serde = true;
         checker.check(ROOT, value, &Frame::Root, &mut Vec::new());

@@ -16,8 +16,8 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use self::resolve::escape_into;
-use crate::schema::compiled::uri::DEFAULT_BASE;
-use crate::schema::compiled::{Node, NodeId};
+use crate::compiled::{Node, NodeId};
+use crate::uri::DEFAULT_BASE;
 
 /// What compiling a schema gives.
 pub(super) struct Compiled {

@@ -4,9 +4,9 @@
 use serde_json::{Number, Value};
 
 use super::{ANNOTATIONS, Children, Compiler, VALIDATION_KEYWORDS};
-use crate::schema::compiled::{Additional, Node, NodeId, Types};
-use crate::schema::format::Format;
-use crate::schema::pattern;
+use crate::compiled::{Additional, Node, NodeId, Types};
+use crate::format::Format;
+use crate::pattern;
 
 /// A numeric keyword's value.
 fn number(value: &Value) -> Option<Number> {
@@ -335,7 +335,7 @@ impl Compiler<'_, '_> {
         let implied = node.format.as_ref().and_then(Format::integer_range);
         let within = |bound: &Option<Number>, implied: Option<i128>| {
             bound.as_ref().is_none_or(|b| {
-                implied.is_some_and(|i| crate::schema::number::canonical(b) == i.to_string())
+                implied.is_some_and(|i| crate::number::canonical(b) == i.to_string())
             })
         };
         let (low, high) = implied.map_or((None, None), |(lo, hi)| (Some(lo), Some(hi)));

@@ -10,8 +10,8 @@ use super::{
     Compiler, Doc, Location, MAX_DOCUMENTS, MAX_SCHEMA_DEPTH, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP,
     VALIDATION_VOCABULARY,
 };
-use crate::schema::compiled::uri::{self};
-use crate::schema::compiled::{Dynamic, Node, NodeId};
+use crate::compiled::{Dynamic, Node, NodeId};
+use crate::uri;
 
 fn escape(segment: &str) -> String {
     let mut out = String::with_capacity(segment.len());

@@ -5,27 +5,27 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 use super::{CompiledSchema, NodeId, Types};
-use crate::schema::format::Format;
-use crate::schema::number;
+use crate::format::Format;
+use crate::number;
 
 /// Which groups of keywords a node has, so that a check skips the rest at a glance.
-pub(crate) mod keywords {
-    pub(crate) const NEVER: u16 = 1;
-    pub(crate) const REFERENCE: u16 = 1 << 1;
-    pub(crate) const TYPES: u16 = 1 << 2;
-    pub(crate) const LISTED: u16 = 1 << 3;
-    pub(crate) const NUMBER: u16 = 1 << 4;
-    pub(crate) const STRING: u16 = 1 << 5;
-    pub(crate) const ARRAY: u16 = 1 << 6;
-    pub(crate) const OBJECT: u16 = 1 << 7;
-    pub(crate) const FORMAT: u16 = 1 << 8;
-    pub(crate) const COMBINATORS: u16 = 1 << 9;
-    pub(crate) const UNEVALUATED: u16 = 1 << 10;
+pub mod keywords {
+    pub const NEVER: u16 = 1;
+    pub const REFERENCE: u16 = 1 << 1;
+    pub const TYPES: u16 = 1 << 2;
+    pub const LISTED: u16 = 1 << 3;
+    pub const NUMBER: u16 = 1 << 4;
+    pub const STRING: u16 = 1 << 5;
+    pub const ARRAY: u16 = 1 << 6;
+    pub const OBJECT: u16 = 1 << 7;
+    pub const FORMAT: u16 = 1 << 8;
+    pub const COMBINATORS: u16 = 1 << 9;
+    pub const UNEVALUATED: u16 = 1 << 10;
 }
 
 /// What `additionalProperties` says.
 #[derive(Debug, Clone, Default)]
-pub(crate) enum Additional {
+pub enum Additional {
     #[default]
     Any,
     Deny,
@@ -36,14 +36,14 @@ pub(crate) enum Additional {
 /// by dynamic scope (the outermost schema resource entered that has the anchor), when its
 /// static target is such an anchor itself.
 #[derive(Debug, Clone)]
-pub(crate) struct Dynamic {
-    pub(crate) fallback: NodeId,
-    pub(crate) anchor: Option<String>,
+pub struct Dynamic {
+    pub fallback: NodeId,
+    pub anchor: Option<String>,
 }
 
 /// How a node's rules are checked on the fast path's tokens (see `inline`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Passing {
+pub enum Passing {
     /// Not on the tokens: the value takes the checked path with the whole value.
     No,
     /// Its own rules, on each value (a set's scalar items compared with each other).
@@ -60,20 +60,20 @@ pub(crate) enum Passing {
 /// constant (as serde's tagged enums are written), so a value's tag picks the one branch that
 /// can hold.
 #[derive(Debug, Clone)]
-pub(crate) struct Discriminator {
-    pub(crate) name: String,
-    pub(crate) branches: Vec<(Value, NodeId)>,
+pub struct Discriminator {
+    pub name: String,
+    pub branches: Vec<(Value, NodeId)>,
 }
 
 impl Discriminator {
     /// The branch a value's tag names; `None` when the tag is missing or names none (then no
     /// branch holds).
-    pub(crate) fn branch_of(&self, value: &Value) -> Option<NodeId> {
+    pub fn branch_of(&self, value: &Value) -> Option<NodeId> {
         self.branch_of_tag(value.get(&self.name)?)
     }
 
     /// The branch a tag's value names.
-    pub(crate) fn branch_of_tag(&self, tag: &Value) -> Option<NodeId> {
+    pub fn branch_of_tag(&self, tag: &Value) -> Option<NodeId> {
         self.branches
             .iter()
             .find(|(constant, _)| number::same(constant, tag))
@@ -115,64 +115,64 @@ impl Discriminator {
 /// One compiled schema.
 #[derive(Debug, Clone, Default)]
 #[allow(clippy::struct_excessive_bools)] // Flags read off the schema, one per keyword.
-pub(crate) struct Node {
+pub struct Node {
     /// The groups of keywords present ([`keywords`]), set once the node is built.
-    pub(crate) keywords: u16,
+    pub keywords: u16,
     /// How many names of `required` are also in `properties` (counted as members are met).
-    pub(crate) required_properties: usize,
+    pub required_properties: usize,
     /// Per entry of `properties`: whether it is required.
-    pub(crate) property_required: Vec<bool>,
+    pub property_required: Vec<bool>,
     /// The numeric rules as one inclusive integer range, when they are integer bounds only
     /// (no `multipleOf`): the common case, checked on integers with two comparisons.
-    pub(crate) integer_range: Option<(i64, i64)>,
+    pub integer_range: Option<(i64, i64)>,
     /// `false`: nothing is valid.
-    pub(crate) never: bool,
-    pub(crate) types: Option<Types>,
-    pub(crate) enumeration: Option<Vec<Value>>,
-    pub(crate) constant: Option<Value>,
-    pub(crate) minimum: Option<Number>,
-    pub(crate) maximum: Option<Number>,
-    pub(crate) exclusive_minimum: Option<Number>,
-    pub(crate) exclusive_maximum: Option<Number>,
-    pub(crate) multiple_of: Option<Number>,
-    pub(crate) min_length: Option<usize>,
-    pub(crate) max_length: Option<usize>,
-    pub(crate) pattern: Option<(String, regex_lite::Regex)>,
-    pub(crate) format: Option<Format>,
-    pub(crate) items: Option<NodeId>,
-    pub(crate) prefix_items: Vec<NodeId>,
-    pub(crate) min_items: Option<usize>,
-    pub(crate) max_items: Option<usize>,
-    pub(crate) unique_items: bool,
-    pub(crate) contains: Option<NodeId>,
-    pub(crate) min_contains: Option<usize>,
-    pub(crate) max_contains: Option<usize>,
-    pub(crate) properties: Vec<(String, NodeId)>,
-    pub(crate) pattern_properties: Vec<(regex_lite::Regex, NodeId)>,
-    pub(crate) required: Vec<String>,
-    pub(crate) additional: Additional,
-    pub(crate) property_names: Option<NodeId>,
-    pub(crate) min_properties: Option<usize>,
-    pub(crate) max_properties: Option<usize>,
-    pub(crate) dependent_required: Vec<(String, Vec<String>)>,
-    pub(crate) dependent_schemas: Vec<(String, NodeId)>,
-    pub(crate) unevaluated_properties: Option<NodeId>,
-    pub(crate) unevaluated_items: Option<NodeId>,
-    pub(crate) any_of: Vec<NodeId>,
-    pub(crate) one_of: Vec<NodeId>,
-    pub(crate) all_of: Vec<NodeId>,
-    pub(crate) not: Option<NodeId>,
-    pub(crate) if_then_else: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
-    pub(crate) reference: Option<NodeId>,
-    pub(crate) dynamic_reference: Option<Dynamic>,
+    pub never: bool,
+    pub types: Option<Types>,
+    pub enumeration: Option<Vec<Value>>,
+    pub constant: Option<Value>,
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
+    pub exclusive_minimum: Option<Number>,
+    pub exclusive_maximum: Option<Number>,
+    pub multiple_of: Option<Number>,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub pattern: Option<(String, crate::pattern::Regex)>,
+    pub format: Option<Format>,
+    pub items: Option<NodeId>,
+    pub prefix_items: Vec<NodeId>,
+    pub min_items: Option<usize>,
+    pub max_items: Option<usize>,
+    pub unique_items: bool,
+    pub contains: Option<NodeId>,
+    pub min_contains: Option<usize>,
+    pub max_contains: Option<usize>,
+    pub properties: Vec<(String, NodeId)>,
+    pub pattern_properties: Vec<(crate::pattern::Regex, NodeId)>,
+    pub required: Vec<String>,
+    pub additional: Additional,
+    pub property_names: Option<NodeId>,
+    pub min_properties: Option<usize>,
+    pub max_properties: Option<usize>,
+    pub dependent_required: Vec<(String, Vec<String>)>,
+    pub dependent_schemas: Vec<(String, NodeId)>,
+    pub unevaluated_properties: Option<NodeId>,
+    pub unevaluated_items: Option<NodeId>,
+    pub any_of: Vec<NodeId>,
+    pub one_of: Vec<NodeId>,
+    pub all_of: Vec<NodeId>,
+    pub not: Option<NodeId>,
+    pub if_then_else: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
+    pub reference: Option<NodeId>,
+    pub dynamic_reference: Option<Dynamic>,
     /// Whether the schema is a `$ref` and annotations only: the target says everything.
-    pub(crate) only_reference: bool,
+    pub only_reference: bool,
     /// The schema resource (`$id`) the node belongs to, for `$dynamicRef`'s scope.
-    pub(crate) resource: u32,
+    pub resource: u32,
     /// Whether this node's own keywords say more than serde enforces.
-    pub(crate) beyond_serde: bool,
+    pub beyond_serde: bool,
     /// A `default` other than `null`.
-    pub(crate) has_default: bool,
+    pub has_default: bool,
 }
 
 impl Node {
@@ -200,7 +200,7 @@ impl Node {
     }
 
     /// Sets [`keywords`](Self::keywords) and the count of required properties.
-    pub(crate) fn summarize(&mut self) {
+    pub fn summarize(&mut self) {
         use self::keywords as k;
         let mut bits = 0;
         let mut set = |on: bool, bit: u16| {
@@ -314,7 +314,7 @@ impl Node {
     }
 
     /// Every subschema node this node refers to (members, items, branches, references, ...).
-    pub(crate) fn children(&self, out: &mut Vec<NodeId>) {
+    pub fn children(&self, out: &mut Vec<NodeId>) {
         out.extend(self.properties.iter().map(|(_, id)| *id));
         out.extend(self.pattern_properties.iter().map(|(_, id)| *id));
         out.extend(&self.prefix_items);
@@ -348,7 +348,7 @@ impl Node {
 
     /// The index in `properties` of a member name.
     #[inline]
-    pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
+    pub fn property_index(&self, name: &str) -> Option<usize> {
         // Length and first byte before the bytes: most names differ there, without a call.
         let (len, first) = (name.len(), name.as_bytes().first());
         self.properties
@@ -357,7 +357,7 @@ impl Node {
     }
 
     /// Whether one number keeps a node's numeric rules (bounds and step), exactly.
-    pub(crate) fn number_holds(&self, n: &Number) -> bool {
+    pub fn number_holds(&self, n: &Number) -> bool {
         let node = self;
         // Integers against integer bounds, the common case, without the exact machinery.
         let int = n.as_i64();
@@ -389,12 +389,12 @@ impl Node {
                 .is_none_or(|step| number::is_multiple(n, step))
     }
 
-    pub(crate) fn has(&self, keywords: u16) -> bool {
+    pub fn has(&self, keywords: u16) -> bool {
         self.keywords & keywords != 0
     }
 
     #[inline]
-    pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
+    pub fn property(&self, name: &str) -> Option<NodeId> {
         self.property_index(name)
             .map(|index| self.properties[index].1)
     }

@@ -8,12 +8,12 @@ use serde_json::Value;
 
 use super::shapes::unknown;
 use super::{Checker, Evaluated, Frame, MAX_DEPTH, MAX_IN_PLACE, problem, tag_problem};
-use crate::schema::compiled::{Additional, CompiledSchema, Node, NodeId, Types};
-use crate::schema::problem::{Problem, ProblemKind, show};
+use crate::compiled::{Additional, CompiledSchema, Node, NodeId, Types};
+use crate::problem::{Problem, ProblemKind, show};
 
 fn alternatives(schema: &CompiledSchema, branches: &[NodeId]) -> String {
     let parts: Vec<String> = branches.iter().map(|b| schema.describe(*b)).collect();
-    crate::schema::compiled::join_or(&parts)
+    crate::compiled::join_or(&parts)
 }
 
 impl Checker<'_> {

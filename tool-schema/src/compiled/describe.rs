@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::{CompiledSchema, NodeId, Types};
-use crate::schema::format::Format;
+use crate::format::Format;
 
 impl CompiledSchema {
     /// A short description of what a node accepts, for messages: `an integer from 1 to 50`,
     /// `one of "celsius" or "fahrenheit"`, `an array of strings`.
-    pub(crate) fn describe(&self, id: NodeId) -> String {
+    pub fn describe(&self, id: NodeId) -> String {
         self.describe_within(id, 0)
     }
 
@@ -209,7 +209,7 @@ fn bounds(node: &super::Node) -> Vec<String> {
     bounds
 }
 
-pub(crate) fn one_of_values(values: &[Value]) -> String {
+pub fn one_of_values(values: &[Value]) -> String {
     let shown: Vec<String> = values.iter().take(12).map(Value::to_string).collect();
     let mut text = match shown.as_slice() {
         [one] => format!("exactly {one}"),
@@ -222,7 +222,7 @@ pub(crate) fn one_of_values(values: &[Value]) -> String {
     text
 }
 
-pub(crate) fn join_or(parts: &[String]) -> String {
+pub fn join_or(parts: &[String]) -> String {
     match parts {
         [] => String::new(),
         [one] => one.clone(),
@@ -278,7 +278,7 @@ fn number(n: &serde_json::Number) -> String {
     }
 }
 
-pub(crate) fn num(value: f64) -> String {
+pub fn num(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{value:.0}")
     } else {

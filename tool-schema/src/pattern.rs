@@ -11,16 +11,46 @@
 //! and back-references do not compile: the schema lists such a pattern as unsupported.
 
 /// ECMA-262's `\s`, as the members of a class.
+#[cfg(feature = "patterns")]
 const SPACE: &str = r"\t\n\x0B\x0C\r\x20\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
 
+#[cfg(feature = "patterns")]
 const ANYTHING: &str = r"[\x00-\x{10FFFF}]";
+#[cfg(feature = "patterns")]
 const NOTHING: &str = r"[^\x00-\x{10FFFF}]";
 
-/// Compiles an ECMA-262 pattern; `None` when it uses what cannot be translated.
-pub(crate) fn compile(source: &str) -> Option<regex_lite::Regex> {
+#[cfg(feature = "patterns")]
+pub use regex_lite::Regex;
+
+/// A compiled pattern, of which there is none without the feature `patterns`: every pattern is
+/// then listed as unsupported.
+#[cfg(not(feature = "patterns"))]
+#[derive(Debug, Clone)]
+pub enum Regex {}
+
+#[cfg(not(feature = "patterns"))]
+impl Regex {
+    /// Never called: there is no value of this type.
+    pub fn is_match(&self, _text: &str) -> bool {
+        match *self {}
+    }
+}
+
+/// Compiles an ECMA-262 pattern; `None` when it uses what cannot be translated, and always
+/// without the feature `patterns`.
+#[cfg(feature = "patterns")]
+pub fn compile(source: &str) -> Option<Regex> {
     regex_lite::Regex::new(&translate(source)).ok()
 }
 
+/// Compiles an ECMA-262 pattern; `None` when it uses what cannot be translated, and always
+/// without the feature `patterns`.
+#[cfg(not(feature = "patterns"))]
+pub fn compile(_source: &str) -> Option<Regex> {
+    None
+}
+
+#[cfg(feature = "patterns")]
 fn translate(source: &str) -> String {
     let mut out = String::with_capacity(source.len() + 16);
     let mut chars = source.chars().peekable();
@@ -86,7 +116,7 @@ fn translate(source: &str) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "patterns"))]
 mod tests {
     use super::*;
 

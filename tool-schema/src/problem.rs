@@ -61,7 +61,7 @@ pub struct Problem {
 impl Problem {
     /// The one problem for arguments whose check ran out of work or depth before its end
     /// (a schema whose unions multiply the work, or references nested past the limit).
-    pub(crate) fn too_complex() -> Self {
+    pub fn too_complex() -> Self {
         Problem {
             path: ArgPath::root(),
             kind: ProblemKind::Never,
@@ -98,7 +98,7 @@ impl fmt::Display for Problem {
 
 /// A short rendering of a value for messages: scalars as JSON (long strings cut), containers
 /// by kind and size.
-pub(crate) fn show(value: &Value) -> String {
+pub fn show(value: &Value) -> String {
     match value {
         Value::String(s) if s.chars().count() > 40 => {
             let cut: String = s.chars().take(37).collect();

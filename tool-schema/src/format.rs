@@ -1,12 +1,13 @@
 //! The `format` keyword: integer widths (as schemars writes them) and the string formats a
 //! model is shown. Unknown formats only annotate, as JSON Schema says.
 
+#[cfg(feature = "formats")]
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Format {
+pub enum Format {
     /// `int8` .. `uint64`, `int`, `uint`: an integer within these bounds.
     Integer {
         min: i128,
@@ -29,7 +30,7 @@ pub(crate) enum Format {
 }
 
 impl Format {
-    pub(crate) fn named(name: &str) -> Format {
+    pub fn named(name: &str) -> Format {
         let int = |min: i128, max: i128| Format::Integer { min, max };
         match name {
             "int8" => int(i8::MIN.into(), i8::MAX.into()),
@@ -40,6 +41,8 @@ impl Format {
             "uint16" => int(0, u16::MAX.into()),
             "uint32" => int(0, u32::MAX.into()),
             "uint64" | "uint" => int(0, u64::MAX.into()),
+            // Without the feature `formats`, string formats only annotate.
+            _ if cfg!(not(feature = "formats")) => Format::Other,
             "date-time" => Format::DateTime,
             "date" => Format::Date,
             "time" => Format::Time,
@@ -57,19 +60,19 @@ impl Format {
     }
 
     /// The bounds an integer format implies, as schemars writes them in `minimum`/`maximum`.
-    pub(crate) fn integer_range(&self) -> Option<(i128, i128)> {
+    pub fn integer_range(&self) -> Option<(i128, i128)> {
         match self {
             Format::Integer { min, max } => Some((*min, *max)),
             _ => None,
         }
     }
 
-    pub(crate) fn is_checked(&self) -> bool {
+    pub fn is_checked(&self) -> bool {
         *self != Format::Other
     }
 
     /// For messages: `in RFC 3339 date-time form`, ...
-    pub(crate) fn describe(&self) -> Option<String> {
+    pub fn describe(&self) -> Option<String> {
         Some(
             match self {
                 Format::Integer { .. } | Format::Other => return None,
@@ -91,7 +94,7 @@ impl Format {
     }
 
     /// Whether a value satisfies the format; formats apply to their own type only.
-    pub(crate) fn check(&self, value: &Value) -> bool {
+    pub fn check(&self, value: &Value) -> bool {
         match value {
             Value::Number(n) => self.check_number(n),
             Value::String(s) => self.check_str(s),
@@ -100,7 +103,7 @@ impl Format {
     }
 
     /// [`check`](Self::check) for a number.
-    pub(crate) fn check_number(&self, n: &serde_json::Number) -> bool {
+    pub fn check_number(&self, n: &serde_json::Number) -> bool {
         match self {
             Format::Integer { min, max } => {
                 match n
@@ -126,7 +129,14 @@ impl Format {
         }
     }
 
-    pub(crate) fn check_str(&self, s: &str) -> bool {
+    #[cfg(not(feature = "formats"))]
+    #[allow(clippy::unused_self)] // The same signature with and without the feature.
+    pub fn check_str(&self, _s: &str) -> bool {
+        true
+    }
+
+    #[cfg(feature = "formats")]
+    pub fn check_str(&self, s: &str) -> bool {
         match self {
             Format::DateTime => s
                 .split_once(['T', 't'])
@@ -138,8 +148,8 @@ impl Format {
             Format::Hostname => is_hostname(s),
             Format::Ipv4 => s.parse::<Ipv4Addr>().is_ok(),
             Format::Ipv6 => s.parse::<Ipv6Addr>().is_ok(),
-            Format::Uri => uri::is_uri(s, true),
-            Format::UriReference => uri::is_uri(s, false),
+            Format::Uri => crate::uri::is_uri(s, true),
+            Format::UriReference => crate::uri::is_uri(s, false),
             Format::JsonPointer => is_json_pointer(s),
             Format::Uuid => {
                 let groups: Vec<&str> = s.split('-').collect();
@@ -153,12 +163,14 @@ impl Format {
     }
 }
 
+#[cfg(feature = "formats")]
 fn digits(s: &str, n: usize) -> Option<u32> {
     (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
         .then(|| s.parse().ok())
         .flatten()
 }
 
+#[cfg(feature = "formats")]
 fn is_date(s: &str) -> bool {
     let mut parts = s.split('-');
     let (Some(y), Some(m), Some(d), None) =
@@ -180,6 +192,7 @@ fn is_date(s: &str) -> bool {
     (1..=days).contains(&day)
 }
 
+#[cfg(feature = "formats")]
 /// RFC 3339 `full-time`: `HH:MM:SS[.frac]` and `Z` or `±HH:MM`; a leap second (`:60`) only at
 /// 23:59 UTC.
 fn is_time(s: &str) -> bool {
@@ -227,6 +240,7 @@ fn is_time(s: &str) -> bool {
         && (sec < 60 || utc == 23 * 60 + 59)
 }
 
+#[cfg(feature = "formats")]
 /// RFC 3339 appendix A: `P1Y2M3DT4H5M6S`, `P2W`; the units in order, without gaps.
 fn is_duration(s: &str) -> bool {
     let Some(rest) = s.strip_prefix('P') else {
@@ -268,6 +282,7 @@ fn is_duration(s: &str) -> bool {
     }
 }
 
+#[cfg(feature = "formats")]
 /// RFC 6901: empty, or `/`-separated tokens where `~` is always `~0` or `~1`.
 fn is_json_pointer(s: &str) -> bool {
     (s.is_empty() || s.starts_with('/'))
@@ -276,6 +291,7 @@ fn is_json_pointer(s: &str) -> bool {
             .all(|after| after.starts_with(['0', '1']))
 }
 
+#[cfg(feature = "formats")]
 /// RFC 5321 `Mailbox`: a dot-atom or quoted local part, `@`, a host name or an address
 /// literal (`[192.0.2.1]`, `[IPv6:2001:db8::1]`).
 fn is_email(s: &str) -> bool {
@@ -327,6 +343,7 @@ fn is_email(s: &str) -> bool {
     }
 }
 
+#[cfg(feature = "formats")]
 /// RFC 1123 host names (no trailing dot), with A-labels (`xn--`) that must decode as Punycode
 /// to a label that is not plain ASCII, has no `--` in its 3rd and 4th places, and keeps IDNA
 /// 2008's rules (`idna`).
@@ -346,7 +363,7 @@ fn is_hostname(s: &str) -> bool {
             }
             let lower = label.to_ascii_lowercase();
             match lower.strip_prefix("xn--") {
-                Some(encoded) => punycode::decode(encoded).is_some_and(|decoded| {
+                Some(encoded) => crate::idna::decode(encoded).is_some_and(|decoded| {
                     let hyphens = decoded.get(2..4) == Some(&['-', '-'][..]);
                     !decoded.is_empty()
                         && !decoded.iter().all(char::is_ascii)
@@ -361,198 +378,7 @@ fn is_hostname(s: &str) -> bool {
         })
 }
 
-/// Punycode (RFC 3492) decoding, for A-labels.
-mod punycode {
-    const BASE: u32 = 36;
-    const T_MIN: u32 = 1;
-    const T_MAX: u32 = 26;
-
-    fn adapt(mut delta: u32, points: u32, first: bool) -> u32 {
-        delta /= if first { 700 } else { 2 };
-        delta += delta / points;
-        let mut k = 0;
-        while delta > ((BASE - T_MIN) * T_MAX) / 2 {
-            delta /= BASE - T_MIN;
-            k += BASE;
-        }
-        k + (BASE - T_MIN + 1) * delta / (delta + 38)
-    }
-
-    fn digit(b: u8) -> Option<u32> {
-        match b {
-            b'a'..=b'z' => Some(u32::from(b - b'a')),
-            b'A'..=b'Z' => Some(u32::from(b - b'A')),
-            b'0'..=b'9' => Some(u32::from(b - b'0') + 26),
-            _ => None,
-        }
-    }
-
-    pub(super) fn decode(input: &str) -> Option<Vec<char>> {
-        let (basic, extended) = match input.rfind('-') {
-            Some(at) => (&input[..at], &input[at + 1..]),
-            None => ("", input),
-        };
-        let mut output: Vec<char> = basic.chars().collect();
-        if !basic.is_ascii() {
-            return None;
-        }
-        let (mut code, mut index, mut bias) = (128_u32, 0_u32, 72_u32);
-        let bytes = extended.as_bytes();
-        let mut at = 0;
-        while at < bytes.len() {
-            let old = index;
-            let mut weight = 1_u32;
-            let mut threshold = BASE;
-            loop {
-                let d = digit(*bytes.get(at)?)?;
-                at += 1;
-                index = index.checked_add(d.checked_mul(weight)?)?;
-                let t = if threshold <= bias {
-                    T_MIN
-                } else if threshold >= bias + T_MAX {
-                    T_MAX
-                } else {
-                    threshold - bias
-                };
-                if d < t {
-                    break;
-                }
-                weight = weight.checked_mul(BASE - t)?;
-                threshold += BASE;
-            }
-            let points = u32::try_from(output.len()).ok()? + 1;
-            bias = adapt(index - old, points, old == 0);
-            code = code.checked_add(index / points)?;
-            index %= points;
-            output.insert(usize::try_from(index).ok()?, char::from_u32(code)?);
-            index += 1;
-        }
-        Some(output)
-    }
-}
-
-/// RFC 3986 URIs and URI references, checked character by character.
-mod uri {
-    use std::net::{Ipv4Addr, Ipv6Addr};
-
-    fn unreserved(b: u8) -> bool {
-        b.is_ascii_alphanumeric() || b"-._~".contains(&b)
-    }
-
-    fn sub_delim(b: u8) -> bool {
-        b"!$&'()*+,;=".contains(&b)
-    }
-
-    /// Whether every character is allowed (`extra` beside unreserved and sub-delims) and
-    /// every `%` starts an escape.
-    fn chars(s: &str, extra: &[u8]) -> bool {
-        let bytes = s.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b == b'%' {
-                let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
-                if !(hex(i + 1) && hex(i + 2)) {
-                    return false;
-                }
-                i += 3;
-                continue;
-            }
-            if !(unreserved(b) || sub_delim(b) || extra.contains(&b)) {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    fn authority(authority: &str) -> bool {
-        let (userinfo, host_port) = match authority.rsplit_once('@') {
-            Some((userinfo, rest)) => (Some(userinfo), rest),
-            None => (None, authority),
-        };
-        if userinfo.is_some_and(|u| !chars(u, b":")) {
-            return false;
-        }
-        let (host, port) = if let Some(literal) = host_port.strip_prefix('[') {
-            let Some((inside, rest)) = literal.split_once(']') else {
-                return false;
-            };
-            let ip = inside.parse::<Ipv6Addr>().is_ok()
-                || inside.strip_prefix(['v', 'V']).is_some_and(|future| {
-                    future.split_once('.').is_some_and(|(version, rest)| {
-                        !version.is_empty()
-                            && version.bytes().all(|b| b.is_ascii_hexdigit())
-                            && !rest.is_empty()
-                            && chars(rest, b":")
-                    })
-                });
-            if !ip {
-                return false;
-            }
-            match rest {
-                "" => ("", None),
-                _ => match rest.strip_prefix(':') {
-                    Some(port) => ("", Some(port)),
-                    None => return false,
-                },
-            }
-        } else {
-            match host_port.rsplit_once(':') {
-                Some((host, port)) => (host, Some(port)),
-                None => (host_port, None),
-            }
-        };
-        // A host that looks like an IPv4 address need not be one: it is a reg-name then.
-        let _ = host.parse::<Ipv4Addr>();
-        chars(host, b"") && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
-    }
-
-    /// A URI (`absolute`) or a URI reference.
-    pub(super) fn is_uri(s: &str, absolute: bool) -> bool {
-        let (rest, fragment) = match s.split_once('#') {
-            Some((rest, fragment)) => (rest, Some(fragment)),
-            None => (s, None),
-        };
-        let (rest, query) = match rest.split_once('?') {
-            Some((rest, query)) => (rest, Some(query)),
-            None => (rest, None),
-        };
-        if fragment.is_some_and(|f| !chars(f, b":@/?")) || query.is_some_and(|q| !chars(q, b":@/?"))
-        {
-            return false;
-        }
-        let scheme_end = rest.find(':').filter(|at| !rest[..*at].contains('/'));
-        let rest = match scheme_end {
-            Some(at) => {
-                let scheme = &rest[..at];
-                let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                    && scheme
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b));
-                if !valid {
-                    return false;
-                }
-                &rest[at + 1..]
-            }
-            None if absolute => return false,
-            None => rest,
-        };
-        let path = match rest.strip_prefix("//") {
-            Some(after) => {
-                let end = after.find('/').unwrap_or(after.len());
-                if !authority(&after[..end]) {
-                    return false;
-                }
-                &after[end..]
-            }
-            None => rest,
-        };
-        chars(path, b":@/")
-    }
-}
-
-#[cfg(test)]
+#[cfg(all(test, feature = "formats"))]
 mod tests {
     use super::*;
     use serde_json::json;

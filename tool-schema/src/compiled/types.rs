@@ -1,20 +1,21 @@
 //! JSON types as a bit set, and what counts as an integer.
 
+use crate::number::is_integral;
 use serde_json::Value;
 
 /// JSON types as a bit set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Types(pub(super) u8);
+pub struct Types(pub(super) u8);
 
 impl Types {
-    pub(crate) const NULL: Types = Types(1);
-    pub(crate) const BOOLEAN: Types = Types(2);
-    pub(crate) const INTEGER: Types = Types(4);
-    pub(crate) const NUMBER: Types = Types(8);
-    pub(crate) const STRING: Types = Types(16);
-    pub(crate) const ARRAY: Types = Types(32);
-    pub(crate) const OBJECT: Types = Types(64);
-    pub(crate) const ANY: Types = Types(127);
+    pub const NULL: Types = Types(1);
+    pub const BOOLEAN: Types = Types(2);
+    pub const INTEGER: Types = Types(4);
+    pub const NUMBER: Types = Types(8);
+    pub const STRING: Types = Types(16);
+    pub const ARRAY: Types = Types(32);
+    pub const OBJECT: Types = Types(64);
+    pub const ANY: Types = Types(127);
 
     pub(super) fn named(name: &str) -> Option<Types> {
         Some(match name {
@@ -29,16 +30,16 @@ impl Types {
         })
     }
 
-    pub(crate) fn has(self, other: Types) -> bool {
+    pub fn has(self, other: Types) -> bool {
         self.0 & other.0 != 0
     }
 
-    pub(crate) fn union(self, other: Types) -> Types {
+    pub fn union(self, other: Types) -> Types {
         Types(self.0 | other.0)
     }
 
     /// The type of a value; an integral number is an integer (and so also a number).
-    pub(crate) fn of(value: &Value) -> Types {
+    pub fn of(value: &Value) -> Types {
         match value {
             Value::Null => Types::NULL,
             Value::Bool(_) => Types::BOOLEAN,
@@ -51,12 +52,12 @@ impl Types {
     }
 
     /// Whether a value of type `value` is accepted (`number` accepts integers).
-    pub(crate) fn accepts(self, value: Types) -> bool {
+    pub fn accepts(self, value: Types) -> bool {
         self.has(value)
     }
 
     /// `a string`, `an integer or null`, ...
-    pub(crate) fn describe(self) -> String {
+    pub fn describe(self) -> String {
         if self == Types::ANY {
             return "any JSON value".into();
         }
@@ -82,19 +83,4 @@ impl Types {
             [init @ .., last] => format!("{} or {last}", init.join(", ")),
         }
     }
-}
-
-pub(crate) fn is_integral(n: &serde_json::Number) -> bool {
-    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(is_integral_float)
-}
-
-/// Whether a float is a whole number, without `fract` (a call into libm on the hot path).
-#[allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_precision_loss,
-    clippy::float_cmp // Exactly: a whole float survives the trip through i64 unchanged.
-)]
-pub(crate) fn is_integral_float(f: f64) -> bool {
-    // From 2^52 on, every float is whole.
-    f.is_finite() && (f.abs() >= 4_503_599_627_370_496.0 || (f as i64) as f64 == f)
 }

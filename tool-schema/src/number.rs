@@ -26,7 +26,7 @@ fn exact(n: &Number) -> Exact {
     let f = n.as_f64().unwrap_or(0.0);
     // Integral floats within i128 convert exactly (they are integers already).
     #[allow(clippy::cast_possible_truncation)]
-    if super::compiled::is_integral_float(f) && f.abs() < 1.7e38 {
+    if is_integral_float(f) && f.abs() < 1.7e38 {
         Exact::Int(f as i128)
     } else {
         Exact::Float(f)
@@ -34,7 +34,7 @@ fn exact(n: &Number) -> Exact {
 }
 
 /// Orders two JSON numbers exactly.
-pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
+pub fn compare(a: &Number, b: &Number) -> Ordering {
     match (exact(a), exact(b)) {
         (Exact::Int(x), Exact::Int(y)) => x.cmp(&y),
         (Exact::Float(x), Exact::Float(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
@@ -61,13 +61,13 @@ fn int_float(x: i128, y: f64) -> Ordering {
 }
 
 /// Whether two JSON numbers are the same value (`1` and `1.0` are).
-pub(crate) fn equal(a: &Number, b: &Number) -> bool {
+pub fn equal(a: &Number, b: &Number) -> bool {
     compare(a, b) == Ordering::Equal
 }
 
 /// JSON equality with numbers compared by value (`1` equals `1.0`), for `const`, `enum` and
 /// `uniqueItems`.
-pub(crate) fn same(left: &Value, right: &Value) -> bool {
+pub fn same(left: &Value, right: &Value) -> bool {
     match (left, right) {
         (Value::String(x), Value::String(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => equal(x, y),
@@ -111,7 +111,7 @@ fn decimal(n: &Number) -> (u128, i64) {
 }
 
 /// Whether `value` is an integer multiple of `step` (`step` > 0), exactly.
-pub(crate) fn is_multiple(value: &Number, step: &Number) -> bool {
+pub fn is_multiple(value: &Number, step: &Number) -> bool {
     let (a, p) = decimal(value);
     let (b, q) = decimal(step);
     if a == 0 {
@@ -141,11 +141,26 @@ pub(crate) fn is_multiple(value: &Number, step: &Number) -> bool {
 }
 
 /// A number written exactly, for duplicate detection: integral values as integers.
-pub(crate) fn canonical(n: &Number) -> String {
+pub fn canonical(n: &Number) -> String {
     match exact(n) {
         Exact::Int(i) => i.to_string(),
         Exact::Float(f) => f.to_string(),
     }
+}
+
+pub fn is_integral(n: &serde_json::Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(is_integral_float)
+}
+
+/// Whether a float is a whole number, without `fract` (a call into libm on the hot path).
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::float_cmp // Exactly: a whole float survives the trip through i64 unchanged.
+)]
+pub fn is_integral_float(f: f64) -> bool {
+    // From 2^52 on, every float is whole.
+    f.is_finite() && (f.abs() >= 4_503_599_627_370_496.0 || (f as i64) as f64 == f)
 }
 
 #[cfg(test)]

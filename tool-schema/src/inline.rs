@@ -2,7 +2,7 @@
 //!
 //! A generated arguments struct enforces types, required and unknown names itself; what a schema
 //! adds (a range, a pattern, a length, an enum over a string, a nested struct being an object,
-//! ...) is checked here, on the [`tape`](super::tape) the arguments were read into and the typed
+//! ...) is checked here, on the `tape` the arguments were read into and the typed
 //! arguments are then read from: one pass over the text, then a walk over its tokens that looks
 //! only at values whose schema node says more than serde enforces
 //! ([`CompiledSchema::needs_check`]). Unions are taken where the value picks the branch: by its
@@ -23,7 +23,7 @@ use toolwright_json::tape::{Tok, skip};
 
 /// Whether the document on `tape` holds to the schema's rules beyond serde's, as far as they can
 /// be told here; `false` sends the call the long way.
-pub(crate) fn holds(schema: &CompiledSchema, tape: &[Tok<'_>]) -> bool {
+pub fn holds(schema: &CompiledSchema, tape: &[Tok<'_>]) -> bool {
     !tape.is_empty() && (!schema.needs_check(ROOT) || check(schema, tape, 0, ROOT).is_some())
 }
 

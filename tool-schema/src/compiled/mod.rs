@@ -5,16 +5,16 @@ use serde_json::Value;
 
 use super::number;
 
-pub(crate) type NodeId = usize;
+pub type NodeId = usize;
 
 /// A tool's parameters schema, compiled for coercion and validation.
 ///
-/// Built once per tool (a [`ToolDefinition`](crate::ToolDefinition) caches it). Keywords it
+/// Built once per tool (a `ToolDefinition` caches it). Keywords it
 /// does not enforce are listed by [`unsupported`](Self::unsupported).
 #[derive(Debug, Clone)]
 #[allow(clippy::struct_excessive_bools)] // Facts about the schema, computed once, each read apart.
 pub struct CompiledSchema {
-    pub(crate) nodes: Vec<Node>,
+    pub nodes: Vec<Node>,
     types: Vec<Types>,
     /// Per node: whether it or anything below it says more than serde enforces.
     checked: Vec<bool>,
@@ -32,14 +32,14 @@ pub struct CompiledSchema {
     unsupported: Vec<String>,
     beyond_serde: bool,
     /// Per schema resource: its `$dynamicAnchor` names and nodes.
-    pub(crate) dynamic_anchors: Vec<Vec<(String, NodeId)>>,
+    pub dynamic_anchors: Vec<Vec<(String, NodeId)>>,
     /// Whether some `$dynamicRef` resolves by dynamic scope (validation then tracks it).
-    pub(crate) dynamic: bool,
+    pub dynamic: bool,
     /// Some optional property takes `null` and has a default other than `null`.
     null_is_not_default: bool,
 }
 
-pub(crate) const ROOT: NodeId = 0;
+pub const ROOT: NodeId = 0;
 
 impl CompiledSchema {
     /// Compiles a schema (JSON Schema draft 2020-12). References resolve within the document
@@ -58,7 +58,7 @@ impl CompiledSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::args::CompiledSchema;
+    /// use toolwright_schema::CompiledSchema;
     ///
     /// let units = json!({"$defs": {"unit": {"enum": ["celsius", "fahrenheit"]}}});
     /// let schema = CompiledSchema::compile_with(
@@ -175,7 +175,7 @@ impl CompiledSchema {
     }
 
     /// The values of a union of constants.
-    pub(crate) fn listed(&self, id: NodeId) -> Option<&[Value]> {
+    pub fn listed(&self, id: NodeId) -> Option<&[Value]> {
         self.listed[id].as_deref()
     }
 
@@ -259,27 +259,27 @@ impl CompiledSchema {
     /// Whether some optional property takes `null` as a value of its own and also has a default
     /// other than `null`: there, a model's `null` (meaning "not given") and serde's reading of it
     /// (`None`) differ, so arguments take the long way, where `null` becomes "absent".
-    pub(crate) fn null_is_not_default(&self) -> bool {
+    pub fn null_is_not_default(&self) -> bool {
         self.null_is_not_default
     }
 
-    pub(crate) fn node(&self, id: NodeId) -> &Node {
+    pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]
     }
 
     /// The tag of a node's union, whichever of `anyOf` and `oneOf` it has (only a node with one
     /// of the two has a tag).
-    pub(crate) fn discriminator(&self, id: NodeId) -> Option<&Discriminator> {
+    pub fn discriminator(&self, id: NodeId) -> Option<&Discriminator> {
         self.discriminators[id].as_ref()
     }
 
     /// [`resolve`](Self::resolve), computed once per node.
-    pub(crate) fn target(&self, id: NodeId) -> NodeId {
+    pub fn target(&self, id: NodeId) -> NodeId {
         self.targets[id]
     }
 
     /// Follows `$ref`-only nodes to the node that holds keywords.
-    pub(crate) fn resolve(&self, mut id: NodeId) -> NodeId {
+    pub fn resolve(&self, mut id: NodeId) -> NodeId {
         for _ in 0..32 {
             let node = &self.nodes[id];
             match node.reference {
@@ -292,23 +292,23 @@ impl CompiledSchema {
 
     /// The types a node accepts, looking through `$ref`, `anyOf`, `oneOf` and `allOf`
     /// (computed once per node when the schema is compiled).
-    pub(crate) fn types_of(&self, id: NodeId) -> Types {
+    pub fn types_of(&self, id: NodeId) -> Types {
         self.types[id]
     }
 
     /// Whether a node, or anything below it, says more than serde enforces: values there must
     /// be checked against the schema, not only deserialized.
-    pub(crate) fn needs_check(&self, id: NodeId) -> bool {
+    pub fn needs_check(&self, id: NodeId) -> bool {
         self.checked[id]
     }
 
     /// Whether every rule beyond serde can be checked on the arguments' tokens.
-    pub(crate) fn checks_inline(&self) -> bool {
+    pub fn checks_inline(&self) -> bool {
         self.inline
     }
 
     /// Whether a node's own rules can be checked on a value's tokens.
-    pub(crate) fn passing(&self, id: NodeId) -> Passing {
+    pub fn passing(&self, id: NodeId) -> Passing {
         self.passing[id]
     }
 
@@ -420,8 +420,8 @@ mod build;
 mod describe;
 mod node;
 mod types;
-pub(crate) mod uri;
 
-pub(crate) use self::describe::{join_or, one_of_values};
-pub(crate) use self::node::{Additional, Discriminator, Dynamic, Node, Passing, keywords};
-pub(crate) use self::types::{Types, is_integral, is_integral_float};
+pub use self::describe::{join_or, one_of_values};
+pub use self::node::{Additional, Discriminator, Dynamic, Node, Passing, keywords};
+pub use self::types::Types;
+pub use crate::number::{is_integral, is_integral_float};
