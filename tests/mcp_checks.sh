@@ -53,7 +53,7 @@ stateful="$url"
 "$py" tests/python/check_mcp_server.py --url "$stateful" --mode legacy
 
 echo "== the Python SDK as a server, used through toolwright's client"
-TOOLWRIGHT_MCP_PYTHON="$py" cargo test --quiet -p toolwright-tests --test mcp_python
+TOOLWRIGHT_MCP_PYTHON="$py" cargo test --quiet -p toolwright-tests --test mcp python::
 out="$(printf '%s\n' \
   '{"name":"py_multiply","arguments":"{\"a\": \"6\", \"b\": 7"}' \
   '{"name":"py_forecast","arguments":{"city":"Oslo","days":9}}' \

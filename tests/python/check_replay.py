@@ -2,7 +2,7 @@
 to the official SDKs' own request types, field for field.
 
 Each argument is a JSON file written by `tests/wire.rs` (`REPLAY_OUT=<dir> cargo test -p
-toolwright-tests --test wire turns`), named `<provider>--<name>.json`, holding one built turn
+toolwright-tests --test wire turns::`), named `<provider>--<name>.json`, holding one built turn
 from a recorded response or stream:
 
 - `anthropic`: one message, checked as the `anthropic` SDK's `MessageParam` (the beta

@@ -3,14 +3,11 @@
 //! published strict-mode rules checked by a walk over the schema, the lints, and the facts
 //! recorded from the providers' own SDKs (`tests/data/peers`).
 //!
-//! `UPDATE_SNAPSHOTS=1 cargo test -p toolwright-tests --test providers` rewrites the snapshots after a deliberate
+//! `UPDATE_SNAPSHOTS=1 cargo test -p toolwright-tests --test wire providers::` rewrites the snapshots after a deliberate
 //! change; review the diff.
 
-#[path = "support/data.rs"]
-mod data;
-#[path = "../examples/demo/mod.rs"]
-#[allow(dead_code)]
-mod demo;
+use crate::data;
+use crate::demo;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;

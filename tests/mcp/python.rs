@@ -3,7 +3,7 @@
 //! Chat response (broken arguments repaired on the way), and the results encoded back.
 //!
 //! Needs a Python with `mcp` installed: `TOOLWRIGHT_MCP_PYTHON=/path/to/venv/bin/python cargo
-//! test --test mcp_python`, as `.ci/run` runs it. Without the variable the test says so and checks
+//! test --test mcp python::`, as `.ci/run` runs it. Without the variable the test says so and checks
 //! nothing.
 
 use rmcp::ServiceExt;

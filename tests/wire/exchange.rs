@@ -2,15 +2,10 @@
 //! named in the README there): every response read,
 //! every stream assembled to the expected calls, and round trips through the demo toolbox.
 
-#[path = "../examples/demo/mod.rs"]
-#[allow(dead_code)]
-mod demo;
+use crate::demo;
 
-#[path = "support/data.rs"]
-mod data;
-mod support;
-#[path = "wire/turns.rs"]
-mod turns;
+use crate::data;
+use crate::support;
 
 use serde_json::{Value, json};
 use toolwright::provider::{Assembler, Provider, Turn};

@@ -7,7 +7,7 @@
 //! the list stays exact. Remote references are served from the suite's `remotes/` (its
 //! `http://localhost:1234/` convention) and the draft 2020-12 meta-schemas from
 //! `tests/data/metaschemas` (json-schema.org's documents), never from the network. Counts per
-//! file are printed (`cargo test -p toolwright-tests --test schema_suite -- --nocapture`) and written to
+//! file are printed (`cargo test -p toolwright-tests --test schema suite:: -- --nocapture`) and written to
 //! `target/tmp/schema-suite-{main,optional,optional-format}.txt`.
 
 use std::collections::BTreeMap;
@@ -17,8 +17,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use toolwright::args::CompiledSchema;
 
-#[path = "support/data.rs"]
-mod data;
+use crate::data;
 
 fn suite() -> PathBuf {
     data::path("json-schema-test-suite")

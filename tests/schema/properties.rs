@@ -1,9 +1,7 @@
 //! Contracts that hold for every input: dispatch never panics and answers every call exactly once,
 //! with its own call id, whatever the model sends.
 
-#[path = "../examples/demo/mod.rs"]
-#[allow(dead_code)]
-mod demo;
+use crate::demo;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};

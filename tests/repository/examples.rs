@@ -7,12 +7,9 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-#[path = "support/data.rs"]
-mod data;
-#[path = "../examples/demo/mod.rs"]
-#[allow(dead_code)]
-mod demo;
-mod support;
+use crate::data;
+use crate::demo;
+use crate::support;
 
 fn example(name: &str) -> PathBuf {
     // From the workspace's root, as a user runs them: the examples are the facade's and the

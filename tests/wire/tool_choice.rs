@@ -6,9 +6,8 @@
 //! and each tool's own schema); every recorded response in a format toolwright reads is read back
 //! to the recorded calls; and the request writer and `BatchOptions::for_request` agree.
 
-#[path = "support/data.rs"]
-mod data;
-mod support;
+use crate::data;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 

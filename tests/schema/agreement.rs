@@ -6,13 +6,9 @@
 //!   serde and the pipeline validates every call (so its fast path is sound);
 //! - arguments built from typed Rust values and serialized are valid.
 
-#[path = "../examples/demo/mod.rs"]
-#[allow(dead_code)]
-mod demo;
-#[path = "support/mutate.rs"]
-mod mutate;
-#[path = "support/shapes.rs"]
-mod shapes;
+use crate::demo;
+use crate::mutate;
+use crate::shapes;
 
 use shapes::{Expr, Layer, Op, Shape};
 

@@ -6,13 +6,9 @@
 //! reasons (and patterns `CompiledSchema::unsupported` lists, the list's pattern difference); so
 //! are the suite's remote references (this oracle is given no retriever).
 
-#[path = "../examples/demo/mod.rs"]
-#[allow(dead_code)]
-mod demo;
-#[path = "support/mutate.rs"]
-mod mutate;
-#[path = "support/shapes.rs"]
-mod shapes;
+use crate::demo;
+use crate::mutate;
+use crate::shapes;
 
 use shapes::{Expr, Shape};
 
@@ -26,8 +22,7 @@ use serde_json::{Value, json};
 use toolwright::args::CompiledSchema;
 use toolwright::{Tool, tool};
 
-#[path = "support/data.rs"]
-mod data;
+use crate::data;
 
 fn suite() -> PathBuf {
     data::path("json-schema-test-suite/draft2020-12")

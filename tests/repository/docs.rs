@@ -3,9 +3,6 @@
 //! depend on; the examples themselves run as doctests, against the facade), and crates whose
 //! manifests carry what crates.io and docs.rs need.
 
-#[path = "docs/architecture.rs"]
-mod architecture;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 

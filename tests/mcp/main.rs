@@ -1,0 +1,4 @@
+//! MCP both ways: toolwright's server and client against rmcp's, and against the Python SDK.
+
+pub mod python;
+pub mod servers;
