@@ -199,7 +199,7 @@ impl CompiledSchema {
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
-                    if let Some(id) = node.prefix_items.get(i).copied().or(node.items) {
+                    if let Some(id) = node.item(i) {
                         self.absent_at(id, item, &path.index(i), walk, depth + 1);
                     }
                 }
@@ -264,24 +264,14 @@ impl CompiledSchema {
         match value {
             Value::Object(map) => {
                 for (key, member) in map.iter_mut() {
-                    let schema = node.property(key).or_else(|| {
-                        node.pattern_properties
-                            .iter()
-                            .find(|(regex, _)| regex.is_match(key))
-                            .map(|(_, id)| *id)
-                            .or(match node.additional {
-                                super::compiled::Additional::Schema(id) => Some(id),
-                                _ => None,
-                            })
-                    });
-                    if let Some(schema) = schema {
+                    if let Some(schema) = node.member(key) {
                         self.coerce_at(schema, member, &path.key(key), walk, depth + 1);
                     }
                 }
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
-                    if let Some(schema) = node.prefix_items.get(i).copied().or(node.items) {
+                    if let Some(schema) = node.item(i) {
                         self.coerce_at(schema, item, &path.index(i), walk, depth + 1);
                     }
                 }

@@ -15,9 +15,7 @@
 
 use serde_json::{Number, Value};
 
-use super::compiled::{
-    Additional, CompiledSchema, Node, NodeId, Passing, ROOT, Types, is_integral, keywords,
-};
+use super::compiled::{CompiledSchema, Node, NodeId, Passing, ROOT, Types, is_integral, keywords};
 use super::number::{self, same};
 use toolwright_json::tape::{Tok, skip};
 
@@ -92,7 +90,7 @@ fn seq(
         if let Some(seen) = &mut seen {
             seen.push(canonical(tape.get(item)?)?);
         }
-        let child = node.prefix_items.get(count).copied().or(node.items);
+        let child = node.item(count);
         item = match child {
             Some(child) if schema.needs_check(child) => check(schema, tape, item, child)?,
             _ => skip(tape, item),
@@ -144,10 +142,7 @@ fn map(
     let mut count = 0;
     for (key, value) in members(tape, at, end) {
         count += 1;
-        let child = object.property(key).or(match object.additional {
-            Additional::Schema(id) => Some(id),
-            _ => None,
-        });
+        let child = object.member(key);
         if let Some(child) = child
             && schema.needs_check(child)
         {

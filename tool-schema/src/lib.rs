@@ -58,6 +58,7 @@ mod number;
 mod pattern;
 #[doc(hidden)]
 pub mod problem;
+pub mod subschemas;
 mod uri;
 mod validate;
 

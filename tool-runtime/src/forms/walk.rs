@@ -2,33 +2,10 @@
 //! resolution, and writing a dropped rule into a description.
 
 use serde_json::{Map, Value};
+use toolwright_schema::subschemas::{Holds, holds, is_schema};
 
 use super::Dialect;
 use super::lint::{Lint, Rule, Severity};
-
-/// Keywords whose value is one subschema.
-const SINGLE: &[&str] = &[
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "additionalProperties",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-];
-/// Keywords whose value is a list of subschemas.
-const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-/// Keywords whose value maps names to subschemas.
-const NAMED: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
 
 /// A provider pass in progress: where it is, and what it has found.
 pub(crate) struct Pass<'a> {
@@ -138,22 +115,22 @@ impl<'a> Pass<'a> {
     ) {
         for (key, value) in schema.iter_mut() {
             let key = key.as_str();
-            if SINGLE.contains(&key) || (key == "items" && !value.is_array()) {
-                self.at(key, |pass| visit(pass, value));
-            } else if LIST.contains(&key) || key == "items" {
-                if let Value::Array(list) = value {
-                    for (i, item) in list.iter_mut().enumerate() {
+            match holds(key, value) {
+                Some(Holds::One) => self.at(key, |pass| visit(pass, value)),
+                Some(Holds::List) => {
+                    for (i, item) in value.as_array_mut().into_iter().flatten().enumerate() {
                         self.at(key, |pass| {
                             pass.at(&i.to_string(), |pass| visit(pass, item));
                         });
                     }
                 }
-            } else if NAMED.contains(&key)
-                && let Value::Object(named) = value
-            {
-                for (name, item) in named.iter_mut() {
-                    self.at(key, |pass| pass.at(name, |pass| visit(pass, item)));
+                Some(Holds::Map) => {
+                    let members = value.as_object_mut().into_iter().flatten();
+                    for (name, item) in members.filter(|(_, item)| is_schema(item)) {
+                        self.at(key, |pass| pass.at(name, |pass| visit(pass, item)));
+                    }
                 }
+                None => {}
             }
         }
     }
@@ -214,7 +191,7 @@ pub(crate) fn is_recursive(schema: &Value, defs: &Map<String, Value>) -> Option<
             }
             let found = match value {
                 Value::Array(list) => list.iter().find_map(|v| walk(v, defs, stack, done)),
-                Value::Object(named) if NAMED.contains(&key.as_str()) => {
+                Value::Object(named) if holds(key, value) == Some(Holds::Map) => {
                     named.values().find_map(|v| walk(v, defs, stack, done))
                 }
                 Value::Object(_) => walk(value, defs, stack, done),

@@ -398,4 +398,29 @@ impl Node {
         self.property_index(name)
             .map(|index| self.properties[index].1)
     }
+
+    /// The subschema an array's item at `index` is read with: its `prefixItems` entry, else
+    /// `items`. The one lookup of an item's subschema for every walker.
+    #[inline]
+    pub fn item(&self, index: usize) -> Option<NodeId> {
+        self.prefix_items.get(index).copied().or(self.items)
+    }
+
+    /// The subschema a member named `name` is read with: its `properties` entry, else the first
+    /// `patternProperties` whose pattern matches, else `additionalProperties` when that is a
+    /// schema. The one lookup of a member's subschema for coercion and the fast path
+    /// (validation applies every matching pattern besides).
+    #[inline]
+    pub fn member(&self, name: &str) -> Option<NodeId> {
+        self.property(name).or_else(|| {
+            self.pattern_properties
+                .iter()
+                .find(|(regex, _)| regex.is_match(name))
+                .map(|(_, id)| *id)
+                .or(match self.additional {
+                    Additional::Schema(id) => Some(id),
+                    _ => None,
+                })
+        })
+    }
 }

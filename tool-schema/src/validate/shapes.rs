@@ -145,7 +145,7 @@ impl Checker<'_> {
             if self.stopped() {
                 return;
             }
-            if let Some(item_schema) = node.prefix_items.get(i).copied().or(node.items) {
+            if let Some(item_schema) = node.item(i) {
                 self.check_child(item_schema, item, &Frame::Index(path, i), out);
             }
         }

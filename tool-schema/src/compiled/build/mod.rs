@@ -200,35 +200,6 @@ const ANNOTATIONS: &[&str] = &[
     "discriminator",
 ];
 
-/// Keywords whose value is one subschema.
-const ONE_SCHEMA: &[&str] = &[
-    "items",
-    "additionalProperties",
-    "additionalItems",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
-
-/// Keywords whose value is an object of subschemas.
-const SCHEMA_MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
-
-/// Keywords whose value is an array of subschemas.
-const SCHEMA_LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-
 impl Compiler<'_, '_> {
     /// The node of the subschema at a place, reserved once; its keywords are compiled from the
     /// queue (`drain`), not here: compiling never recurses through references.

@@ -6,11 +6,9 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::{
-    Compiler, Doc, Location, MAX_DOCUMENTS, MAX_SCHEMA_DEPTH, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP,
-    VALIDATION_VOCABULARY,
-};
+use super::{Compiler, Doc, Location, MAX_DOCUMENTS, MAX_SCHEMA_DEPTH, VALIDATION_VOCABULARY};
 use crate::compiled::{Dynamic, Node, NodeId};
+use crate::subschemas::{Holds, holds};
 use crate::uri;
 
 fn escape(segment: &str) -> String {
@@ -130,23 +128,20 @@ impl Compiler<'_, '_> {
             }
             for (key, value) in map {
                 let at = format!("{pointer}/{}", escape(key));
-                if ONE_SCHEMA.contains(&key.as_str()) && !value.is_array() {
-                    stack.push((value, at.clone(), base.clone(), depth + 1));
-                }
-                if SCHEMA_MAP.contains(&key.as_str())
-                    && let Value::Object(members) = value
-                {
-                    for (name, member) in members {
-                        let at = format!("{at}/{}", escape(name));
-                        stack.push((member, at, base.clone(), depth + 1));
+                match holds(key, value) {
+                    Some(Holds::One) => stack.push((value, at, base.clone(), depth + 1)),
+                    Some(Holds::List) => {
+                        for (i, item) in value.as_array().into_iter().flatten().enumerate() {
+                            stack.push((item, format!("{at}/{i}"), base.clone(), depth + 1));
+                        }
                     }
-                }
-                if SCHEMA_LIST.contains(&key.as_str())
-                    && let Value::Array(items) = value
-                {
-                    for (i, item) in items.iter().enumerate() {
-                        stack.push((item, format!("{at}/{i}"), base.clone(), depth + 1));
+                    Some(Holds::Map) => {
+                        for (name, member) in value.as_object().into_iter().flatten() {
+                            let at = format!("{at}/{}", escape(name));
+                            stack.push((member, at, base.clone(), depth + 1));
+                        }
                     }
+                    None => {}
                 }
             }
         }
