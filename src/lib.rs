@@ -202,18 +202,18 @@
 
 // Every public item of the runtime, by name: what the root holds is chosen here, not by the
 // runtime's own root (a new item there is not public here until listed).
-pub use toolwright_runtime::{args, provider};
 pub use toolwright_runtime::{
     ArgumentError, Arguments, Batch, BatchOptions, Before, Blocking, BoxFuture, CallInfo, CallKind,
     CallScope, CallStatus, Cancellation, Cancelled, Content, ContentPart, ContextOf,
     DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, Decision, Deprecation, Dialect, Downgrade, DynTool,
-    DynamicTool, ExecutionStatus, FunctionParam, Hook, HookFailure, Interrupt, InterruptKind,
-    IntoOutcome, IntoTools, Lint, LintReport, MaybeReady, Native, Outcome, ParamType,
-    ParsedArguments, Progress, ProgressSink, ProviderTools, RegisterError, Resolve, ResultDetail,
-    Rule, SchemaError, Severity, Sleep, StrictFallback, Tool, ToolAnnotations, ToolCall,
-    ToolDefinition, ToolFormat, ToolOutput, ToolResult, Toolbox, Toolset, UnknownArgs, block_on,
-    canonical_parameters, close_matches, erase, parse_arguments, run_blocking, schema_for, sleep,
+    DynamicTool, FunctionParam, Hook, HookFailure, Interrupt, InterruptKind, IntoOutcome,
+    IntoTools, Lint, LintReport, MaybeReady, Native, Outcome, ParamType, ParsedArguments, Progress,
+    ProgressSink, ProviderTools, RegisterError, Resolve, ResultDetail, Rule, SchemaError, Severity,
+    Sleep, StrictFallback, Tool, ToolAnnotations, ToolCall, ToolDefinition, ToolFormat, ToolOutput,
+    ToolResult, Toolbox, Toolset, UnknownArgs, block_on, canonical_parameters, close_matches,
+    erase, run_blocking, schema_for, sleep,
 };
+pub use toolwright_runtime::{args, provider};
 
 #[doc(hidden)]
 pub use toolwright_runtime::__private;

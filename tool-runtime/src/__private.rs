@@ -214,7 +214,7 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
 /// unknown names itself, so the strict fast path is sound.
 ///
 /// # Errors
-/// As [`crate::parse_arguments`].
+/// As [`crate::args::parse`].
 pub fn parse_generated<A: DeserializeOwned>(
     definition: &ToolDefinition,
     arguments: &Arguments,

@@ -83,21 +83,6 @@ pub enum CallKind {
     Builtin,
 }
 
-/// Where a call is in its execution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ExecutionStatus {
-    /// Known, not yet run.
-    #[default]
-    Identified,
-    /// Running.
-    Executing,
-    /// Ran and produced a result.
-    Completed,
-    /// Could not produce a successful result.
-    Failed,
-}
-
 /// One tool call made by a model.
 ///
 /// ```
@@ -121,9 +106,6 @@ pub struct ToolCall {
     /// Whether the call was received in full.
     #[serde(default)]
     pub status: CallStatus,
-    /// Where the call is in its execution.
-    #[serde(default)]
-    pub execution: ExecutionStatus,
     /// Who runs the call: the application, or the provider itself.
     #[serde(default, skip_serializing_if = "is_function")]
     pub kind: CallKind,
@@ -152,7 +134,6 @@ impl ToolCall {
             arguments: arguments.into(),
             index: 0,
             status: CallStatus::Complete,
-            execution: ExecutionStatus::Identified,
             kind: CallKind::Function,
             id_generated: false,
             display_text: None,

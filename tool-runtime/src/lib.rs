@@ -49,7 +49,7 @@ mod result;
 pub mod __private;
 
 pub use crate::args::ArgumentError;
-pub use crate::call::{Arguments, CallKind, CallStatus, ExecutionStatus, ToolCall};
+pub use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 pub use crate::definition::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
 pub use crate::dispatch::{Batch, BatchOptions, Decision};
 pub use crate::exec::{
@@ -67,7 +67,7 @@ pub use crate::output::{
 pub use crate::result::{ResultDetail, ToolResult};
 pub use crate::tool::{
     ContextOf, Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
-    ToolDefinition, UnknownArgs, erase, parse_arguments,
+    ToolDefinition, UnknownArgs, erase,
 };
 pub use crate::toolbox::{
     DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, IntoTools, ParsedArguments, RegisterError, Toolbox,

@@ -310,6 +310,19 @@ fn fast_tape<'a>(
     }
 }
 
+/// The default argument handling, against a definition's parameters schema: JSON repair,
+/// coercion, validation with every problem reported together, then serde (this module's pipeline).
+///
+/// # Errors
+/// Everything that is wrong, as one [`ArgumentError`].
+pub fn parse<T: DeserializeOwned>(
+    definition: &ToolDefinition,
+    arguments: &Arguments,
+    session: &mut ParseSession,
+) -> Result<T, ArgumentError> {
+    parse_checked(definition, arguments, session)
+}
+
 /// The whole pipeline, without the fast path: for argument types that do not themselves
 /// enforce the schema (a JSON map, say).
 ///

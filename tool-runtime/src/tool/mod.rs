@@ -7,7 +7,6 @@ use std::any::Any;
 use std::future::Future;
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
 
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError, ArgumentPolicy, Fixes, ParseSession};
@@ -41,8 +40,8 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     ///
     /// `session` carries the toolbox's [`ArgumentPolicy`] in, and the repairs and coercions
     /// made out. May run more than once for one call (a check before human approval, then
-    /// execution), so it must not have side effects. [`parse_arguments`] is the default
-    /// handling.
+    /// execution), so it must not have side effects. [`args::parse`](crate::args::parse) is the
+    /// default handling.
     ///
     /// # Errors
     /// An [`ArgumentError`] whose `Display` is the message for the model.
@@ -146,19 +145,6 @@ impl<T: ?Sized> ContextOf<T> for Arc<T> {
     fn context(&self) -> &T {
         self
     }
-}
-
-/// The default argument handling, against a definition's parameters schema: JSON repair,
-/// coercion, validation with every problem reported together, then serde (see [`crate::args`]).
-///
-/// # Errors
-/// Everything that is wrong, as one [`ArgumentError`].
-pub fn parse_arguments<T: DeserializeOwned>(
-    definition: &ToolDefinition,
-    arguments: &Arguments,
-    session: &mut ParseSession,
-) -> Result<T, ArgumentError> {
-    args::parse_checked(definition, arguments, session)
 }
 
 /// The object-safe form of [`Tool`], as a [`Toolbox`](crate::Toolbox) stores tools. A `Tool<C>`
