@@ -7,7 +7,6 @@ use std::any::Any;
 use std::future::Future;
 use std::sync::Arc;
 
-
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{Arguments, ToolCall};
