@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use toolwright::{ToolCall, Toolbox, block_on, tool};
+use toolwright::{ToolCall, Toolbox, exec::block_on, tool};
 
 #[allow(dead_code)]
 mod common;
@@ -22,7 +22,7 @@ use common::add;
 /// Waits `ms` milliseconds.
 #[tool(concurrent)]
 async fn wait(ms: u64) -> u64 {
-    toolwright::sleep(Duration::from_millis(ms)).await;
+    toolwright::exec::sleep(Duration::from_millis(ms)).await;
     ms
 }
 

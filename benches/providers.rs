@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use toolwright::{ToolDefinition, ToolFormat};
+use toolwright::{ToolDefinition, schema::ToolFormat};
 
 #[path = "../examples/demo/mod.rs"]
 #[allow(dead_code)]

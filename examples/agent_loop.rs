@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use toolwright::provider::Provider;
-use toolwright::{BatchOptions, ToolCall, ToolResult, Toolbox, tool};
+use toolwright::{ToolCall, ToolResult, Toolbox, exec::BatchOptions, tool};
 
 /// Fetch the sales report of a region.
 // A slow backend: it takes five seconds, and the tool allows 150 ms.
@@ -30,7 +30,7 @@ async fn fetch_report(
     /// The region, e.g. "emea".
     region: String,
 ) -> String {
-    toolwright::sleep(Duration::from_secs(5)).await;
+    toolwright::exec::sleep(Duration::from_secs(5)).await;
     format!("{region}: sales up 4%")
 }
 

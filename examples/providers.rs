@@ -25,7 +25,10 @@ mod output;
 use std::process::ExitCode;
 
 use toolwright::provider::{ToolChoice, ToolRequest};
-use toolwright::{Severity, ToolFormat, Toolbox};
+use toolwright::{
+    Toolbox,
+    schema::{Severity, ToolFormat},
+};
 
 const FORMS: &str = "openai, openai-strict, openai-responses, anthropic, anthropic-strict, gemini, gemini-json-schema, mcp";
 

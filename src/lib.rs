@@ -60,12 +60,12 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolwright::{BatchOptions, CallInfo, Decision, ResultDetail, ToolCall, Toolbox, tool};
+//! use toolwright::{CallInfo, ResultDetail, ToolCall, Toolbox, tool, exec::{BatchOptions, Decision}};
 //!
 //! /// Look a page up (safe beside other calls; stopped after 2 s).
 //! #[tool(read_only, timeout = "2s")]
 //! async fn lookup(url: String) -> String {
-//!     toolwright::sleep(std::time::Duration::from_millis(10)).await;
+//!     toolwright::exec::sleep(std::time::Duration::from_millis(10)).await;
 //!     format!("<html>{url}</html>")
 //! }
 //!
@@ -94,7 +94,7 @@
 //! ];
 //! // `parallel_tool_calls: false` in the request would run them one at a time.
 //! let options = BatchOptions::for_request(&json!({"model": "gpt-4.1"}));
-//! let mut results = toolwright::block_on(tools.execute_all_with(&calls, &(), options));
+//! let mut results = toolwright::exec::block_on(tools.execute_all_with(&calls, &(), options));
 //! assert_eq!(results[1].text(), "<html>b.example</html>");
 //! assert_eq!(results[3].text(), "log.txt.gz");
 //!
@@ -117,15 +117,15 @@
 //!   (default 16); any other call runs alone, after every earlier call and before any later one.
 //!   `with_parallel_calls(false)`, `BatchOptions::parallel(false)` or a request with OpenAI's
 //!   `parallel_tool_calls: false` or Anthropic's `disable_parallel_tool_use`
-//!   ([`BatchOptions::for_request`]) run every call alone.
+//!   ([`BatchOptions::for_request`](crate::exec::BatchOptions::for_request)) run every call alone.
 //! - **Timeouts**: `#[tool(timeout = "5s")]` or `Toolbox::with_timeout`; a call past its time
 //!   gets an error result saying so ([`ResultDetail::TimedOut`]), and whatever it does later is
 //!   discarded. `#[tool(blocking)]` runs a sync body that blocks on a thread of toolwright's own
 //!   pool, so the deadline holds and the batch goes on; no runtime waits for those threads at
-//!   shutdown. With the `tokio` feature, timeouts and [`sleep`] use tokio's timer inside a
+//!   shutdown. With the `tokio` feature, timeouts and [`sleep`](crate::exec::sleep) use tokio's timer inside a
 //!   runtime; without it, one shared timer thread. What a timeout cannot stop is told under
 //!   Limits below.
-//! - **Cancellation**: `BatchOptions::cancellation(token)` or [`Batch::cancel`] end a batch at
+//! - **Cancellation**: `BatchOptions::cancellation(token)` or [`Batch::cancel`](crate::exec::Batch::cancel) end a batch at
 //!   once with a `Cancelled` result for every call not finished; dropping a batch raises its
 //!   calls' signal. Tools see it through [`CallInfo::is_cancelled`] / `cancelled()`.
 //! - **Approval**: `#[tool(needs_approval)]`, or a rule over the arguments and the context:
@@ -139,7 +139,7 @@
 //! - **Retry budget**: after 3 invalid calls of one tool in a row (`with_retry_budget`), the
 //!   result tells the model to stop and carries `ResultDetail::BudgetExhausted`
 //!   (`ToolResult::budget_exhausted`), so the agent loop can stop too.
-//! - **Hooks** (`Toolbox::with_hook`, trait [`Hook`]): `before` sees the definition, call and
+//! - **Hooks** (`Toolbox::with_hook`, trait [`Hook`](crate::exec::Hook)): `before` sees the definition, call and
 //!   context and may rewrite the arguments or deny the call; `after` may rewrite the result.
 //! - **Tracing**: a `tool_batch` span (calls, concurrency, duration, cancelled) around
 //!   `tool_call` spans (tool, call id, outcome, duration, repairs, coercions); arguments only
@@ -181,7 +181,7 @@
 //! body that never returns cannot keep a `#[tokio::main]` program from exiting.
 //!
 //! # Features
-//! - `tokio`: inside a tokio runtime, timeouts and [`sleep`] use tokio's timer (and its clock,
+//! - `tokio`: inside a tokio runtime, timeouts and [`sleep`](crate::exec::sleep) use tokio's timer (and its clock,
 //!   `tokio::time::pause` included). Without it everything works on any executor: a shared
 //!   timer thread. A tool that itself awaits tokio's timer or I/O needs its calls run inside a
 //!   tokio runtime (under `#[tokio::main]`, not `execute_blocking`): run elsewhere, its result
@@ -200,20 +200,50 @@
 #![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// Every public item of the runtime, by name: what the root holds is chosen here, not by the
-// runtime's own root (a new item there is not public here until listed).
+// The root holds what an application writes; the rest is in the modules below, by concern.
 pub use toolwright_runtime::{
-    ArgumentError, Arguments, Batch, BatchOptions, Before, Blocking, BoxFuture, CallInfo, CallKind,
-    CallScope, CallStatus, Cancellation, Cancelled, Content, ContentPart, ContextOf,
-    DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, Decision, Deprecation, Dialect, Downgrade, DynTool,
-    DynamicTool, FunctionParam, Hook, HookFailure, Interrupt, InterruptKind, IntoOutcome,
-    IntoTools, Lint, LintReport, MaybeReady, Native, Outcome, ParamType, ParsedArguments, Progress,
-    ProgressSink, ProviderTools, RegisterError, Resolve, ResultDetail, Rule, SchemaError, Severity,
-    Sleep, StrictFallback, Tool, ToolAnnotations, ToolCall, ToolDefinition, ToolFormat, ToolOutput,
-    ToolResult, Toolbox, Toolset, UnknownArgs, block_on, canonical_parameters, close_matches,
-    erase, run_blocking, schema_for, sleep,
+    ArgumentError, Arguments, CallInfo, CallKind, CallStatus, Content, ContentPart, DynamicTool,
+    Interrupt, InterruptKind, Native, Outcome, RegisterError, ResultDetail, Tool, ToolCall,
+    ToolDefinition, ToolOutput, ToolResult, Toolbox, Toolset,
 };
 pub use toolwright_runtime::{args, provider};
+
+/// Running calls: batches and their options, cancellation and progress, hooks, approval
+/// decisions, and the executor-agnostic pieces underneath (`block_on`, `sleep`, blocking bodies).
+///
+/// [`Toolbox::execute`] and [`Toolbox::execute_all`] are the entry points; this module holds
+/// what tunes and observes them. Everything here works on any executor (the `tokio` feature only
+/// moves timers onto tokio's).
+pub mod exec {
+    #[allow(unused_imports)] // For the links above.
+    use crate::Toolbox;
+    pub use toolwright_runtime::{
+        Batch, BatchOptions, Before, Blocking, BoxFuture, CallScope, Cancellation, Cancelled,
+        DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, Decision, Hook, HookFailure, MaybeReady,
+        Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
+    };
+}
+
+/// Schemas and the providers' forms of them: a tool's canonical JSON Schema
+/// ([`schema_for`](crate::schema::schema_for), [`canonical_parameters`](crate::schema::canonical_parameters)), the dialect each provider accepts ([`Dialect`](crate::schema::Dialect)),
+/// the tool lists sent ([`ToolFormat`](crate::schema::ToolFormat), [`ProviderTools`](crate::schema::ProviderTools)) and what a dialect cannot say
+/// ([`Lint`](crate::schema::Lint), [`LintReport`](crate::schema::LintReport)).
+pub mod schema {
+    pub use toolwright_runtime::{
+        Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
+        StrictFallback, ToolFormat, canonical_parameters, close_matches, schema_for,
+    };
+}
+
+/// Tools without the attributes: definitions built at run time ([`FunctionParam`](crate::dynamic::FunctionParam),
+/// [`ToolAnnotations`](crate::dynamic::ToolAnnotations)), the object-safe form a toolbox stores ([`DynTool`](crate::dynamic::DynTool), [`erase`](crate::dynamic::erase)), contexts
+/// lent to tools ([`ContextOf`](crate::dynamic::ContextOf)), and what `#[tool]`'s generated code implements for you.
+pub mod dynamic {
+    pub use toolwright_runtime::{
+        ContextOf, Deprecation, DynTool, FunctionParam, IntoOutcome, IntoTools, ParamType,
+        ParsedArguments, ToolAnnotations, UnknownArgs, erase,
+    };
+}
 
 #[doc(hidden)]
 pub use toolwright_runtime::__private;

@@ -23,7 +23,11 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolwright::provider::Provider;
-use toolwright::{Decision, Dialect, ToolCall, ToolFormat, ToolResult, Toolbox};
+use toolwright::{
+    ToolCall, ToolResult, Toolbox,
+    exec::Decision,
+    schema::{Dialect, ToolFormat},
+};
 
 use shop::{Session, Shop, Status, whoami};
 

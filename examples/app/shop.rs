@@ -384,7 +384,7 @@ impl Shop {
         currency: String,
     ) -> Result<f64, ShopError> {
         // The rate service, stood in for: it answers after a moment.
-        toolwright::sleep(Duration::from_millis(5)).await;
+        toolwright::exec::sleep(Duration::from_millis(5)).await;
         match currency.as_str() {
             "USD" => Ok(1.08),
             "GBP" => Ok(0.85),

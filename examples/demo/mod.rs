@@ -188,7 +188,7 @@ pub async fn sleep(
     #[schemars(range(max = 600_000))]
     ms: u64,
 ) -> u64 {
-    toolwright::sleep(std::time::Duration::from_millis(ms)).await;
+    toolwright::exec::sleep(std::time::Duration::from_millis(ms)).await;
     ms
 }
 

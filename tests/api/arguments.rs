@@ -8,8 +8,10 @@ use serde_json::{Map, Value, json};
 use toolwright::args::{ArgumentPolicy, CoercionKind, CutOff, ProblemKind, RepairKind};
 use toolwright::provider::{Assembler, Provider};
 use toolwright::{
-    ArgumentError, Arguments, Before, CallStatus, DynamicTool, Hook, ToolAnnotations, ToolCall,
-    ToolDefinition, Toolbox, tool,
+    ArgumentError, Arguments, CallStatus, DynamicTool, ToolCall, ToolDefinition, Toolbox,
+    dynamic::ToolAnnotations,
+    exec::{Before, Hook},
+    tool,
 };
 
 /// Count items.

@@ -11,8 +11,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwright::{
-    BatchOptions, Before, CallInfo, Cancellation, Hook, Interrupt, InterruptKind, IntoOutcome,
-    Outcome, ResultDetail, ToolCall, ToolDefinition, ToolResult, Toolbox, tool,
+    CallInfo, Interrupt, InterruptKind, Outcome, ResultDetail, ToolCall, ToolDefinition,
+    ToolResult, Toolbox,
+    dynamic::IntoOutcome,
+    exec::{BatchOptions, Before, Cancellation, Hook},
+    tool,
 };
 
 /// What the tools saw: events in order, and how many ran at once.
@@ -61,7 +64,7 @@ impl Ctx {
 #[tool(concurrent)]
 async fn wait(id: u32, ms: u64, #[tool(context)] ctx: &Ctx) -> u32 {
     ctx.enter("wait", id);
-    toolwright::sleep(Duration::from_millis(ms)).await;
+    toolwright::exec::sleep(Duration::from_millis(ms)).await;
     ctx.leave("wait", id);
     id
 }
@@ -70,7 +73,7 @@ async fn wait(id: u32, ms: u64, #[tool(context)] ctx: &Ctx) -> u32 {
 #[tool]
 async fn write(id: u32, ms: u64, #[tool(context)] ctx: &Ctx) -> u32 {
     ctx.enter("write", id);
-    toolwright::sleep(Duration::from_millis(ms)).await;
+    toolwright::exec::sleep(Duration::from_millis(ms)).await;
     ctx.leave("write", id);
     id
 }

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value, json};
 use toolwright::{
-    Arguments, CallStatus, DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition,
-    ToolOutput, Toolbox,
+    Arguments, CallStatus, DynamicTool, ToolCall, ToolDefinition, ToolOutput, Toolbox,
+    dynamic::{FunctionParam, ParamType},
 };
 
 fn order_definition() -> ToolDefinition {

@@ -6,8 +6,9 @@ use serde_json::{Map, Value, json};
 use toolwright::args::{ArgumentPolicy, CoercionKind, JsonLimits, RepairKind};
 use toolwright::provider::Provider;
 use toolwright::{
-    ArgumentError, Arguments, Before, DynamicTool, Hook, ToolCall, ToolDefinition, ToolResult,
-    Toolbox, tool,
+    ArgumentError, Arguments, DynamicTool, ToolCall, ToolDefinition, ToolResult, Toolbox,
+    exec::{Before, Hook},
+    tool,
 };
 
 /// Echo a note.

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::args::ProblemKind;
 use toolwright::{
-    ArgumentError, CallInfo, ContentPart, Decision, Interrupt, RegisterError, ResultDetail, Tool,
-    ToolCall, ToolOutput, Toolbox, tool,
+    ArgumentError, CallInfo, ContentPart, Interrupt, RegisterError, ResultDetail, Tool, ToolCall,
+    ToolOutput, Toolbox, exec::Decision, tool,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]

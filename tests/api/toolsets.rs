@@ -9,7 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::{
-    CallInfo, Decision, IntoTools, RegisterError, ToolCall, ToolFormat, Toolbox, tool, toolset,
+    CallInfo, RegisterError, ToolCall, Toolbox, dynamic::IntoTools, exec::Decision,
+    schema::ToolFormat, tool, toolset,
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
@@ -298,7 +299,7 @@ fn prefixes_keep_two_services_tools_apart() {
                 .into_tools()
                 .into_iter()
                 .chain(Arc::clone(&files).toolset().into_tools())
-                .chain([toolwright::erase(add {})])
+                .chain([toolwright::dynamic::erase(add {})])
                 .collect::<Vec<_>>(),
         )
         .unwrap_err();

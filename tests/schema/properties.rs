@@ -6,7 +6,10 @@ use crate::demo;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolwright::args::{JsonLimits, parse_json, parse_lenient};
-use toolwright::{Arguments, BatchOptions, ToolCall, block_on};
+use toolwright::{
+    Arguments, ToolCall,
+    exec::{BatchOptions, block_on},
+};
 
 const TOOLS: &[&str] = &[
     "add",
@@ -258,12 +261,12 @@ proptest! {
             return Ok(());
         };
         for format in [
-            toolwright::ToolFormat::OpenAiChat,
-            toolwright::ToolFormat::OpenAiResponses,
-            toolwright::ToolFormat::Anthropic,
-            toolwright::ToolFormat::Gemini,
-            toolwright::ToolFormat::GeminiJsonSchema,
-            toolwright::ToolFormat::Mcp,
+            toolwright::schema::ToolFormat::OpenAiChat,
+            toolwright::schema::ToolFormat::OpenAiResponses,
+            toolwright::schema::ToolFormat::Anthropic,
+            toolwright::schema::ToolFormat::Gemini,
+            toolwright::schema::ToolFormat::GeminiJsonSchema,
+            toolwright::schema::ToolFormat::Mcp,
         ] {
             for strict in [false, true] {
                 let entry = def.provider_entry(format, strict).clone();
@@ -271,12 +274,12 @@ proptest! {
                 prop_assert_eq!(&entry, fresh.provider_entry(format, strict));
             }
         }
-        for dialect in toolwright::Dialect::ALL {
+        for dialect in toolwright::schema::Dialect::ALL {
             let report = def.lint(dialect);
             // One line per lint: every lint with `{:#}`; by default errors and warnings, and
             // one line counting the notes.
             prop_assert_eq!(format!("{report:#}").lines().count().max(1), report.lints().len().max(1));
-            let notes = report.of(toolwright::Severity::Note).count();
+            let notes = report.of(toolwright::schema::Severity::Note).count();
             prop_assert_eq!(
                 report.to_string().lines().count().max(1),
                 (report.lints().len() - notes + usize::from(notes > 0)).max(1)

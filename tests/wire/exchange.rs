@@ -858,7 +858,9 @@ fn mcp_results_carry_structured_content_when_the_tool_has_an_output_schema() {
     let result = tools.execute_blocking(&call, &demo::context());
     let encoded = tools.encode_result(Provider::Mcp, &call, &result).unwrap();
     assert!(encoded.get("structuredContent").is_none());
-    let form = tools.tools_for(toolwright::ToolFormat::Mcp).unwrap();
+    let form = tools
+        .tools_for(toolwright::schema::ToolFormat::Mcp)
+        .unwrap();
     let form = serde_json::to_value(&form).unwrap();
     let explode = form["tools"]
         .as_array()
@@ -876,7 +878,10 @@ fn mcp_results_carry_structured_content_when_the_tool_has_an_output_schema() {
 #[test]
 fn names_a_provider_refuses_are_sent_as_stand_ins_and_mapped_back() {
     use serde_json::Map;
-    use toolwright::{Dialect, DynamicTool, Rule, Severity, ToolDefinition, ToolFormat, Toolbox};
+    use toolwright::{
+        DynamicTool, ToolDefinition, Toolbox,
+        schema::{Dialect, Rule, Severity, ToolFormat},
+    };
 
     let def = ToolDefinition::new("files.read", "Read a file.", json!({})).unwrap();
     let read = DynamicTool::new(def, |_: Map<String, Value>, _: &()| json!("contents"));

@@ -17,8 +17,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use toolwright::args::{ArgumentPolicy, CoercionKind};
 use toolwright::{
-    Dialect, RegisterError, Rule, Severity, StrictFallback, Tool, ToolCall, ToolDefinition,
-    ToolFormat, Toolbox, tool,
+    RegisterError, Tool, ToolCall, ToolDefinition, Toolbox,
+    schema::{Dialect, Rule, Severity, StrictFallback, ToolFormat},
+    tool,
 };
 
 /// The forms `examples/providers` takes, and what each means.

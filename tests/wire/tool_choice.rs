@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 use toolwright::provider::{AllowedMode, Provider, RequestError, ToolChoice, ToolRequest};
-use toolwright::{BatchOptions, DynamicTool, ToolDefinition, ToolFormat, Toolbox};
+use toolwright::{DynamicTool, ToolDefinition, Toolbox, exec::BatchOptions, schema::ToolFormat};
 
 fn matrix() -> Vec<Value> {
     data::read("providers/pydantic_ai_tool_choice_matrix.jsonl")

@@ -28,7 +28,7 @@ pub enum Before {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwright::{Before, DynamicTool, Hook, ToolCall, ToolDefinition, ToolResult, Toolbox};
+/// use toolwright::{DynamicTool, ToolCall, ToolDefinition, ToolResult, Toolbox, exec::{Before, Hook}};
 ///
 /// struct NoDeletes;
 ///

@@ -2,7 +2,7 @@
 // goes away), and every provider form tells the model; calling the fn itself still warns.
 #![deny(deprecated)]
 
-use toolwright::{ToolFormat, Toolbox, tool};
+use toolwright::{Toolbox, tool, schema::ToolFormat};
 
 /// Repeat the text.
 #[tool]

@@ -347,7 +347,7 @@ impl ToolDefinition {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::{ToolAnnotations, ToolDefinition};
+    /// use toolwright::{ToolDefinition, dynamic::ToolAnnotations};
     ///
     /// let def = ToolDefinition::new("lookup", "Look a word up.", json!({})).unwrap();
     /// assert!(!def.is_concurrent());
@@ -400,7 +400,7 @@ impl ToolDefinition {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::{ToolDefinition, ToolFormat};
+    /// use toolwright::{ToolDefinition, schema::ToolFormat};
     ///
     /// let def = ToolDefinition::new("search", "Search the web.", json!({
     ///     "type": "object",

@@ -148,8 +148,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// ```
     /// use std::collections::HashMap;
     ///
-    /// use toolwright::{Decision, ToolCall, Toolbox};
-    /// # use toolwright::{DynamicTool, ToolDefinition, erase};
+    /// use toolwright::{ToolCall, Toolbox, exec::Decision};
+    /// # use toolwright::{DynamicTool, ToolDefinition, dynamic::erase};
     /// # use serde_json::{Map, Value, json};
     /// # let definition = ToolDefinition::new("delete", "Delete a file.", json!({"type": "object"}))
     /// #     .unwrap()

@@ -19,7 +19,7 @@ use crate::toolbox::Toolbox;
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwright::BatchOptions;
+/// use toolwright::exec::BatchOptions;
 ///
 /// // The request asked the model for one call at a time: run them one at a time too.
 /// let request = json!({"model": "gpt-4.1", "parallel_tool_calls": false});
@@ -89,7 +89,7 @@ impl BatchOptions {
     /// (The batch raises it too, when it is cancelled or dropped with calls unfinished.)
     ///
     /// ```
-    /// use toolwright::{BatchOptions, CallInfo, Cancellation, ToolCall, Toolbox, tool};
+    /// use toolwright::{CallInfo, ToolCall, Toolbox, tool, exec::{BatchOptions, Cancellation}};
     ///
     /// /// Work until asked to stop; returns how it ended.
     /// #[tool]
@@ -103,7 +103,7 @@ impl BatchOptions {
     /// stop.cancel(); // asked before it even starts: it still runs, and ends at once
     /// let calls = [ToolCall::new("c1", "work", "{}")];
     /// let options = BatchOptions::new().stop_signal(stop);
-    /// let results = toolwright::block_on(tools.execute_all_with(&calls, &(), options));
+    /// let results = toolwright::exec::block_on(tools.execute_all_with(&calls, &(), options));
     /// assert_eq!(results[0].text(), "stopped cleanly");
     /// ```
     #[must_use]
@@ -199,7 +199,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///     ToolCall::new("c2", "nope", "{}"),
     ///     ToolCall::new("c3", "echo", r#"{"text": "three"}"#),
     /// ];
-    /// let results = toolwright::block_on(tools.execute_all(&calls, &()));
+    /// let results = toolwright::exec::block_on(tools.execute_all(&calls, &()));
     /// let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
     /// assert_eq!(ids, ["c1", "c2", "c3"]);
     /// assert_eq!(results[2].text(), "three");

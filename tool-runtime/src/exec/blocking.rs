@@ -26,7 +26,7 @@ use std::time::Duration;
 /// idle thread ends after 10 seconds without work.
 ///
 /// ```
-/// let answer = toolwright::block_on(toolwright::run_blocking(|| {
+/// let answer = toolwright::exec::block_on(toolwright::exec::run_blocking(|| {
 ///     std::thread::sleep(std::time::Duration::from_millis(1));
 ///     42
 /// }));

@@ -17,7 +17,7 @@ use std::task::{Context, Poll, Waker};
 /// it from outside.
 ///
 /// ```
-/// use toolwright::Cancellation;
+/// use toolwright::exec::Cancellation;
 ///
 /// let token = Cancellation::new();
 /// let seen_by_tool = token.clone();

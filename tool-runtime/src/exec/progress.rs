@@ -27,7 +27,7 @@ pub struct Progress {
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};
-/// use toolwright::{CallInfo, Progress, ProgressSink, ToolCall};
+/// use toolwright::{CallInfo, ToolCall, exec::{Progress, ProgressSink}};
 ///
 /// let seen = Arc::new(Mutex::new(Vec::new()));
 /// let sink = {
@@ -35,7 +35,7 @@ pub struct Progress {
 ///     ProgressSink::new(move |report: Progress| seen.lock().unwrap().push(report.progress))
 /// };
 /// let call = ToolCall::new("c1", "index", "{}");
-/// let info = toolwright::CallScope::new(&call).with_progress(sink).info();
+/// let info = toolwright::exec::CallScope::new(&call).with_progress(sink).info();
 /// assert!(info.report_progress(1.0, Some(4.0), None));
 /// assert_eq!(*seen.lock().unwrap(), [1.0]);
 /// assert!(!CallInfo::new(&call).report_progress(2.0, None, None)); // nobody listens

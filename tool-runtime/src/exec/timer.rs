@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 /// use std::time::{Duration, Instant};
 ///
 /// let started = Instant::now();
-/// toolwright::block_on(toolwright::sleep(Duration::from_millis(5)));
+/// toolwright::exec::block_on(toolwright::exec::sleep(Duration::from_millis(5)));
 /// assert!(started.elapsed() >= Duration::from_millis(5));
 /// ```
 pub fn sleep(duration: Duration) -> Sleep {

@@ -126,7 +126,7 @@ impl fmt::Display for Lint {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwright::{Dialect, ToolDefinition};
+/// use toolwright::{ToolDefinition, schema::Dialect};
 ///
 /// let def = ToolDefinition::new("tally", "Count words.", json!({
 ///     "type": "object",
@@ -173,7 +173,7 @@ impl LintReport {
     /// OpenAI strict and Gemini" as a one-line test.
     ///
     /// ```
-    /// use toolwright::{Dialect, Toolbox};
+    /// use toolwright::{Toolbox, schema::Dialect};
     ///
     /// let tools: Toolbox = Toolbox::new();
     /// tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean();
@@ -230,7 +230,7 @@ impl fmt::Display for LintReport {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::{Dialect, ToolDefinition};
+    /// use toolwright::{ToolDefinition, schema::Dialect};
     ///
     /// let def = ToolDefinition::new("tally", "Count words.", json!({
     ///     "type": "object",

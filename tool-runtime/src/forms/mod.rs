@@ -73,7 +73,7 @@ impl Dialect {
     /// `[A-Za-z0-9_.-]{1,128}`.
     ///
     /// ```
-    /// use toolwright::Dialect;
+    /// use toolwright::schema::Dialect;
     ///
     /// assert!(Dialect::Mcp.check_name("files.read").is_ok());
     /// assert!(Dialect::OpenAi.check_name("files.read").is_err());
@@ -130,7 +130,7 @@ impl Dialect {
     /// the stand-in back to the tool ([`Toolbox::read_response`](crate::Toolbox::read_response)).
     ///
     /// ```
-    /// use toolwright::Dialect;
+    /// use toolwright::schema::Dialect;
     ///
     /// assert_eq!(Dialect::OpenAi.wire_name("files.read"), "files_read");
     /// assert_eq!(Dialect::Mcp.wire_name("files.read"), "files.read");

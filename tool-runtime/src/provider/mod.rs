@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolwright::{Dialect, ToolFormat, Toolbox, tool};
+//! use toolwright::{Toolbox, tool, schema::{Dialect, ToolFormat}};
 //!
 //! /// Search the catalogue.
 //! #[tool]
@@ -68,7 +68,7 @@
 //! ```
 //! use serde_json::json;
 //! use toolwright::provider::{AllowedMode, ToolChoice, ToolRequest};
-//! use toolwright::{BatchOptions, ToolFormat, Toolbox, tool};
+//! use toolwright::{Toolbox, tool, exec::BatchOptions, schema::ToolFormat};
 //!
 //! /// The weather in a city.
 //! #[tool]

@@ -322,7 +322,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// ```
     /// use serde_json::json;
     /// use toolwright::provider::{AllowedMode, ToolChoice};
-    /// use toolwright::{ToolFormat, Toolbox, tool};
+    /// use toolwright::{Toolbox, tool, schema::ToolFormat};
     ///
     /// /// The weather in a city.
     /// #[tool]

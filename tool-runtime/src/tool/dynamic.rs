@@ -45,7 +45,7 @@ impl ParamType {
 /// One parameter of a dynamic tool.
 ///
 /// ```
-/// use toolwright::{FunctionParam, ParamType};
+/// use toolwright::dynamic::{FunctionParam, ParamType};
 ///
 /// let line = FunctionParam::new("lines", ParamType::Array(Box::new(ParamType::Object(vec![
 ///     FunctionParam::new("sku", ParamType::String).required(),
@@ -149,7 +149,7 @@ enum Handler<C: ?Sized> {
 ///
 /// ```
 /// use serde_json::{Map, Value};
-/// use toolwright::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
+/// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox, dynamic::{FunctionParam, ParamType}};
 ///
 /// let def = ToolDefinition::from_params(
 ///     "echo",

@@ -91,7 +91,7 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use toolwright::{ContextOf, ToolCall, Toolbox, tool};
+/// use toolwright::{ToolCall, Toolbox, tool, dynamic::ContextOf};
 ///
 /// struct App { name: String }
 /// struct Session { user: String }
@@ -125,7 +125,7 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
 #[diagnostic::on_unimplemented(
     message = "a tool taking `&{T}` cannot run in a `Toolbox<{Self}>`",
     label = "the toolbox's context `{Self}` does not lend a `&{T}`",
-    note = "a tool with a `#[tool(context)] ctx: &T` parameter works in a `Toolbox<T>`, a `Toolbox<Arc<T>>`, or a toolbox whose context implements `toolwright::ContextOf<T>`; tools without a context work in every toolbox"
+    note = "a tool with a `#[tool(context)] ctx: &T` parameter works in a `Toolbox<T>`, a `Toolbox<Arc<T>>`, or a toolbox whose context implements `toolwright::dynamic::ContextOf<T>`; tools without a context work in every toolbox"
 )]
 pub trait ContextOf<T: ?Sized> {
     /// The part of the context the tool takes.

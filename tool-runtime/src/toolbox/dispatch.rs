@@ -371,7 +371,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Some(text) if text.contains("Tokio 1.x") => {
                 message.push_str(" (it needs a tokio runtime, which is not running)");
                 Box::new(format!(
-                    "{text}\n(toolwright: the tool awaited tokio's timer or I/O outside a tokio runtime: run the toolbox's calls inside one, e.g. under #[tokio::main], rather than through `execute_blocking` or another executor; for timeouts and `toolwright::sleep` alone no runtime is needed, and the `tokio` feature puts them on tokio's timer when one runs: see the README's Features section)"
+                    "{text}\n(toolwright: the tool awaited tokio's timer or I/O outside a tokio runtime: run the toolbox's calls inside one, e.g. under #[tokio::main], rather than through `execute_blocking` or another executor; for timeouts and `toolwright::exec::sleep` alone no runtime is needed, and the `tokio` feature puts them on tokio's timer when one runs: see the README's Features section)"
                 ))
             }
             _ => payload,

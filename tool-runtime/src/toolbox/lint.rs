@@ -50,7 +50,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::{Dialect, DynamicTool, ToolDefinition, Toolbox};
+    /// use toolwright::{DynamicTool, ToolDefinition, Toolbox, schema::Dialect};
     ///
     /// let def = ToolDefinition::new("tally", "Count words.", json!({
     ///     "type": "object",
@@ -132,7 +132,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// [`StrictFallback::Error`]...).
     ///
     /// ```
-    /// use toolwright::{ToolFormat, Toolbox};
+    /// use toolwright::{Toolbox, schema::ToolFormat};
     ///
     /// let tools: Toolbox = Toolbox::new().with_strict(true);
     /// let list = tools.tools_for(ToolFormat::OpenAiChat).unwrap();

@@ -108,7 +108,7 @@ tuples!(A B D E F G H I J K L M N O P Q);
 ///
 /// ```
 /// use serde_json::{Map, Value, json};
-/// use toolwright::{DynamicTool, FunctionParam, ParamType, ToolCall, ToolDefinition, Toolbox};
+/// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox, dynamic::{FunctionParam, ParamType}};
 ///
 /// let def = ToolDefinition::from_params("add", "Add two integers.", &[
 ///     FunctionParam::new("a", ParamType::Integer).required(),
@@ -312,7 +312,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// rules) is reported together, in the tools' order.
     ///
     /// ```
-    /// use toolwright::{RegisterError, Toolbox, erase};
+    /// use toolwright::{RegisterError, Toolbox, dynamic::erase};
     /// # use toolwright::{DynamicTool, ToolDefinition};
     /// # use serde_json::{Map, Value, json};
     /// # let tool = |name: &'static str| erase::<(), _>(DynamicTool::new(
