@@ -48,9 +48,12 @@
 //! assert!(result.fixes().is_some_and(|fixes| fixes.coercions.len() == 1));
 //! ```
 //!
-//! See [`tool`] for the attribute's options and [`toolset`] for services; the argument pipeline
-//! and the validator are described in [`args`], everything per provider (tool lists, tool choice,
-//! reading calls, encoding results, streams) in [`provider`], and MCP in `mcp` (feature `mcp`).
+//! See [`tool`] for the attribute's options and [`toolset`] for services. The root holds what an
+//! application writes; the rest is in modules by concern: the argument pipeline and the
+//! validator in [`args`], execution's parts (batch options, cancellation, hooks, `block_on`) in
+//! [`exec`], schemas and provider forms in [`schema`], tools without the attributes in
+//! [`dynamic`], everything per provider (tool lists, tool choice, reading calls, encoding
+//! results, streams) in [`provider`], and MCP in `mcp` (feature `mcp`).
 //!
 //! # Running a turn's calls
 //! [`Toolbox::execute_all`] runs every call of a model's turn and returns one result per call,
@@ -181,8 +184,8 @@
 //! body that never returns cannot keep a `#[tokio::main]` program from exiting.
 //!
 //! # Features
-//! - `tokio`: inside a tokio runtime, timeouts and [`sleep`](crate::exec::sleep) use tokio's timer (and its clock,
-//!   `tokio::time::pause` included). Without it everything works on any executor: a shared
+//! - `tokio`: inside a tokio runtime, timeouts and [`sleep`](crate::exec::sleep) use tokio's
+//!   timer (and its clock, `tokio::time::pause` included). Without it everything works on any executor: a shared
 //!   timer thread. A tool that itself awaits tokio's timer or I/O needs its calls run inside a
 //!   tokio runtime (under `#[tokio::main]`, not `execute_blocking`): run elsewhere, its result
 //!   says that it needs a tokio runtime. `#[tool(blocking)]` bodies run on toolwright's own
@@ -191,11 +194,18 @@
 //! - `mcp`: `toolwright::mcp`, MCP both ways through rmcp (the `toolwright-mcp` crate). Brings
 //!   tokio; without it no rmcp is built.
 //! - `inventory`: `Toolbox::collect` gathers every `#[tool]` in the binary.
+//! - On by default: `lenient` (broken JSON repaired, each repair recorded), `formats` (string
+//!   formats asserted) and `patterns` (ECMA-262 patterns enforced). With
+//!   `default-features = false` arguments must be JSON as sent, formats annotate and patterns are
+//!   listed as unsupported; schemas, validation and dispatch are unchanged.
 //!
 //! # Crates
 //! This crate is the one to depend on. It re-exports `toolwright-runtime` (tools, the toolbox,
 //! arguments, providers, execution: all plain Rust, usable without the attributes),
-//! `toolwright-macros` (the attributes) and, with `mcp`, `toolwright-mcp`.
+//! `toolwright-macros` (the attributes) and, with `mcp`, `toolwright-mcp`. Under the runtime,
+//! [toolwright-json](https://docs.rs/toolwright-json) (JSON as models send it) and
+//! [toolwright-schema](https://docs.rs/toolwright-schema) (the JSON Schema validator) are
+//! usable alone.
 
 #![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
