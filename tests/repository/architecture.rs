@@ -1,9 +1,10 @@
 //! Layers point down (DESIGN.md contract 10): the layers ARCHITECTURE.md lists, read from it and
 //! checked against the code. Each crate's top-level modules are listed bottom first, a few to a
-//! layer; a module may name (`crate::m`, `use crate::{m, ..}`) a module of its own layer or a lower
-//! one, never a higher one, and the modules of a layer form no cycle. A module that names an item
-//! at the crate root (`crate::ToolCall`) hides which module it uses: it names the module instead.
-//! Between crates: a workspace crate depends only on crates listed before it.
+//! layer; a module may name (`crate::m`, `use crate::{m, ..}`, a `super::` path that climbs to the
+//! root) a module of its own layer or a lower one, never a higher one, and the modules of a layer
+//! form no cycle. A module that names an item at the crate root (`crate::ToolCall`) hides which
+//! module it uses: it names the module instead. Tests are outside the layers. Between crates: a
+//! workspace crate depends only on crates listed before it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
