@@ -7,23 +7,23 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use toolwright::{ToolDefinition, schema::ToolFormat};
+use toolwright::{ToolDefinition, provider::Provider, schema::Form};
 
 #[path = "../examples/demo/mod.rs"]
 #[allow(dead_code)]
 mod demo;
 
-/// Every format and strictness a definition caches.
-const FORMS: [(ToolFormat, bool); 9] = [
-    (ToolFormat::OpenAiChat, false),
-    (ToolFormat::OpenAiChat, true),
-    (ToolFormat::OpenAiResponses, false),
-    (ToolFormat::OpenAiResponses, true),
-    (ToolFormat::Anthropic, false),
-    (ToolFormat::Anthropic, true),
-    (ToolFormat::Gemini, false),
-    (ToolFormat::GeminiJsonSchema, false),
-    (ToolFormat::Mcp, false),
+/// Every form a definition caches.
+const FORMS: [Form; 9] = [
+    Form::new(Provider::OpenAiChat),
+    Form::strict(Provider::OpenAiChat),
+    Form::new(Provider::OpenAiResponses),
+    Form::strict(Provider::OpenAiResponses),
+    Form::new(Provider::Anthropic),
+    Form::strict(Provider::Anthropic),
+    Form::new(Provider::Gemini),
+    Form::gemini_json_schema(),
+    Form::new(Provider::Mcp),
 ];
 
 fn providers(c: &mut Criterion) {
@@ -47,8 +47,8 @@ fn providers(c: &mut Criterion) {
                 let def =
                     ToolDefinition::new(name.clone(), description.clone(), parameters.clone())
                         .unwrap();
-                for (format, strict) in FORMS {
-                    bytes += black_box(def.provider_entry(format, strict))
+                for form in FORMS {
+                    bytes += black_box(def.provider_entry(form))
                         .as_object()
                         .map_or(0, |m| m.len());
                 }
@@ -57,28 +57,28 @@ fn providers(c: &mut Criterion) {
         })
     });
     // Warm every form, then measure what a request pays: the toolbox's list for one format.
-    for (format, _) in FORMS {
-        tools.tools_for(format).unwrap();
+    for form in FORMS {
+        tools.tools_for(form.provider()).unwrap();
     }
     group.bench_function("cached_tools_for_openai_demo_toolbox", |b| {
         b.iter(|| {
-            black_box(tools.tools_for(black_box(ToolFormat::OpenAiChat)).unwrap())
+            black_box(tools.tools_for(black_box(Provider::OpenAiChat)).unwrap())
                 .entries()
                 .len()
         })
     });
     let strict = demo::toolbox().with_strict(true);
-    strict.tools_for(ToolFormat::OpenAiChat).unwrap();
+    strict.tools_for(Provider::OpenAiChat).unwrap();
     group.bench_function("cached_tools_for_openai_strict_demo_toolbox", |b| {
         b.iter(|| {
-            black_box(strict.tools_for(black_box(ToolFormat::OpenAiChat)).unwrap())
+            black_box(strict.tools_for(black_box(Provider::OpenAiChat)).unwrap())
                 .entries()
                 .len()
         })
     });
     let def = tools.definitions().nth(1).unwrap();
     group.bench_function("cached_provider_entry_one_tool", |b| {
-        b.iter(|| black_box(def.provider_entry(black_box(ToolFormat::Gemini), false)))
+        b.iter(|| black_box(def.provider_entry(black_box(Form::new(Provider::Gemini)))))
     });
     group.finish();
 }

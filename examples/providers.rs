@@ -25,10 +25,7 @@ mod output;
 use std::process::ExitCode;
 
 use toolwright::provider::{ToolChoice, ToolRequest};
-use toolwright::{
-    Toolbox,
-    schema::{Severity, ToolFormat},
-};
+use toolwright::{Toolbox, provider::Provider, schema::Severity};
 
 const FORMS: &str = "openai, openai-strict, openai-responses, anthropic, anthropic-strict, gemini, gemini-json-schema, mcp";
 
@@ -40,15 +37,15 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}; <form> is one of {FORMS}");
         return ExitCode::from(2);
     };
-    let (format, strict) = match form.as_str() {
-        "openai" => (ToolFormat::OpenAiChat, false),
-        "openai-strict" => (ToolFormat::OpenAiChat, true),
-        "openai-responses" => (ToolFormat::OpenAiResponses, false),
-        "anthropic" => (ToolFormat::Anthropic, false),
-        "anthropic-strict" => (ToolFormat::Anthropic, true),
-        "gemini" => (ToolFormat::Gemini, false),
-        "gemini-json-schema" => (ToolFormat::GeminiJsonSchema, false),
-        "mcp" => (ToolFormat::Mcp, false),
+    let (provider, strict, json_schema) = match form.as_str() {
+        "openai" => (Provider::OpenAiChat, false, false),
+        "openai-strict" => (Provider::OpenAiChat, true, false),
+        "openai-responses" => (Provider::OpenAiResponses, false, false),
+        "anthropic" => (Provider::Anthropic, false, false),
+        "anthropic-strict" => (Provider::Anthropic, true, false),
+        "gemini" => (Provider::Gemini, false, false),
+        "gemini-json-schema" => (Provider::Gemini, false, true),
+        "mcp" => (Provider::Mcp, false, false),
         other => {
             eprintln!("unknown form {other:?}; <form> is one of {FORMS}");
             return ExitCode::from(2);
@@ -92,18 +89,20 @@ fn main() -> ExitCode {
             }
         }
     }
-    let tools = demo::toolbox().with_strict(strict);
+    let tools = demo::toolbox()
+        .with_strict(strict)
+        .with_gemini_json_schema(json_schema);
     let Some(mut request) = request else {
         if parallel.is_some() || narrow {
             eprintln!("--parallel-calls and --narrow-tools go with --tool-choice; {USAGE}");
             return ExitCode::from(2);
         }
-        return print_list(&tools, format);
+        return print_list(&tools, provider);
     };
     if let Some(on) = parallel {
         request = request.parallel_calls(on);
     }
-    match tools.request_fields(format, request.narrow_tools(narrow)) {
+    match tools.request_fields(provider, request.narrow_tools(narrow)) {
         Ok(fields) => print(&fields),
         Err(error) => {
             eprintln!("{error}");
@@ -113,8 +112,8 @@ fn main() -> ExitCode {
 }
 
 /// The tool list alone, with its lints on stderr.
-fn print_list<C: ?Sized + Sync + 'static>(tools: &Toolbox<C>, format: ToolFormat) -> ExitCode {
-    match tools.tools_for(format) {
+fn print_list<C: ?Sized + Sync + 'static>(tools: &Toolbox<C>, provider: Provider) -> ExitCode {
+    match tools.tools_for(provider) {
         Ok(list) => {
             // Warnings (a rule the form drops; the runtime still enforces it); notes, which need
             // nothing, are only counted.

@@ -235,13 +235,15 @@ pub mod exec {
 }
 
 /// Schemas and the providers' forms of them: a tool's canonical JSON Schema
-/// ([`schema_for`](crate::schema::schema_for), [`canonical_parameters`](crate::schema::canonical_parameters)), the dialect each provider accepts ([`Dialect`](crate::schema::Dialect)),
-/// the tool lists sent ([`ToolFormat`](crate::schema::ToolFormat), [`ProviderTools`](crate::schema::ProviderTools)) and what a dialect cannot say
+/// ([`schema_for`](crate::schema::schema_for), [`canonical_parameters`](crate::schema::canonical_parameters)), a provider's form of a tool list with its options
+/// ([`Form`](crate::schema::Form): strict mode, Gemini's JSON Schema field; the provider itself is
+/// [`provider::Provider`]), the tool lists sent
+/// ([`ProviderTools`](crate::schema::ProviderTools)) and what a form cannot say
 /// ([`Lint`](crate::schema::Lint), [`LintReport`](crate::schema::LintReport)).
 pub mod schema {
     pub use toolwright_runtime::{
-        Dialect, Downgrade, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
-        StrictFallback, ToolFormat, canonical_parameters, close_matches, schema_for,
+        Downgrade, Form, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
+        StrictFallback, canonical_parameters, close_matches, schema_for,
     };
 }
 

@@ -23,11 +23,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolwright::provider::Provider;
-use toolwright::{
-    ToolCall, ToolResult, Toolbox,
-    exec::Decision,
-    schema::{Dialect, ToolFormat},
-};
+use toolwright::{ToolCall, ToolResult, Toolbox, exec::Decision, schema::Form};
 
 use shop::{Session, Shop, Status, whoami};
 
@@ -63,8 +59,11 @@ async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>>
     // What the providers are offered. `restock` takes a map, which OpenAI's strict mode cannot
     // say: the lint says so first, and the tools go out non-strict (the runtime checks every
     // call either way).
-    let lint = tools.lint([Dialect::OpenAiStrict, Dialect::Anthropic]);
-    let offered = tools.tools_for(ToolFormat::OpenAiChat)?;
+    let lint = tools.lint([
+        Form::strict(Provider::OpenAiChat),
+        Form::new(Provider::Anthropic),
+    ]);
+    let offered = tools.tools_for(Provider::OpenAiChat)?;
     emit(&json!({
             "event": "tools",
             "names": tools.definitions().map(|d| d.name()).collect::<Vec<_>>(),

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::{
     CallInfo, RegisterError, ToolCall, Toolbox, dynamic::IntoTools, exec::Decision,
-    schema::ToolFormat, tool, toolset,
+    provider::Provider, tool, toolset,
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
@@ -275,7 +275,7 @@ fn a_toolset_with_a_context_registers_in_that_contexts_toolbox() {
     let root = tools.execute_blocking(&call("root", json!({})), &app);
     assert_eq!(root.text(), "/srv (ada)");
     // A deprecated method is offered, and the model told.
-    let openai = tools.tools_for(ToolFormat::OpenAiChat).unwrap();
+    let openai = tools.tools_for(Provider::OpenAiChat).unwrap();
     assert_eq!(
         openai.entries()[1]["function"]["description"],
         "Deprecated since 0.2.0: use `get`. Where the root is."
@@ -347,7 +347,7 @@ fn prefixes_keep_two_services_tools_apart() {
         "{}",
         wrong.text()
     );
-    let openai = tools.tools_for(ToolFormat::OpenAiChat).unwrap();
+    let openai = tools.tools_for(Provider::OpenAiChat).unwrap();
     let names: Vec<&str> = openai
         .entries()
         .iter()

@@ -6,6 +6,8 @@ use crate::demo;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolwright::args::{JsonLimits, parse_json, parse_lenient};
+use toolwright::provider::Provider;
+use toolwright::schema::Form;
 use toolwright::{
     Arguments, ToolCall,
     exec::{BatchOptions, block_on},
@@ -260,22 +262,17 @@ proptest! {
         let Ok(def) = toolwright::ToolDefinition::new("t", "A tool.", schema) else {
             return Ok(());
         };
-        for format in [
-            toolwright::schema::ToolFormat::OpenAiChat,
-            toolwright::schema::ToolFormat::OpenAiResponses,
-            toolwright::schema::ToolFormat::Anthropic,
-            toolwright::schema::ToolFormat::Gemini,
-            toolwright::schema::ToolFormat::GeminiJsonSchema,
-            toolwright::schema::ToolFormat::Mcp,
-        ] {
-            for strict in [false, true] {
-                let entry = def.provider_entry(format, strict).clone();
-                let fresh = def.clone().with_tags(["again"]);
-                prop_assert_eq!(&entry, fresh.provider_entry(format, strict));
-            }
+        let forms = Provider::ALL
+            .into_iter()
+            .flat_map(|provider| [Form::new(provider), Form::strict(provider)])
+            .chain([Form::gemini_json_schema()]);
+        for form in forms {
+            let entry = def.provider_entry(form).clone();
+            let fresh = def.clone().with_tags(["again"]);
+            prop_assert_eq!(&entry, fresh.provider_entry(form));
         }
-        for dialect in toolwright::schema::Dialect::ALL {
-            let report = def.lint(dialect);
+        for form in Form::ALL {
+            let report = def.lint(form);
             // One line per lint: every lint with `{:#}`; by default errors and warnings, and
             // one line counting the notes.
             prop_assert_eq!(format!("{report:#}").lines().count().max(1), report.lints().len().max(1));

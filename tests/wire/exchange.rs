@@ -859,7 +859,7 @@ fn mcp_results_carry_structured_content_when_the_tool_has_an_output_schema() {
     let encoded = tools.encode_result(Provider::Mcp, &call, &result).unwrap();
     assert!(encoded.get("structuredContent").is_none());
     let form = tools
-        .tools_for(toolwright::schema::ToolFormat::Mcp)
+        .tools_for(toolwright::provider::Provider::Mcp)
         .unwrap();
     let form = serde_json::to_value(&form).unwrap();
     let explode = form["tools"]
@@ -880,15 +880,16 @@ fn names_a_provider_refuses_are_sent_as_stand_ins_and_mapped_back() {
     use serde_json::Map;
     use toolwright::{
         DynamicTool, ToolDefinition, Toolbox,
-        schema::{Dialect, Rule, Severity, ToolFormat},
+        provider::Provider,
+        schema::{Form, Rule, Severity},
     };
 
     let def = ToolDefinition::new("files.read", "Read a file.", json!({})).unwrap();
     let read = DynamicTool::new(def, |_: Map<String, Value>, _: &()| json!("contents"));
     let tools = Toolbox::new().with(read).unwrap();
-    let list = tools.tools_for(ToolFormat::OpenAiChat).unwrap();
+    let list = tools.tools_for(Provider::OpenAiChat).unwrap();
     assert_eq!(list.to_value()[0]["function"]["name"], "files_read");
-    let note = tools.lint([Dialect::OpenAi]);
+    let note = tools.lint([Form::new(Provider::OpenAiChat)]);
     assert!(note.is_clean());
     assert!(
         note.lints()
@@ -897,7 +898,7 @@ fn names_a_provider_refuses_are_sent_as_stand_ins_and_mapped_back() {
     );
     // MCP and Gemini take the dot.
     assert_eq!(
-        tools.tools_for(ToolFormat::Mcp).unwrap().to_value()["tools"][0]["name"],
+        tools.tools_for(Provider::Mcp).unwrap().to_value()["tools"][0]["name"],
         "files.read"
     );
 
@@ -927,13 +928,13 @@ fn names_a_provider_refuses_are_sent_as_stand_ins_and_mapped_back() {
     let def = ToolDefinition::new("files_read", "Read a file too.", json!({})).unwrap();
     let clash = DynamicTool::new(def, |_: Map<String, Value>, _: &()| json!(""));
     let tools = tools.with(clash).unwrap();
-    let errors = tools.tools_for(ToolFormat::OpenAiChat).unwrap_err();
+    let errors = tools.tools_for(Provider::OpenAiChat).unwrap_err();
     assert!(
         errors
             .errors()
             .any(|l| l.message.contains("like the tool `files.read`"))
     );
-    assert!(tools.tools_for(ToolFormat::Gemini).is_ok());
+    assert!(tools.tools_for(Provider::Gemini).is_ok());
 }
 
 #[test]

@@ -18,35 +18,43 @@ use serde_json::{Map, Value, json};
 use toolwright::args::{ArgumentPolicy, CoercionKind};
 use toolwright::{
     RegisterError, Tool, ToolCall, ToolDefinition, Toolbox,
-    schema::{Dialect, Rule, Severity, StrictFallback, ToolFormat},
+    provider::Provider,
+    schema::{Form, Rule, Severity, StrictFallback},
     tool,
 };
 
 /// The forms `examples/providers` takes, and what each means.
-const FORMS: [(&str, ToolFormat, bool); 8] = [
-    ("openai", ToolFormat::OpenAiChat, false),
-    ("openai-strict", ToolFormat::OpenAiChat, true),
-    ("openai-responses", ToolFormat::OpenAiResponses, false),
-    ("anthropic", ToolFormat::Anthropic, false),
-    ("anthropic-strict", ToolFormat::Anthropic, true),
-    ("gemini", ToolFormat::Gemini, false),
-    ("gemini-json-schema", ToolFormat::GeminiJsonSchema, false),
-    ("mcp", ToolFormat::Mcp, false),
+const FORMS: [(&str, Form); 8] = [
+    ("openai", Form::new(Provider::OpenAiChat)),
+    ("openai-strict", Form::strict(Provider::OpenAiChat)),
+    ("openai-responses", Form::new(Provider::OpenAiResponses)),
+    ("anthropic", Form::new(Provider::Anthropic)),
+    ("anthropic-strict", Form::strict(Provider::Anthropic)),
+    ("gemini", Form::new(Provider::Gemini)),
+    ("gemini-json-schema", Form::gemini_json_schema()),
+    ("mcp", Form::new(Provider::Mcp)),
 ];
 
-fn demo_list(format: ToolFormat, strict: bool) -> Value {
+/// The demo toolbox set to send `form`.
+fn demo_toolbox(form: Form) -> Toolbox<demo::DemoContext> {
     demo::toolbox()
-        .with_strict(strict)
-        .tools_for(format)
+        .with_strict(form.is_strict())
+        .with_gemini_json_schema(form.is_gemini_json_schema())
+}
+
+fn demo_list(form: impl Into<Form>) -> Value {
+    let form = form.into();
+    demo_toolbox(form)
+        .tools_for(form.provider())
         .unwrap_or_else(|errors| panic!("{errors}"))
         .to_value()
 }
 
-/// `(name, parameters schema)` of each entry of a list in `format`.
-fn schemas(format: ToolFormat, list: &Value) -> Vec<(String, Value)> {
-    let entries = match format {
-        ToolFormat::Gemini | ToolFormat::GeminiJsonSchema => &list[0]["functionDeclarations"],
-        ToolFormat::Mcp => &list["tools"],
+/// `(name, parameters schema)` of each entry of a list for `provider`.
+fn schemas(provider: Provider, list: &Value) -> Vec<(String, Value)> {
+    let entries = match provider {
+        Provider::Gemini => &list[0]["functionDeclarations"],
+        Provider::Mcp => &list["tools"],
         _ => list,
     };
     entries
@@ -54,7 +62,7 @@ fn schemas(format: ToolFormat, list: &Value) -> Vec<(String, Value)> {
         .expect("a list of tools")
         .iter()
         .map(|entry| {
-            let function = if format == ToolFormat::OpenAiChat {
+            let function = if provider == Provider::OpenAiChat {
                 &entry["function"]
             } else {
                 entry
@@ -84,8 +92,8 @@ fn snapshot_path(form: &str) -> PathBuf {
 fn every_form_of_the_demo_toolbox_matches_its_snapshot() {
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut stale = Vec::new();
-    for (form, format, strict) in FORMS {
-        let text = serde_json::to_string_pretty(&demo_list(format, strict)).unwrap() + "\n";
+    for (form, options) in FORMS {
+        let text = serde_json::to_string_pretty(&demo_list(options)).unwrap() + "\n";
         let path = snapshot_path(form);
         if update {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -105,11 +113,11 @@ fn every_form_of_the_demo_toolbox_matches_its_snapshot() {
 fn strict_is_written_where_openai_needs_it() {
     // The Responses API reads a missing `strict` as true: always written. Chat Completions reads
     // it as false: written only when true (a token saved per tool per request).
-    for format in [ToolFormat::OpenAiChat, ToolFormat::OpenAiResponses] {
+    for format in [Provider::OpenAiChat, Provider::OpenAiResponses] {
         for strict in [false, true] {
-            let list = demo_list(format, strict);
+            let list = demo_list(Form::new(format).with_strict(strict));
             for entry in list.as_array().unwrap() {
-                let (strict_field, expected) = if format == ToolFormat::OpenAiChat {
+                let (strict_field, expected) = if format == Provider::OpenAiChat {
                     (
                         entry["function"].get("strict"),
                         strict.then_some(Value::Bool(true)),
@@ -122,15 +130,18 @@ fn strict_is_written_where_openai_needs_it() {
             }
         }
     }
-    let anthropic = demo_list(ToolFormat::Anthropic, false);
+    let anthropic = demo_list(Provider::Anthropic);
     assert!(anthropic[0].get("strict").is_none());
-    assert_eq!(demo_list(ToolFormat::Anthropic, true)[0]["strict"], true);
+    assert_eq!(
+        demo_list(Form::strict(Provider::Anthropic))[0]["strict"],
+        true
+    );
 }
 
 #[test]
 fn every_root_is_an_object_with_properties_and_required() {
-    for (form, format, strict) in FORMS {
-        for (name, schema) in schemas(format, &demo_list(format, strict)) {
+    for (form, options) in FORMS {
+        for (name, schema) in schemas(options.provider(), &demo_list(options)) {
             assert_eq!(schema["type"], "object", "{form} {name}");
             assert!(schema["properties"].is_object(), "{form} {name}");
             // An empty `required` is left out where the form is plain JSON Schema.
@@ -139,7 +150,7 @@ fn every_root_is_an_object_with_properties_and_required() {
                 required.is_some_and(Value::is_array)
                     || (required.is_none()
                         && schema["properties"].as_object().unwrap().is_empty()
-                        && !strict
+                        && !options.is_strict()
                         && !form.starts_with("gemini")),
                 "{form} {name}"
             );
@@ -263,10 +274,10 @@ fn objects(map: &Map<String, Value>, defs: &Map<String, Value>, depth: usize) ->
 fn values_built_from_every_snapshot_pass_the_local_pipeline() {
     let ctx = demo::context();
     let mut checked = 0;
-    for (form, format, strict) in FORMS {
-        let toolbox = demo::toolbox().with_strict(strict);
+    for (form, options) in FORMS {
+        let toolbox = demo_toolbox(options);
         let snapshot: Value = serde_json::from_str(&data::read_file(&snapshot_path(form))).unwrap();
-        for (name, schema) in schemas(format, &snapshot) {
+        for (name, schema) in schemas(options.provider(), &snapshot) {
             let defs = schema
                 .get("$defs")
                 .and_then(Value::as_object)
@@ -470,8 +481,8 @@ fn walk_strict(
 
 #[test]
 fn the_demo_toolbox_keeps_openai_strict_rules() {
-    for format in [ToolFormat::OpenAiChat, ToolFormat::OpenAiResponses] {
-        for (name, schema) in schemas(format, &demo_list(format, true)) {
+    for format in [Provider::OpenAiChat, Provider::OpenAiResponses] {
+        for (name, schema) in schemas(format, &demo_list(Form::strict(format))) {
             assert_openai_strict(&name, &schema);
         }
     }
@@ -542,24 +553,24 @@ fn ship(
 #[test]
 fn a_zoo_of_rust_shapes_is_valid_strict_and_gemini() {
     let def = Tool::<()>::definition(&ship {});
-    for dialect in [
-        Dialect::OpenAiStrict,
-        Dialect::AnthropicStrict,
-        Dialect::Gemini,
-        Dialect::Mcp,
+    for form in [
+        Form::strict(Provider::OpenAiChat),
+        Form::strict(Provider::Anthropic),
+        Form::new(Provider::Gemini),
+        Form::new(Provider::Mcp),
     ] {
-        def.lint(dialect).assert_clean();
+        def.lint(form).assert_clean();
     }
-    let strict = def.provider_entry(ToolFormat::OpenAiChat, true);
+    let strict = def.provider_entry(Form::strict(Provider::OpenAiChat));
     assert_eq!(strict["function"]["strict"], true);
     assert_openai_strict("ship", &strict["function"]["parameters"]);
     // Every value built from every form's schema is accepted by the tool itself.
     let tools = Toolbox::<()>::new().with(ship {}).unwrap();
     for (format, on) in [
-        (ToolFormat::OpenAiChat, true),
-        (ToolFormat::Anthropic, true),
-        (ToolFormat::Gemini, false),
-        (ToolFormat::Mcp, false),
+        (Provider::OpenAiChat, true),
+        (Provider::Anthropic, true),
+        (Provider::Gemini, false),
+        (Provider::Mcp, false),
     ] {
         let list = Toolbox::<()>::new()
             .with(ship {})
@@ -620,7 +631,7 @@ fn strict_nulls_mean_absent_so_defaults_keep_their_meaning() {
         .with(list_files {})
         .unwrap()
         .with_strict(true);
-    let entry = &tools.tools_for(ToolFormat::OpenAiChat).unwrap().entries()[0]["function"];
+    let entry = &tools.tools_for(Provider::OpenAiChat).unwrap().entries()[0]["function"];
     assert_eq!(
         entry["parameters"]["required"],
         json!(["dir", "limit", "pattern", "sort", "filter"])
@@ -693,12 +704,12 @@ fn raw(name: &str, parameters: Value) -> ToolDefinition {
     ToolDefinition::new(name.to_owned(), "A tool.", parameters).unwrap()
 }
 
-fn has_error(def: &ToolDefinition, dialect: Dialect, rule: Rule) -> bool {
-    def.lint(dialect).errors().any(|l| l.rule == rule)
+fn has_error(def: &ToolDefinition, form: Form, rule: Rule) -> bool {
+    def.lint(form).errors().any(|l| l.rule == rule)
 }
 
-fn errors(def: &ToolDefinition, dialect: Dialect) -> Vec<(String, Rule)> {
-    def.lint(dialect)
+fn errors(def: &ToolDefinition, form: Form) -> Vec<(String, Rule)> {
+    def.lint(form)
         .errors()
         .map(|l| (l.path.clone(), l.rule.clone()))
         .collect()
@@ -742,16 +753,16 @@ fn anything(data: Value) -> Value {
 fn maps_cannot_be_strict_and_say_where() {
     let def = Tool::<()>::definition(&tally {});
     assert_eq!(
-        errors(def, Dialect::OpenAiStrict),
+        errors(def, Form::strict(Provider::OpenAiChat)),
         [("/properties/counts".to_owned(), Rule::Map)]
     );
     assert_eq!(
-        errors(def, Dialect::AnthropicStrict),
+        errors(def, Form::strict(Provider::Anthropic)),
         [("/properties/counts".to_owned(), Rule::Map)]
     );
-    assert!(def.lint(Dialect::OpenAi).is_clean());
+    assert!(def.lint(Form::new(Provider::OpenAiChat)).is_clean());
     // Gemini cannot say the entries' type: a warning, the map still works.
-    let gemini = def.lint(Dialect::Gemini);
+    let gemini = def.lint(Form::new(Provider::Gemini));
     assert!(gemini.is_clean());
     assert!(
         gemini
@@ -759,7 +770,7 @@ fn maps_cannot_be_strict_and_say_where() {
             .any(|l| l.path == "/properties/counts")
     );
     let lint = def
-        .lint(Dialect::OpenAiStrict)
+        .lint(Form::strict(Provider::OpenAiChat))
         .errors()
         .next()
         .unwrap()
@@ -774,34 +785,45 @@ fn maps_cannot_be_strict_and_say_where() {
 fn recursion_is_an_error_only_where_the_form_cannot_say_it() {
     let def = Tool::<()>::definition(&sum_tree {});
     assert!(
-        def.lint(Dialect::OpenAiStrict).is_clean(),
+        def.lint(Form::strict(Provider::OpenAiChat)).is_clean(),
         "{}",
-        def.lint(Dialect::OpenAiStrict)
+        def.lint(Form::strict(Provider::OpenAiChat))
     );
-    assert!(def.lint(Dialect::GeminiJsonSchema).is_clean());
-    assert!(def.lint(Dialect::Mcp).is_clean());
-    assert!(has_error(def, Dialect::Gemini, Rule::Recursion));
-    assert!(has_error(def, Dialect::AnthropicStrict, Rule::Recursion));
-    let gemini = def.provider_entry(ToolFormat::Gemini, false);
+    assert!(def.lint(Form::gemini_json_schema()).is_clean());
+    assert!(def.lint(Form::new(Provider::Mcp)).is_clean());
+    assert!(has_error(def, Form::new(Provider::Gemini), Rule::Recursion));
+    assert!(has_error(
+        def,
+        Form::strict(Provider::Anthropic),
+        Rule::Recursion
+    ));
+    let gemini = def.provider_entry(Provider::Gemini);
     assert!(!gemini.to_string().contains("$ref"), "{gemini}");
 }
 
 #[test]
 fn tuples_and_untyped_values_are_errors_where_a_type_is_needed() {
     let def = Tool::<()>::definition(&pair {});
-    assert!(has_error(def, Dialect::OpenAiStrict, Rule::Tuple));
-    assert!(has_error(def, Dialect::Gemini, Rule::Tuple));
-    assert!(def.lint(Dialect::OpenAi).is_clean());
+    assert!(has_error(
+        def,
+        Form::strict(Provider::OpenAiChat),
+        Rule::Tuple
+    ));
+    assert!(has_error(def, Form::new(Provider::Gemini), Rule::Tuple));
+    assert!(def.lint(Form::new(Provider::OpenAiChat)).is_clean());
     let def = Tool::<()>::definition(&anything {});
     assert_eq!(
-        errors(def, Dialect::OpenAiStrict),
+        errors(def, Form::strict(Provider::OpenAiChat)),
         [("/properties/data".to_owned(), Rule::Untyped)]
     );
     assert_eq!(
-        errors(def, Dialect::Gemini),
+        errors(def, Form::new(Provider::Gemini)),
         [("/properties/data".to_owned(), Rule::Untyped)]
     );
-    assert!(def.lint(Dialect::Mcp).is_clean() && def.lint(Dialect::Anthropic).is_clean());
+    assert!(
+        def.lint(Form::new(Provider::Mcp)).is_clean()
+            && def.lint(Form::new(Provider::Anthropic)).is_clean()
+    );
 }
 
 #[test]
@@ -818,7 +840,7 @@ fn names_follow_each_provider() {
         let def = raw(name, json!({}));
         // A name the provider refuses is sent under a stand-in that keeps its rules, with a
         // note; calls to the stand-in are mapped back (tests/wire.rs).
-        let ok = |d: Dialect| {
+        let ok = |d: Form| {
             let lints: Vec<_> = def
                 .lint(d)
                 .lints()
@@ -826,24 +848,35 @@ fn names_follow_each_provider() {
                 .filter(|l| l.rule == Rule::Name)
                 .cloned()
                 .collect();
-            let wire = d.wire_name(name);
-            assert!(d.check_name(&wire).is_ok(), "{name} as {wire} for {d}");
+            let wire = d.provider().wire_name(name);
+            assert!(
+                d.provider().check_name(&wire).is_ok(),
+                "{name} as {wire} for {d}"
+            );
             assert!(
                 lints.iter().all(|l| l.severity == Severity::Note),
                 "{lints:?}"
             );
             lints.is_empty()
         };
-        assert_eq!(ok(Dialect::OpenAi), openai, "{name} OpenAI");
-        assert_eq!(ok(Dialect::OpenAiStrict), openai, "{name} OpenAI strict");
-        assert_eq!(ok(Dialect::Anthropic), anthropic, "{name} Anthropic");
-        assert_eq!(ok(Dialect::Gemini), gemini, "{name} Gemini");
+        assert_eq!(ok(Form::new(Provider::OpenAiChat)), openai, "{name} OpenAI");
         assert_eq!(
-            ok(Dialect::GeminiJsonSchema),
+            ok(Form::strict(Provider::OpenAiChat)),
+            openai,
+            "{name} OpenAI strict"
+        );
+        assert_eq!(
+            ok(Form::new(Provider::Anthropic)),
+            anthropic,
+            "{name} Anthropic"
+        );
+        assert_eq!(ok(Form::new(Provider::Gemini)), gemini, "{name} Gemini");
+        assert_eq!(
+            ok(Form::gemini_json_schema()),
             gemini,
             "{name} Gemini JSON Schema"
         );
-        assert_eq!(ok(Dialect::Mcp), mcp, "{name} MCP");
+        assert_eq!(ok(Form::new(Provider::Mcp)), mcp, "{name} MCP");
     }
 }
 
@@ -854,10 +887,10 @@ fn anthropic_property_keys_are_checked() {
         json!({"type": "object", "properties": {"my key": {"type": "string"}}}),
     );
     assert_eq!(
-        errors(&def, Dialect::Anthropic),
+        errors(&def, Form::new(Provider::Anthropic)),
         [("/properties/my key".to_owned(), Rule::PropertyName)]
     );
-    assert!(def.lint(Dialect::OpenAi).is_clean());
+    assert!(def.lint(Form::new(Provider::OpenAiChat)).is_clean());
 }
 
 #[test]
@@ -866,21 +899,33 @@ fn strict_limits_are_checked() {
         .map(|i| (format!("p{i}"), json!({"type": "integer"})))
         .collect();
     let def = raw("wide", json!({"type": "object", "properties": many}));
-    assert!(has_error(&def, Dialect::OpenAiStrict, Rule::Limit));
+    assert!(has_error(
+        &def,
+        Form::strict(Provider::OpenAiChat),
+        Rule::Limit
+    ));
 
     let mut deep = json!({"type": "object", "properties": {"leaf": {"type": "string"}}});
     for _ in 0..10 {
         deep = json!({"type": "object", "properties": {"inner": deep}});
     }
     let def = raw("deep", deep);
-    assert!(has_error(&def, Dialect::OpenAiStrict, Rule::Limit));
+    assert!(has_error(
+        &def,
+        Form::strict(Provider::OpenAiChat),
+        Rule::Limit
+    ));
 
     let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
     let def = raw(
         "choices",
         json!({"type": "object", "properties": {"v": {"type": "string", "enum": values}}}),
     );
-    assert!(has_error(&def, Dialect::OpenAiStrict, Rule::Limit));
+    assert!(has_error(
+        &def,
+        Form::strict(Provider::OpenAiChat),
+        Rule::Limit
+    ));
 
     let long: Vec<String> = (0..400).map(|i| format!("{i:0>300}")).collect();
     let def = raw(
@@ -888,7 +933,7 @@ fn strict_limits_are_checked() {
         json!({"type": "object", "properties": {"v": {"type": "string", "enum": long}}}),
     );
     let limits: Vec<String> = def
-        .lint(Dialect::OpenAiStrict)
+        .lint(Form::strict(Provider::OpenAiChat))
         .errors()
         .map(|l| l.message.clone())
         .collect();
@@ -900,7 +945,11 @@ fn strict_limits_are_checked() {
     for _ in 0..9 {
         ten = json!({"type": "object", "properties": {"inner": ten}});
     }
-    assert!(raw("ten", ten).lint(Dialect::OpenAiStrict).is_clean());
+    assert!(
+        raw("ten", ten)
+            .lint(Form::strict(Provider::OpenAiChat))
+            .is_clean()
+    );
 }
 
 #[test]
@@ -911,7 +960,7 @@ fn strict_fallback_is_chosen_by_policy_never_silent() {
         .with(ship {})
         .unwrap()
         .with_strict(true);
-    let report = refuse.tools_for(ToolFormat::OpenAiChat).unwrap_err();
+    let report = refuse.tools_for(Provider::OpenAiChat).unwrap_err();
     assert_eq!(report.errors().count(), 1);
     assert_eq!(report.lints()[0].tool, "tally");
 
@@ -922,7 +971,7 @@ fn strict_fallback_is_chosen_by_policy_never_silent() {
         .unwrap()
         .with_strict(true)
         .with_strict_fallback(StrictFallback::NonStrict);
-    let list = fall_back.tools_for(ToolFormat::OpenAiResponses).unwrap();
+    let list = fall_back.tools_for(Provider::OpenAiResponses).unwrap();
     assert_eq!(list.downgraded().len(), 1);
     assert_eq!(list.downgraded()[0].tool, "tally");
     assert_eq!(list.downgraded()[0].reasons.lints()[0].rule, Rule::Map);
@@ -951,7 +1000,7 @@ fn a_tool_can_choose_strict_mode_over_the_toolbox() {
         .with(ship {})
         .unwrap();
     let plain = strict_box
-        .tools_for(ToolFormat::Anthropic)
+        .tools_for(Provider::Anthropic)
         .unwrap()
         .to_value();
     let flags: Vec<Value> = plain
@@ -965,7 +1014,7 @@ fn a_tool_can_choose_strict_mode_over_the_toolbox() {
         .with_strict(true)
         .with_strict_fallback(StrictFallback::NonStrict);
     let list = strict_box
-        .tools_for(ToolFormat::OpenAiChat)
+        .tools_for(Provider::OpenAiChat)
         .unwrap()
         .to_value();
     let flags: Vec<&Value> = list
@@ -980,8 +1029,10 @@ fn a_tool_can_choose_strict_mode_over_the_toolbox() {
 
 #[test]
 fn registration_can_refuse_tools_a_provider_would_refuse() {
-    let mut tools =
-        Toolbox::<()>::new().require_valid_for([Dialect::OpenAiStrict, Dialect::Gemini]);
+    let mut tools = Toolbox::<()>::new().require_valid_for([
+        Form::strict(Provider::OpenAiChat),
+        Form::new(Provider::Gemini),
+    ]);
     tools.register(ship {}).unwrap();
     match tools.register(tally {}) {
         Err(RegisterError::Lint(report)) => {
@@ -1002,7 +1053,10 @@ fn a_toolbox_lints_every_tool_at_once() {
         .unwrap()
         .with(pair {})
         .unwrap();
-    let report = tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]);
+    let report = tools.lint([
+        Form::strict(Provider::OpenAiChat),
+        Form::new(Provider::Gemini),
+    ]);
     let tools_with_errors: BTreeSet<&str> = report.errors().map(|l| l.tool.as_str()).collect();
     assert_eq!(
         tools_with_errors,
@@ -1032,25 +1086,22 @@ fn a_toolbox_lints_every_tool_at_once() {
 
 #[test]
 fn demo_tools_are_valid_for_every_provider() {
-    demo::toolbox().lint(Dialect::ALL).assert_clean();
+    demo::toolbox().lint(Form::ALL).assert_clean();
 }
 
 #[test]
 fn forms_are_built_once_per_tool_and_form() {
     let def = Tool::<()>::definition(&ship {});
-    let first = def.provider_entry(ToolFormat::Gemini, false);
-    let again = def.provider_entry(ToolFormat::Gemini, false);
+    let first = def.provider_entry(Provider::Gemini);
+    let again = def.provider_entry(Provider::Gemini);
     assert!(std::ptr::eq(first, again));
     let tools = Toolbox::<()>::new().with(ship {}).unwrap();
-    let a = tools.tools_for(ToolFormat::Mcp).unwrap().entries()[0] as *const Value;
-    let b = tools.tools_for(ToolFormat::Mcp).unwrap().entries()[0] as *const Value;
+    let a = tools.tools_for(Provider::Mcp).unwrap().entries()[0] as *const Value;
+    let b = tools.tools_for(Provider::Mcp).unwrap().entries()[0] as *const Value;
     assert_eq!(a, b);
     // Changing the definition builds afresh.
     let changed = def.clone().with_display_text("Ship it");
-    assert_eq!(
-        changed.provider_entry(ToolFormat::Mcp, false)["title"],
-        "Ship it"
-    );
+    assert_eq!(changed.provider_entry(Provider::Mcp)["title"], "Ship it");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1059,7 +1110,7 @@ fn forms_are_built_once_per_tool_and_form() {
 #[test]
 fn openai_strict_inlines_ref_siblings_and_keeps_recursion_as_refs() {
     let def = Tool::<()>::definition(&demo::update_preferences {});
-    let strict = &def.provider_entry(ToolFormat::OpenAiChat, true)["function"]["parameters"];
+    let strict = &def.provider_entry(Form::strict(Provider::OpenAiChat))["function"]["parameters"];
     // `data` had a description beside its `$ref`: it is the definition itself now.
     assert_eq!(strict["properties"]["data"]["type"], "object");
     assert_eq!(
@@ -1071,7 +1122,7 @@ fn openai_strict_inlines_ref_siblings_and_keeps_recursion_as_refs() {
         "an inlined definition no one names is dropped"
     );
     let def = Tool::<()>::definition(&sum_tree {});
-    let strict = &def.provider_entry(ToolFormat::OpenAiChat, true)["function"]["parameters"];
+    let strict = &def.provider_entry(Form::strict(Provider::OpenAiChat))["function"]["parameters"];
     assert_openai_strict("sum_tree", strict);
     assert!(strict["$defs"]["Tree"].is_object());
 }
@@ -1079,7 +1130,7 @@ fn openai_strict_inlines_ref_siblings_and_keeps_recursion_as_refs() {
 #[test]
 fn anthropic_strict_moves_bounds_into_descriptions() {
     let def = Tool::<()>::definition(&demo::search {});
-    let schema = &def.provider_entry(ToolFormat::Anthropic, true)["input_schema"];
+    let schema = &def.provider_entry(Form::strict(Provider::Anthropic))["input_schema"];
     let limit = &schema["properties"]["limit"];
     assert!(limit.get("minimum").is_none() && limit.get("maximum").is_none());
     assert_eq!(
@@ -1087,7 +1138,7 @@ fn anthropic_strict_moves_bounds_into_descriptions() {
         "How many results to return, from 1 to 50. (at least 1; at most 50)"
     );
     let notes: Vec<Rule> = def
-        .lint(Dialect::AnthropicStrict)
+        .lint(Form::strict(Provider::Anthropic))
         .of(Severity::Note)
         .map(|l| l.rule.clone())
         .collect();
@@ -1103,7 +1154,7 @@ fn anthropic_strict_moves_bounds_into_descriptions() {
             "two": {"type": "array", "items": {"type": "string"}, "minItems": 2},
         }}),
     );
-    let schema = &def.provider_entry(ToolFormat::Anthropic, true)["input_schema"];
+    let schema = &def.provider_entry(Form::strict(Provider::Anthropic))["input_schema"];
     assert_eq!(schema["properties"]["one"]["minItems"], 1);
     assert!(schema["properties"]["two"].get("minItems").is_none());
     assert_eq!(
@@ -1132,7 +1183,7 @@ fn gemini_parameters_use_the_openapi_subset() {
             "additionalProperties": false,
         }),
     );
-    let gemini = &def.provider_entry(ToolFormat::Gemini, false)["parameters"];
+    let gemini = &def.provider_entry(Provider::Gemini)["parameters"];
     assert_eq!(
         gemini["properties"]["n"],
         json!({"type": "integer", "nullable": true, "minimum": 1})
@@ -1160,13 +1211,13 @@ fn gemini_parameters_use_the_openapi_subset() {
     assert_eq!(gemini["properties"]["when"]["format"], "date-time");
     assert!(gemini["properties"]["mail"].get("format").is_none());
     assert!(gemini.get("additionalProperties").is_none());
-    assert!(def.lint(Dialect::Gemini).is_clean());
+    assert!(def.lint(Form::new(Provider::Gemini)).is_clean());
 }
 
 #[test]
 fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
     let def = Tool::<DemoCtx>::definition(&demo::get_weather {});
-    let mcp = def.provider_entry(ToolFormat::Mcp, false);
+    let mcp = def.provider_entry(Provider::Mcp);
     let unit = &mcp["inputSchema"]["properties"]["unit"];
     assert!(!unit.to_string().contains("$ref"), "{unit}");
     assert!(unit.to_string().contains("fahrenheit"));
@@ -1186,7 +1237,7 @@ fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
             "required": [],
         }),
     );
-    let input = &nested.provider_entry(ToolFormat::Mcp, false)["inputSchema"];
+    let input = &nested.provider_entry(Provider::Mcp)["inputSchema"];
     assert_eq!(input["properties"]["a"]["$ref"], "#/$defs/Inner_2");
     assert_eq!(
         input["$defs"]["Inner_2"]["properties"]["x"]["type"],
@@ -1202,7 +1253,7 @@ fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
             "$defs": {"Inner": {"type": "object", "properties": {"x": {"type": "integer"}}}},
         }),
     );
-    let input = &once.provider_entry(ToolFormat::Mcp, false)["inputSchema"];
+    let input = &once.provider_entry(Provider::Mcp)["inputSchema"];
     assert_eq!(
         input["properties"]["a"]["properties"]["x"]["type"],
         "integer"
@@ -1257,7 +1308,7 @@ fn openai_strict_agrees_with_the_openai_sdk_on_required_and_closed_objects() {
     let peer = peer_fixture("openai_to_strict_json_schema.json");
     let sdk = &peer["to_strict_json_schema"];
     let def = Tool::<()>::definition(&save_person {});
-    let ours = &def.provider_entry(ToolFormat::OpenAiChat, true)["function"]["parameters"];
+    let ours = &def.provider_entry(Form::strict(Provider::OpenAiChat))["function"]["parameters"];
     let set = |v: &Value| -> BTreeSet<String> {
         v.as_array()
             .unwrap()
@@ -1288,9 +1339,9 @@ fn openai_strict_agrees_with_the_openai_sdk_on_required_and_closed_objects() {
     assert!(dict["properties"]["meta"]["additionalProperties"].is_object());
     let def = raw("bad", peer["pydantic_model_json_schema"].clone());
     assert!(
-        def.lint(Dialect::OpenAiStrict).is_clean(),
+        def.lint(Form::strict(Provider::OpenAiChat)).is_clean(),
         "{}",
-        def.lint(Dialect::OpenAiStrict)
+        def.lint(Form::strict(Provider::OpenAiChat))
     );
     let mut dict_schema = dict.clone();
     dict_schema
@@ -1299,7 +1350,7 @@ fn openai_strict_agrees_with_the_openai_sdk_on_required_and_closed_objects() {
         .remove("additionalProperties");
     let def = raw("bad", dict_schema);
     assert_eq!(
-        errors(&def, Dialect::OpenAiStrict),
+        errors(&def, Form::strict(Provider::OpenAiChat)),
         [("/properties/meta".to_owned(), Rule::Map)]
     );
 }
@@ -1325,10 +1376,10 @@ fn gemini_parameters_keep_to_the_fields_google_genai_accepts() {
     ]);
     defs.extend(demo::toolbox().definitions().cloned());
     for def in defs {
-        let entry = def.provider_entry(ToolFormat::Gemini, false);
+        let entry = def.provider_entry(Provider::Gemini);
         keys_within(def.name(), &entry["parameters"], &fields);
         // The JSON Schema form takes anything (the SDK does not check it): `$defs` stay.
-        let json_schema = def.provider_entry(ToolFormat::GeminiJsonSchema, false);
+        let json_schema = def.provider_entry(Form::gemini_json_schema());
         let names = |v: Option<&Value>| {
             v.and_then(Value::as_object)
                 .map(|d| d.keys().cloned().collect::<Vec<_>>())
@@ -1411,14 +1462,14 @@ fn gemini_forms_of_the_test_tools() {
             json!(null)
         }))
         .unwrap();
-    for (format, file) in [
-        (ToolFormat::Gemini, "test-tools-gemini.json"),
-        (
-            ToolFormat::GeminiJsonSchema,
-            "test-tools-gemini-json-schema.json",
-        ),
+    for (json_schema, file) in [
+        (false, "test-tools-gemini.json"),
+        (true, "test-tools-gemini-json-schema.json"),
     ] {
-        let list = tools.tools_for(format).unwrap_or_else(|e| panic!("{e}"));
+        let tools = tools.clone().with_gemini_json_schema(json_schema);
+        let list = tools
+            .tools_for(Provider::Gemini)
+            .unwrap_or_else(|e| panic!("{e}"));
         let text = serde_json::to_string_pretty(&list).unwrap();
         assert_eq!(list.entries().len(), 6);
         if let Some(dir) = std::env::var_os("GEMINI_FORMS_OUT") {
@@ -1443,16 +1494,13 @@ fn inlining_is_bounded_when_definitions_double_at_every_level() {
         "deep_dag",
         json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/D0"}}, "$defs": defs}),
     );
-    for (dialect, format) in [
-        (Dialect::Gemini, ToolFormat::Gemini),
-        (Dialect::OpenAiStrict, ToolFormat::OpenAiChat),
+    for form in [
+        Form::new(Provider::Gemini),
+        Form::strict(Provider::OpenAiChat),
     ] {
-        assert!(has_error(&def, dialect, Rule::Limit), "{dialect}");
-        let size = def
-            .provider_entry(format, dialect.is_strict())
-            .to_string()
-            .len();
-        assert!(size < 50_000_000, "{dialect}: {size} bytes");
+        assert!(has_error(&def, form, Rule::Limit), "{form}");
+        let size = def.provider_entry(form).to_string().len();
+        assert!(size < 50_000_000, "{form}: {size} bytes");
     }
-    assert!(def.lint(Dialect::Mcp).is_clean());
+    assert!(def.lint(Form::new(Provider::Mcp)).is_clean());
 }

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 use toolwright::provider::{AllowedMode, Provider, RequestError, ToolChoice, ToolRequest};
-use toolwright::{DynamicTool, ToolDefinition, Toolbox, exec::BatchOptions, schema::ToolFormat};
+use toolwright::{DynamicTool, ToolDefinition, Toolbox, exec::BatchOptions, schema::Form};
 
 fn matrix() -> Vec<Value> {
     data::read("providers/pydantic_ai_tool_choice_matrix.jsonl")
@@ -133,15 +133,15 @@ fn sets_unordered(value: &Value) -> Value {
 }
 
 /// How toolwright writes each matrix provider's request, or why it does not.
-fn request_side(provider: &str) -> Result<(ToolFormat, bool), &'static str> {
+fn request_side(provider: &str) -> Result<(Form, bool), &'static str> {
     match provider {
-        "openai" => Ok((ToolFormat::OpenAiChat, false)),
+        "openai" => Ok((Form::new(Provider::OpenAiChat), false)),
         // An OpenAI-compatible Chat server without OpenAI's `allowed_tools`: subsets narrow.
-        "groq" => Ok((ToolFormat::OpenAiChat, true)),
-        "openai_responses" => Ok((ToolFormat::OpenAiResponses, false)),
-        "anthropic" => Ok((ToolFormat::Anthropic, false)),
+        "groq" => Ok((Form::new(Provider::OpenAiChat), true)),
+        "openai_responses" => Ok((Form::new(Provider::OpenAiResponses), false)),
+        "anthropic" => Ok((Form::new(Provider::Anthropic), false)),
         // pydantic-ai sends `parameters_json_schema`, toolwright's JSON Schema form.
-        "google" => Ok((ToolFormat::GeminiJsonSchema, false)),
+        "google" => Ok((Form::gemini_json_schema(), false)),
         // Its own words for the same modes ("any" for required; tools left out for "none"), in
         // the Chat format; Mistral takes OpenAI's words too, but toolwright does not write
         // Mistral's dialect, so there is no request of toolwright's to compare.
@@ -170,7 +170,7 @@ fn every_written_request_matches_the_recorded_one() {
             continue;
         };
         let context = format!("{mode_name}-{provider} #{}", row["interaction"]);
-        let (format, narrow) = match request_side(&provider) {
+        let (form, narrow) = match request_side(&provider) {
             Ok(side) => side,
             Err(why) => {
                 *not_written.entry(why).or_default() += 1;
@@ -178,10 +178,10 @@ fn every_written_request_matches_the_recorded_one() {
             }
         };
         let (names, choice) = mode(&mode_name);
-        let tools = toolbox(names);
+        let tools = toolbox(names).with_gemini_json_schema(form.is_gemini_json_schema());
         let request = ToolRequest::new(choice).narrow_tools(narrow);
         let fields = tools
-            .request_fields(format, request)
+            .request_fields(form.provider(), request)
             .unwrap_or_else(|e| panic!("{context}: {e}"));
 
         assert_eq!(
@@ -298,15 +298,19 @@ fn the_request_writer_and_batch_options_agree_on_parallel_calls() {
         ToolChoice::allowed(["get_weather", "get_time"], AllowedMode::Auto),
         ToolChoice::allowed(["get_weather", "get_time"], AllowedMode::Required),
     ];
-    let formats = [
-        ToolFormat::OpenAiChat,
-        ToolFormat::OpenAiResponses,
-        ToolFormat::Anthropic,
-        ToolFormat::Gemini,
-        ToolFormat::GeminiJsonSchema,
+    let forms = [
+        Form::new(Provider::OpenAiChat),
+        Form::new(Provider::OpenAiResponses),
+        Form::new(Provider::Anthropic),
+        Form::new(Provider::Gemini),
+        Form::gemini_json_schema(),
     ];
     let mut checked = 0;
-    for format in formats {
+    for form in forms {
+        let tools = tools
+            .clone()
+            .with_gemini_json_schema(form.is_gemini_json_schema());
+        let format = form.provider();
         for choice in &choices {
             for parallel in [None, Some(true), Some(false)] {
                 for narrow in [false, true] {
@@ -318,7 +322,8 @@ fn the_request_writer_and_batch_options_agree_on_parallel_calls() {
                     let fields = match tools.request_fields(format, request) {
                         Ok(fields) => fields,
                         Err(RequestError::Unsupported {
-                            format: "Gemini", ..
+                            provider: Provider::Gemini,
+                            ..
                         }) => {
                             assert_eq!(parallel, Some(false), "{context}");
                             continue;
@@ -337,7 +342,11 @@ fn the_request_writer_and_batch_options_agree_on_parallel_calls() {
     assert_eq!(checked, 5 * 5 * 3 * 2 - 2 * 5 * 2);
 
     // With `none` no call comes: nothing is written about parallel calls, for any provider.
-    for format in formats {
+    for form in forms {
+        let tools = tools
+            .clone()
+            .with_gemini_json_schema(form.is_gemini_json_schema());
+        let format = form.provider();
         let fields = tools
             .request_fields(
                 format,
@@ -359,7 +368,7 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
 
     // A named tool that is not in the toolbox is refused here, not by the provider later.
     let error = tools
-        .request_fields(ToolFormat::OpenAiChat, ToolChoice::tool("get_wheather"))
+        .request_fields(Provider::OpenAiChat, ToolChoice::tool("get_wheather"))
         .unwrap_err();
     assert_eq!(
         error,
@@ -374,22 +383,25 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
     );
     let error = tools
         .request_fields(
-            ToolFormat::Gemini,
+            Provider::Gemini,
             ToolChoice::allowed(["get_time", "nope"], AllowedMode::Auto),
         )
         .unwrap_err();
     assert!(matches!(error, RequestError::UnknownTool { ref name, .. } if name == "nope"));
     assert_eq!(
         tools.request_fields(
-            ToolFormat::Anthropic,
+            Provider::Anthropic,
             ToolChoice::allowed(Vec::<String>::new(), AllowedMode::Auto)
         ),
         Err(RequestError::EmptySubset)
     );
     // MCP clients pick tools themselves: there is no request to write.
     assert!(matches!(
-        tools.request_fields(ToolFormat::Mcp, ToolChoice::Auto),
-        Err(RequestError::Unsupported { format: "MCP", .. })
+        tools.request_fields(Provider::Mcp, ToolChoice::Auto),
+        Err(RequestError::Unsupported {
+            provider: Provider::Mcp,
+            ..
+        })
     ));
 
     // The tool list's lint errors: a map has no strict OpenAI form.
@@ -403,7 +415,7 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
         .with(DynamicTool::new(def, |args, _: &()| Value::Object(args)))
         .unwrap()
         .with_strict(true);
-    match strict.request_fields(ToolFormat::OpenAiChat, ToolChoice::Auto) {
+    match strict.request_fields(Provider::OpenAiChat, ToolChoice::Auto) {
         Err(RequestError::Lint(report)) => {
             assert!(report.to_string().contains("/properties/counts"))
         }
@@ -413,11 +425,7 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
     // An empty toolbox: `auto` and `none` write nothing (OpenAI refuses `tool_choice` without
     // `tools`), a choice that needs a tool is refused.
     let empty = Toolbox::<()>::new();
-    for format in [
-        ToolFormat::OpenAiChat,
-        ToolFormat::Anthropic,
-        ToolFormat::Gemini,
-    ] {
+    for format in [Provider::OpenAiChat, Provider::Anthropic, Provider::Gemini] {
         for choice in [ToolChoice::Auto, ToolChoice::None] {
             let fields = empty
                 .request_fields(format, ToolRequest::new(choice).parallel_calls(true))
@@ -433,7 +441,7 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
     // A subset of one tool, required, is that tool; a subset of every tool is no subset.
     let one = ToolChoice::allowed(["get_time"], AllowedMode::Required);
     assert_eq!(
-        write(ToolFormat::OpenAiResponses, one.into()).get("tool_choice"),
+        write(Provider::OpenAiResponses, one.into()).get("tool_choice"),
         Some(&json!({"type": "function", "name": "get_time"}))
     );
     let all = ToolChoice::allowed(
@@ -441,13 +449,13 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
         AllowedMode::Auto,
     );
     assert_eq!(
-        write(ToolFormat::OpenAiChat, all.into()).get("tool_choice"),
+        write(Provider::OpenAiChat, all.into()).get("tool_choice"),
         Some(&json!("auto"))
     );
 
     // An allowed subset where the model may still answer in text.
     let some = ToolChoice::allowed(["get_time", "get_weather"], AllowedMode::Auto);
-    let chat = write(ToolFormat::OpenAiChat, some.clone().into());
+    let chat = write(Provider::OpenAiChat, some.clone().into());
     assert!(!chat.narrowed());
     assert_eq!(tool_names(chat.get("tools").unwrap()).len(), 3);
     assert_eq!(
@@ -459,14 +467,14 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
             ]}})
         )
     );
-    let gemini = write(ToolFormat::Gemini, some.clone().into());
+    let gemini = write(Provider::Gemini, some.clone().into());
     assert_eq!(
         gemini.get("toolConfig"),
         Some(&json!({"functionCallingConfig": {
             "mode": "VALIDATED", "allowedFunctionNames": ["get_time", "get_weather"],
         }}))
     );
-    let anthropic = write(ToolFormat::Anthropic, some.clone().into());
+    let anthropic = write(Provider::Anthropic, some.clone().into());
     assert!(anthropic.narrowed());
     // Narrowed lists keep the toolbox's order.
     assert_eq!(
@@ -476,10 +484,10 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
     assert_eq!(anthropic.get("tool_choice"), Some(&json!({"type": "auto"})));
     // Narrowing asked for, on every provider.
     for (format, key, word) in [
-        (ToolFormat::OpenAiChat, "tool_choice", json!("auto")),
-        (ToolFormat::OpenAiResponses, "tool_choice", json!("auto")),
+        (Provider::OpenAiChat, "tool_choice", json!("auto")),
+        (Provider::OpenAiResponses, "tool_choice", json!("auto")),
         (
-            ToolFormat::Gemini,
+            Provider::Gemini,
             "toolConfig",
             json!({"functionCallingConfig": {"mode": "AUTO"}}),
         ),
@@ -497,15 +505,17 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
     // Parallel calls, where the provider has a switch.
     let one_at_a_time = ToolRequest::new(ToolChoice::Required).parallel_calls(false);
     assert_eq!(
-        write(ToolFormat::Anthropic, one_at_a_time.clone()).get("tool_choice"),
+        write(Provider::Anthropic, one_at_a_time.clone()).get("tool_choice"),
         Some(&json!({"type": "any", "disable_parallel_tool_use": true}))
     );
     assert_eq!(
-        write(ToolFormat::OpenAiResponses, one_at_a_time.clone()).get("parallel_tool_calls"),
+        write(Provider::OpenAiResponses, one_at_a_time.clone()).get("parallel_tool_calls"),
         Some(&json!(false))
     );
     let error = tools
-        .request_fields(ToolFormat::GeminiJsonSchema, one_at_a_time)
+        .clone()
+        .with_gemini_json_schema(true)
+        .request_fields(Provider::Gemini, one_at_a_time)
         .unwrap_err();
     assert!(
         error.to_string().contains("BatchOptions::parallel(false)"),
@@ -529,7 +539,7 @@ fn choices_name_tools_by_their_stand_ins() {
         )
         .unwrap();
     let fields = tools
-        .request_fields(ToolFormat::OpenAiChat, ToolChoice::tool("files.read"))
+        .request_fields(Provider::OpenAiChat, ToolChoice::tool("files.read"))
         .unwrap();
     assert_eq!(
         fields.get("tool_choice"),
@@ -538,14 +548,14 @@ fn choices_name_tools_by_their_stand_ins() {
     assert_eq!(tool_names(fields.get("tools").unwrap())[0], "files_read");
     let subset = ToolChoice::allowed(["files.read", "get_time"], AllowedMode::Auto);
     let fields = tools
-        .request_fields(ToolFormat::OpenAiResponses, subset.clone())
+        .request_fields(Provider::OpenAiResponses, subset.clone())
         .unwrap();
     assert_eq!(
         fields.get("tool_choice").unwrap()["tools"],
         json!([{"type": "function", "name": "files_read"}, {"type": "function", "name": "get_time"}])
     );
     // Gemini takes dots in names: there the tool goes under its own name.
-    let fields = tools.request_fields(ToolFormat::Gemini, subset).unwrap();
+    let fields = tools.request_fields(Provider::Gemini, subset).unwrap();
     assert_eq!(
         fields.get("toolConfig").unwrap()["functionCallingConfig"]["allowedFunctionNames"],
         json!(["files.read", "get_time"])
@@ -561,7 +571,7 @@ fn choices_name_tools_by_their_stand_ins() {
     assert_eq!(turn.calls[0].name, "files.read");
     // The tool's own name is what a choice takes.
     assert!(matches!(
-        tools.request_fields(ToolFormat::Anthropic, ToolChoice::tool("files_read")),
+        tools.request_fields(Provider::Anthropic, ToolChoice::tool("files_read")),
         Err(RequestError::UnknownTool { .. })
     ));
 }
@@ -595,7 +605,7 @@ fn hostile_names_in_a_choice_get_a_bounded_error() {
         ToolChoice::allowed([huge.as_str()], AllowedMode::Auto),
     ] {
         let error = tools
-            .request_fields(ToolFormat::OpenAiChat, choice)
+            .request_fields(Provider::OpenAiChat, choice)
             .unwrap_err();
         let text = error.to_string();
         assert!(text.len() < 300, "{} bytes", text.len());

@@ -45,13 +45,13 @@ pub fn lookup<'a, C: ?Sized + Sync + 'static>(
     toolbox.lookup(call)
 }
 
-/// `(name sent, tool name)` of every tool whose name `dialect` cannot carry and that is sent
+/// `(name sent, tool name)` of every tool whose name `provider` cannot carry and that is sent
 /// under a stand-in.
 pub fn stand_ins<C: ?Sized + Sync + 'static>(
     toolbox: &crate::toolbox::Toolbox<C>,
-    dialect: crate::forms::Dialect,
+    provider: crate::forms::Provider,
 ) -> Vec<(String, String)> {
-    toolbox.stand_ins(dialect)
+    toolbox.stand_ins(provider)
 }
 
 /// An error result for a call, with its detail for the application.

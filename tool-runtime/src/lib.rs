@@ -50,14 +50,14 @@ pub mod __private;
 
 pub use crate::args::ArgumentError;
 pub use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
-pub use crate::definition::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
+pub use crate::definition::{Downgrade, ProviderTools, StrictFallback};
 pub use crate::dispatch::{Batch, BatchOptions, Decision};
 pub use crate::exec::{
     Blocking, BoxFuture, CallInfo, CallScope, Cancellation, Cancelled, MaybeReady, Progress,
     ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
 };
 pub use crate::forms::{
-    Dialect, Lint, LintReport, Rule, SchemaError, Severity, canonical_parameters, schema_for,
+    Form, Lint, LintReport, Rule, SchemaError, Severity, canonical_parameters, schema_for,
 };
 pub use crate::hook::{Before, Hook};
 pub use crate::native::Native;

@@ -2,7 +2,7 @@
 // goes away), and every provider form tells the model; calling the fn itself still warns.
 #![deny(deprecated)]
 
-use toolwright::{Toolbox, tool, schema::ToolFormat};
+use toolwright::{Toolbox, provider::Provider, tool};
 
 /// Repeat the text.
 #[tool]
@@ -24,14 +24,15 @@ fn main() {
         .unwrap()
         .with(shout {})
         .unwrap();
-    for format in [
-        ToolFormat::OpenAiChat,
-        ToolFormat::OpenAiResponses,
-        ToolFormat::Anthropic,
-        ToolFormat::Gemini,
-        ToolFormat::GeminiJsonSchema,
-        ToolFormat::Mcp,
+    for (format, json_schema) in [
+        (Provider::OpenAiChat, false),
+        (Provider::OpenAiResponses, false),
+        (Provider::Anthropic, false),
+        (Provider::Gemini, false),
+        (Provider::Gemini, true),
+        (Provider::Mcp, false),
     ] {
+        let tools = tools.clone().with_gemini_json_schema(json_schema);
         let list = serde_json::to_value(tools.tools_for(format).unwrap()).unwrap();
         let text = list.to_string();
         assert!(

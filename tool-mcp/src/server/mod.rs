@@ -16,7 +16,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{Peer, ServerHandler, ServiceExt};
 
 use toolwright_runtime::__private::{EchoName, stand_ins};
-use toolwright_runtime::{Dialect, Lint, LintReport, Rule, Severity, ToolFormat, Toolbox};
+use toolwright_runtime::provider::Provider;
+use toolwright_runtime::{Form, Lint, LintReport, Rule, Severity, Toolbox};
 
 // Names the documentation links to.
 #[cfg(doc)]
@@ -127,7 +128,7 @@ struct Listing<C> {
 
 impl<C: Send + Sync + 'static> Listing<C> {
     fn new(toolbox: Arc<Toolbox<C>>) -> Result<Self, LintReport> {
-        let form = toolbox.tools_for(ToolFormat::Mcp)?;
+        let form = toolbox.tools_for(Provider::Mcp)?;
         let mut tools = Vec::with_capacity(form.entries().len());
         let mut report = LintReport::default();
         for (entry, definition) in form.entries().iter().zip(toolbox.definitions()) {
@@ -135,7 +136,7 @@ impl<C: Send + Sync + 'static> Listing<C> {
                 Ok(tool) => tools.push(tool),
                 Err(error) => report.extend([Lint {
                     tool: definition.name().to_owned(),
-                    dialect: Dialect::Mcp,
+                    form: Form::new(Provider::Mcp),
                     path: String::new(),
                     rule: Rule::Keyword("tool".into()),
                     severity: Severity::Error,
@@ -147,7 +148,7 @@ impl<C: Send + Sync + 'static> Listing<C> {
         if !report.is_clean() {
             return Err(report);
         }
-        let stand_ins = stand_ins(&toolbox, Dialect::Mcp).into_iter().collect();
+        let stand_ins = stand_ins(&toolbox, Provider::Mcp).into_iter().collect();
         drop(form);
         Ok(Listing {
             toolbox,

@@ -7,78 +7,17 @@ use serde_json::{Map, Value, json};
 
 use super::{Kept, ToolDefinition};
 use crate::forms::lint::{Lint, LintReport, Rule, Severity};
-use crate::forms::{Dialect, mcp, walk::Pass};
+use crate::forms::{Form, Provider, mcp, walk::Pass};
 
-/// Where a tool list goes: a provider's request format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ToolFormat {
-    /// OpenAI Chat Completions `tools`: `{"type": "function", "function": {name, description,
-    /// parameters, strict}}`.
-    OpenAiChat,
-    /// OpenAI Responses API `tools`: `{"type": "function", name, description, parameters,
-    /// strict}`. `strict` is always written: the Responses API takes an omitted `strict` as true.
-    OpenAiResponses,
-    /// Anthropic Messages `tools`: `{name, description, input_schema}`, and `strict: true` when
-    /// strict.
-    Anthropic,
-    /// Gemini `tools`: `[{"functionDeclarations": [{name, description, parameters}]}]`, the
-    /// parameters in the OpenAPI subset.
-    Gemini,
-    /// Gemini `tools` with `parametersJsonSchema` (JSON Schema) instead of `parameters`.
-    GeminiJsonSchema,
-    /// MCP `tools/list` result: `{"tools": [{name, title, description, inputSchema,
-    /// outputSchema, annotations}]}`.
-    Mcp,
-}
-
-impl ToolFormat {
-    /// The schema dialect of this format, strict or not (formats without a strict mode ignore
-    /// `strict`).
-    pub fn dialect(self, strict: bool) -> Dialect {
-        match (self, strict) {
-            (ToolFormat::OpenAiChat | ToolFormat::OpenAiResponses, false) => Dialect::OpenAi,
-            (ToolFormat::OpenAiChat | ToolFormat::OpenAiResponses, true) => Dialect::OpenAiStrict,
-            (ToolFormat::Anthropic, false) => Dialect::Anthropic,
-            (ToolFormat::Anthropic, true) => Dialect::AnthropicStrict,
-            (ToolFormat::Gemini, _) => Dialect::Gemini,
-            (ToolFormat::GeminiJsonSchema, _) => Dialect::GeminiJsonSchema,
-            (ToolFormat::Mcp, _) => Dialect::Mcp,
-        }
-    }
-
-    /// Whether the format has a strict mode.
-    pub fn has_strict(self) -> bool {
-        matches!(
-            self,
-            ToolFormat::OpenAiChat | ToolFormat::OpenAiResponses | ToolFormat::Anthropic
-        )
-    }
-
-    /// A format for a dialect (OpenAI's dialects map to Chat Completions).
-    pub(crate) fn of(dialect: Dialect) -> (ToolFormat, bool) {
-        match dialect {
-            Dialect::OpenAi => (ToolFormat::OpenAiChat, false),
-            Dialect::OpenAiStrict => (ToolFormat::OpenAiChat, true),
-            Dialect::Anthropic => (ToolFormat::Anthropic, false),
-            Dialect::AnthropicStrict => (ToolFormat::Anthropic, true),
-            Dialect::Gemini => (ToolFormat::Gemini, false),
-            Dialect::GeminiJsonSchema => (ToolFormat::GeminiJsonSchema, false),
-            Dialect::Mcp => (ToolFormat::Mcp, false),
-        }
-    }
-
-    /// The cache slot of this format and strictness.
-    fn slot(self, strict: bool) -> usize {
-        let strict = usize::from(strict && self.has_strict());
-        match self {
-            ToolFormat::OpenAiChat => strict,
-            ToolFormat::OpenAiResponses => 2 + strict,
-            ToolFormat::Anthropic => 4 + strict,
-            ToolFormat::Gemini => 6,
-            ToolFormat::GeminiJsonSchema => 7,
-            ToolFormat::Mcp => 8,
-        }
+/// The cache slot of a form.
+fn slot(form: Form) -> usize {
+    let strict = usize::from(form.is_strict());
+    match form.provider() {
+        Provider::OpenAiChat => strict,
+        Provider::OpenAiResponses => 2 + strict,
+        Provider::Anthropic => 4 + strict,
+        Provider::Gemini => 6 + usize::from(form.is_gemini_json_schema()),
+        Provider::Mcp => 8,
     }
 }
 
@@ -103,33 +42,26 @@ pub struct Downgrade {
     pub reasons: LintReport,
 }
 
-/// One tool's entry in one format, with what the form could not say.
+/// One tool's entry in one form, with what the form could not say.
 #[derive(Debug, Clone)]
 pub(crate) struct ProviderForm {
     pub(crate) entry: Value,
     pub(crate) report: LintReport,
 }
 
-/// A definition's provider forms, one slot per format and strictness, each built on first use.
+/// A definition's provider forms, one slot per form, each built on first use.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct FormCache([Kept<ProviderForm>; 9]);
 
 impl FormCache {
-    pub(crate) fn get(
-        &self,
-        definition: &ToolDefinition,
-        format: ToolFormat,
-        strict: bool,
-    ) -> &ProviderForm {
-        let strict = strict && format.has_strict();
-        self.0[format.slot(strict)].get_or_init(|| build(definition, format, strict))
+    pub(crate) fn get(&self, definition: &ToolDefinition, form: Form) -> &ProviderForm {
+        self.0[slot(form)].get_or_init(|| build(definition, form))
     }
 }
 
-/// Builds one tool's entry in one format.
-pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: bool) -> ProviderForm {
-    let dialect = format.dialect(strict);
-    let (parameters, lints) = dialect.transform(definition.parameters());
+/// Builds one tool's entry in one form.
+pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
+    let (parameters, lints) = form.transform(definition.parameters());
     let name = definition.name();
     let mut report: LintReport = lints
         .into_iter()
@@ -138,8 +70,9 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
             ..lint
         })
         .collect();
-    let wire = dialect.wire_name(name);
-    if let Err(message) = dialect.check_name(name) {
+    let provider = form.provider();
+    let wire = provider.wire_name(name);
+    if let Err(message) = provider.check_name(name) {
         // A stand-in name works (calls are mapped back on intake), but an empty name is a bug.
         let (severity, message) = if name.is_empty() {
             (Severity::Error, message)
@@ -151,7 +84,7 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
         };
         report.push(Lint {
             tool: name.to_owned(),
-            dialect,
+            form,
             path: String::new(),
             rule: Rule::Name,
             severity,
@@ -163,8 +96,9 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
     let name = &*wire;
     let description = model_description(definition);
     let description = description.as_ref();
-    let entry = match format {
-        ToolFormat::OpenAiChat => {
+    let strict = form.is_strict();
+    let entry = match provider {
+        Provider::OpenAiChat => {
             let mut function = json!({
                 "name": name,
                 "description": description,
@@ -176,14 +110,14 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
             }
             json!({"type": "function", "function": function})
         }
-        ToolFormat::OpenAiResponses => json!({
+        Provider::OpenAiResponses => json!({
             "type": "function",
             "name": name,
             "description": description,
             "parameters": parameters,
             "strict": strict,
         }),
-        ToolFormat::Anthropic => {
+        Provider::Anthropic => {
             let mut entry = json!({
                 "name": name,
                 "description": description,
@@ -194,21 +128,21 @@ pub(crate) fn build(definition: &ToolDefinition, format: ToolFormat, strict: boo
             }
             entry
         }
-        ToolFormat::Gemini => json!({
+        Provider::Gemini if !form.is_gemini_json_schema() => json!({
             "name": name,
             "description": description,
             "parameters": parameters,
         }),
-        ToolFormat::GeminiJsonSchema => json!({
+        Provider::Gemini => json!({
             "name": name,
             "description": description,
             "parametersJsonSchema": parameters,
         }),
-        ToolFormat::Mcp => mcp_entry(definition, name, parameters, &mut report),
+        Provider::Mcp => mcp_entry(definition, name, parameters, &mut report),
     };
     for lint in report.lints() {
         if lint.severity > Severity::Note {
-            tracing::warn!(tool = %name, %dialect, "{lint}");
+            tracing::warn!(tool = %name, %form, "{lint}");
         }
     }
     ProviderForm { entry, report }
@@ -271,7 +205,7 @@ fn mcp_entry(
         if output.get("type") != Some(&Value::from("object")) {
             report.push(Lint {
                 tool: definition.name().to_owned(),
-                dialect: Dialect::Mcp,
+                form: Form::new(Provider::Mcp),
                 path: String::new(),
                 rule: Rule::OutputSchema,
                 severity: Severity::Note,
@@ -283,7 +217,7 @@ fn mcp_entry(
             });
         }
         let defs = Map::new();
-        let mut pass = Pass::new(Dialect::Mcp, &defs);
+        let mut pass = Pass::new(Form::new(Provider::Mcp), &defs);
         let mut output = output.clone();
         mcp::input(&mut pass, &mut output);
         entry.insert("outputSchema".into(), output);
@@ -304,7 +238,7 @@ fn mcp_entry(
 /// [`Toolbox::tools_for`]: crate::Toolbox::tools_for
 #[derive(Debug, Clone)]
 pub struct ProviderTools<'a> {
-    pub(crate) format: ToolFormat,
+    pub(crate) provider: Provider,
     pub(crate) entries: Vec<&'a Value>,
     pub(crate) downgraded: Vec<Downgrade>,
     /// Each sent form's lints (warnings and notes only: a list with errors is not built).
@@ -312,9 +246,9 @@ pub struct ProviderTools<'a> {
 }
 
 impl<'a> ProviderTools<'a> {
-    /// The format.
-    pub fn format(&self) -> ToolFormat {
-        self.format
+    /// The provider.
+    pub fn provider(&self) -> Provider {
+        self.provider
     }
 
     /// One entry per tool, in registration order (each cached in its tool's definition).
@@ -338,7 +272,7 @@ impl<'a> ProviderTools<'a> {
     /// the entries do not hold; a cut list has none.)
     pub(crate) fn only(&self, indexes: &[usize]) -> ProviderTools<'a> {
         ProviderTools {
-            format: self.format,
+            provider: self.provider,
             entries: kept(&self.entries, indexes),
             downgraded: Vec::new(),
             // One report per entry: a list is built only when every form is clean.
@@ -355,8 +289,8 @@ impl<'a> ProviderTools<'a> {
 impl Serialize for ProviderTools<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        match self.format {
-            ToolFormat::Gemini | ToolFormat::GeminiJsonSchema => {
+        match self.provider {
+            Provider::Gemini => {
                 let mut declarations = serializer.serialize_seq(Some(1))?;
                 serde::ser::SerializeSeq::serialize_element(
                     &mut declarations,
@@ -364,7 +298,7 @@ impl Serialize for ProviderTools<'_> {
                 )?;
                 serde::ser::SerializeSeq::end(declarations)
             }
-            ToolFormat::Mcp => {
+            Provider::Mcp => {
                 let mut map = serializer.serialize_map(Some(1))?;
                 map.serialize_entry("tools", &self.entries)?;
                 map.end()

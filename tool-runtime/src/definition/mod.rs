@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 
 mod forms;
 
-pub use self::forms::{Downgrade, ProviderTools, StrictFallback, ToolFormat};
+pub use self::forms::{Downgrade, ProviderTools, StrictFallback};
 pub(crate) use self::forms::{FormCache, ProviderForm};
-use crate::forms::{Dialect, LintReport, ParamTable, SchemaError, canonical_parameters};
+use crate::forms::{Form, LintReport, ParamTable, SchemaError, canonical_parameters};
 use crate::policy::{ArgumentPolicy, CutOff};
 use toolwright_schema::CompiledSchema;
 
@@ -394,13 +394,13 @@ impl ToolDefinition {
         self
     }
 
-    /// This tool's entry in a provider's tool list (strict or not, where the format has a
-    /// strict mode), built on first use and kept. Whether the provider would take it is
+    /// This tool's entry in a provider's tool list, in one form (a [`Provider`](crate::provider::Provider)
+    /// alone is its plain form), built on first use and kept. Whether the provider would take it is
     /// [`lint`](Self::lint)'s to say; [`Toolbox::tools_for`](crate::Toolbox::tools_for) checks.
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::{ToolDefinition, schema::ToolFormat};
+    /// use toolwright::{ToolDefinition, provider::Provider, schema::Form};
     ///
     /// let def = ToolDefinition::new("search", "Search the web.", json!({
     ///     "type": "object",
@@ -408,25 +408,24 @@ impl ToolDefinition {
     ///     "required": ["query"],
     /// }))
     /// .unwrap();
-    /// let entry = def.provider_entry(ToolFormat::OpenAiResponses, true);
+    /// let entry = def.provider_entry(Form::new(Provider::OpenAiResponses).with_strict(true));
     /// assert_eq!(entry["strict"], true);
     /// assert_eq!(entry["parameters"]["required"], json!(["query", "limit"]));
     /// assert_eq!(entry["parameters"]["properties"]["limit"]["type"], json!(["integer", "null"]));
     /// ```
-    pub fn provider_entry(&self, format: ToolFormat, strict: bool) -> &Value {
-        &self.forms.get(self, format, strict).entry
+    pub fn provider_entry(&self, form: impl Into<Form>) -> &Value {
+        &self.forms.get(self, form.into()).entry
     }
 
-    /// Everything a provider's dialect cannot say about this tool, or says differently: errors
+    /// Everything a provider's form cannot say about this tool, or says differently: errors
     /// (the provider would refuse it), warnings (a rule the model is not told) and notes.
-    pub fn lint(&self, dialect: Dialect) -> LintReport {
-        let (format, strict) = ToolFormat::of(dialect);
-        self.forms.get(self, format, strict).report.clone()
+    pub fn lint(&self, form: impl Into<Form>) -> LintReport {
+        self.forms.get(self, form.into()).report.clone()
     }
 
     /// The cached form, entry and lints together.
-    pub(crate) fn provider_form(&self, format: ToolFormat, strict: bool) -> &ProviderForm {
-        self.forms.get(self, format, strict)
+    pub(crate) fn provider_form(&self, form: Form) -> &ProviderForm {
+        self.forms.get(self, form)
     }
 
     /// Turns JSON repair on or off for this tool, whatever the toolbox says.

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Dialect;
+use super::Provider;
 use super::lint::{Rule, Severity};
 use super::openai::{close_object, drop_format, structural, typed_schema, untyped};
 use super::walk::{Pass, into_description, is_recursive, is_typed, one_of_to_any_of};
@@ -59,7 +59,7 @@ const DROPPED: &[&str] = &[
 
 /// Property keys Anthropic refuses.
 pub(crate) fn property_names(pass: &mut Pass<'_>, map: &Map<String, Value>) {
-    if !matches!(pass.dialect, Dialect::Anthropic | Dialect::AnthropicStrict) {
+    if pass.form.provider() != Provider::Anthropic {
         return;
     }
     let Some(Value::Object(properties)) = map.get("properties") else {

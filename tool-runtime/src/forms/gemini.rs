@@ -73,7 +73,7 @@ pub(crate) fn parameters(outer: &mut Pass<'_>, schema: &mut Value) {
         }
         None => Map::new(),
     };
-    let mut pass = Pass::new(outer.dialect, &defs);
+    let mut pass = Pass::new(outer.form, &defs);
     node(&mut pass, schema, &mut Vec::new());
     outer.lints.append(&mut pass.lints);
 }

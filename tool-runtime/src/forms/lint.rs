@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::Dialect;
+use super::Form;
 
 /// How much a lint matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -90,7 +90,7 @@ pub struct Lint {
     /// The tool's name.
     pub tool: String,
     /// The form linted.
-    pub dialect: Dialect,
+    pub form: Form,
     /// Where, as a JSON pointer into the provider's parameters schema (`""` for the tool itself,
     /// `/properties/limit` for a parameter).
     pub path: String,
@@ -109,7 +109,7 @@ impl fmt::Display for Lint {
         write!(
             f,
             "{}: tool `{}` for {}",
-            self.severity, self.tool, self.dialect
+            self.severity, self.tool, self.form
         )?;
         if !self.path.is_empty() {
             write!(f, ", at {}", self.path)?;
@@ -126,17 +126,17 @@ impl fmt::Display for Lint {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolwright::{ToolDefinition, schema::Dialect};
+/// use toolwright::{ToolDefinition, provider::Provider, schema::Form};
 ///
 /// let def = ToolDefinition::new("tally", "Count words.", json!({
 ///     "type": "object",
 ///     "properties": {"counts": {"type": "object", "additionalProperties": {"type": "integer"}}},
 /// }))
 /// .unwrap();
-/// let report = def.lint(Dialect::OpenAiStrict);
+/// let report = def.lint(Form::strict(Provider::OpenAiChat));
 /// assert!(!report.is_clean());
 /// assert!(report.to_string().contains("/properties/counts"));
-/// assert!(def.lint(Dialect::OpenAi).is_clean());
+/// assert!(def.lint(Form::new(Provider::OpenAiChat)).is_clean());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LintReport {
@@ -173,10 +173,10 @@ impl LintReport {
     /// OpenAI strict and Gemini" as a one-line test.
     ///
     /// ```
-    /// use toolwright::{Toolbox, schema::Dialect};
+    /// use toolwright::{Toolbox, provider::Provider, schema::Form};
     ///
     /// let tools: Toolbox = Toolbox::new();
-    /// tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean();
+    /// tools.lint([Form::strict(Provider::OpenAiChat), Form::new(Provider::Gemini)]).assert_clean();
     /// ```
     ///
     /// # Panics
@@ -230,7 +230,7 @@ impl fmt::Display for LintReport {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolwright::{ToolDefinition, schema::Dialect};
+    /// use toolwright::{ToolDefinition, provider::Provider, schema::Form};
     ///
     /// let def = ToolDefinition::new("tally", "Count words.", json!({
     ///     "type": "object",
@@ -240,7 +240,7 @@ impl fmt::Display for LintReport {
     ///     },
     /// }))
     /// .unwrap();
-    /// let report = def.lint(Dialect::OpenAiStrict);
+    /// let report = def.lint(Form::strict(Provider::OpenAiChat));
     /// let text = report.to_string();
     /// assert!(text.starts_with("error: tool `tally`"));
     /// assert!(!text.contains("note:"));

@@ -4,12 +4,12 @@
 use serde_json::{Map, Value};
 use toolwright_schema::subschemas::{Holds, holds, is_schema};
 
-use super::Dialect;
+use super::Form;
 use super::lint::{Lint, Rule, Severity};
 
 /// A provider pass in progress: where it is, and what it has found.
 pub(crate) struct Pass<'a> {
-    pub(crate) dialect: Dialect,
+    pub(crate) form: Form,
     /// The canonical schema's `$defs`, for resolving references.
     pub(crate) defs: &'a Map<String, Value>,
     path: Vec<String>,
@@ -25,9 +25,9 @@ pub(crate) struct Pass<'a> {
 const MAX_INLINED: usize = 2_000;
 
 impl<'a> Pass<'a> {
-    pub(crate) fn new(dialect: Dialect, defs: &'a Map<String, Value>) -> Self {
+    pub(crate) fn new(form: Form, defs: &'a Map<String, Value>) -> Self {
         Pass {
-            dialect,
+            form,
             defs,
             path: Vec::new(),
             lints: Vec::new(),
@@ -55,7 +55,7 @@ impl<'a> Pass<'a> {
     ) {
         self.lints.push(Lint {
             tool: String::new(),
-            dialect: self.dialect,
+            form: self.form,
             path: self.pointer(),
             rule,
             severity,
@@ -409,11 +409,12 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::forms::Provider;
 
     #[test]
     fn pointers_escape_slashes_and_tildes() {
         let defs = Map::new();
-        let mut pass = Pass::new(Dialect::Mcp, &defs);
+        let mut pass = Pass::new(Form::new(Provider::Mcp), &defs);
         let pointer = pass.at("properties", |p| p.at("a/b~c", |p| p.pointer()));
         assert_eq!(pointer, "/properties/a~1b~0c");
         assert_eq!(pass.pointer(), "");
@@ -422,7 +423,7 @@ mod tests {
     #[test]
     fn children_are_visited_with_their_paths() {
         let defs = Map::new();
-        let mut pass = Pass::new(Dialect::Mcp, &defs);
+        let mut pass = Pass::new(Form::new(Provider::Mcp), &defs);
         let mut schema = json!({
             "properties": {"a": {}},
             "items": {},

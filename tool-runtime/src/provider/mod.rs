@@ -6,12 +6,16 @@
 //!
 //! # One declaration, every provider's form
 //! A tool has one canonical schema (JSON Schema draft 2020-12); each provider's form is derived
-//! from it by a transform pass, built once per tool and form and cached.
+//! from it by a transform pass, built once per tool and form and cached. One enum,
+//! [`Provider`], names the provider wherever one is chosen (tool lists, requests, responses,
+//! streams, results); a [`Form`](crate::Form) is a provider with its list's options
+//! (strict mode, Gemini's JSON Schema field), which a toolbox sets with `with_strict` and
+//! `with_gemini_json_schema` and lints take.
 //! [`Toolbox::tools_for`](crate::Toolbox::tools_for) gives the list a request's `tools` field holds:
 //!
 //! ```
 //! use serde_json::json;
-//! use toolwright::{Toolbox, tool, schema::{Dialect, ToolFormat}};
+//! use toolwright::{Toolbox, provider::Provider, schema::Form, tool};
 //!
 //! /// Search the catalogue.
 //! #[tool]
@@ -20,11 +24,11 @@
 //! }
 //!
 //! let tools = Toolbox::<()>::new().with(search {}).unwrap().with_strict(true);
-//! let list = tools.tools_for(ToolFormat::OpenAiChat).unwrap(); // serializes to the request's `tools`
+//! let list = tools.tools_for(Provider::OpenAiChat).unwrap(); // serializes to the request's `tools`
 //! let parameters = &list.to_value()[0]["function"]["parameters"];
 //! assert_eq!(parameters["required"], json!(["query", "limit"]));
 //! assert_eq!(parameters["properties"]["limit"]["type"], json!(["integer", "null"]));
-//! tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean();
+//! tools.lint([Form::new(Provider::OpenAiChat).with_strict(true), Form::new(Provider::Gemini)]).assert_clean();
 //! ```
 //!
 //! | form | what the pass does |
@@ -32,7 +36,7 @@
 //! | `OpenAiChat` / `OpenAiResponses` | `strict` written for Responses always, for Chat when true (Chat reads a missing one as false). Strict: every property required, optional ones nullable (the runtime takes their `null` as "absent", so `Option` and defaulted parameters keep their meaning); `additionalProperties: false` everywhere; `$ref` siblings inlined; `default` into the description; only the documented keywords and formats; size limits checked |
 //! | `Anthropic` | the canonical schema; strict: closed objects, numeric and length bounds into the description, `minItems` 0 or 1, no recursion, its format list |
 //! | `Gemini` | `parameters` in the OpenAPI subset: `$ref`s inlined, `nullable` for null types and branches, `const` as a one-value `enum`, string enums only, exclusive integer bounds made inclusive, only the fields google-genai's `Schema` has |
-//! | `GeminiJsonSchema` | `parametersJsonSchema`: the canonical schema |
+//! | `Gemini` with `Toolbox::with_gemini_json_schema(true)` (`Form::gemini_json_schema()`) | `parametersJsonSchema`: the canonical schema |
 //! | `Mcp` | `tools/list` entries with `title`, `outputSchema` and `annotations`; definitions at the root, small enums inlined |
 //!
 //! Everywhere: `oneOf` is sent as `anyOf`, Rust-specific formats (`uint32`, `double`, ...) are
@@ -42,7 +46,7 @@
 //! a Rust enum of documented unit variants is an `enum` with the variants' docs in its
 //! description (an optional one a single schema that also takes `null`), and an empty
 //! `required` is left out (figures: the repository's BENCHMARKS.md). What a form cannot say is a lint, with tool, path, rule and fix, all at
-//! once: `tools.lint([Dialect::OpenAiStrict, Dialect::Gemini]).assert_clean()` is a one-line
+//! once: `tools.lint([Form::strict(Provider::OpenAiChat), Form::new(Provider::Gemini)]).assert_clean()` is a one-line
 //! test. A report prints one line per lint, errors first, then warnings; notes (a rule said in
 //! other words, nothing to do) are only counted, and `{:#}` lists them.
 //! `Toolbox::require_valid_for(..)` refuses to register tools that fail a chosen provider's
@@ -54,7 +58,7 @@
 //! **Names.** `#[tool]` takes only names every provider accepts, 1 to 64 of `A-Z a-z 0-9 _ -`.
 //! Tools built at run time (`ToolDefinition::new`, `DynamicTool`, an MCP server's tools) and a
 //! toolset's `.prefixed(..)` take any name. A name a provider refuses (`files.read` for OpenAI,
-//! over 64 characters) is sent under a stand-in (`files_read`, `Dialect::wire_name`), and calls
+//! over 64 characters) is sent under a stand-in (`files_read`, [`Provider::wire_name`]), and calls
 //! to the stand-in are mapped back by the toolbox; two tools sent under one name are a lint
 //! error, and `Toolbox::require_valid_for` refuses them at registration.
 //!
@@ -68,7 +72,7 @@
 //! ```
 //! use serde_json::json;
 //! use toolwright::provider::{AllowedMode, ToolChoice, ToolRequest};
-//! use toolwright::{Toolbox, tool, exec::BatchOptions, schema::ToolFormat};
+//! use toolwright::{Toolbox, tool, exec::BatchOptions, provider::Provider};
 //!
 //! /// The weather in a city.
 //! #[tool]
@@ -84,7 +88,7 @@
 //!
 //! let tools = Toolbox::<()>::new().with_all((get_weather {}, get_time {})).unwrap();
 //! let request = ToolRequest::new(ToolChoice::Required).parallel_calls(false);
-//! let fields = tools.request_fields(ToolFormat::Anthropic, request).unwrap();
+//! let fields = tools.request_fields(Provider::Anthropic, request).unwrap();
 //! assert_eq!(
 //!     fields.get("tool_choice"),
 //!     Some(&json!({"type": "any", "disable_parallel_tool_use": true}))
@@ -95,7 +99,7 @@
 //! assert_eq!(BatchOptions::for_request(&body).is_parallel(), Some(false));
 //!
 //! let subset = ToolChoice::allowed(["get_time"], AllowedMode::Auto);
-//! let fields = tools.request_fields(ToolFormat::Gemini, subset).unwrap();
+//! let fields = tools.request_fields(Provider::Gemini, subset).unwrap();
 //! assert_eq!(fields.get("toolConfig"), Some(&json!({"functionCallingConfig": {
 //!     "mode": "VALIDATED", "allowedFunctionNames": ["get_time"],
 //! }})));
@@ -249,7 +253,7 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 
 use crate::content::ContentPart;
-use crate::forms::Dialect;
+pub use crate::forms::Provider;
 use crate::result::ToolResult;
 use toolwright_json::value as json;
 
@@ -260,44 +264,8 @@ pub use self::stream::{Assembler, PartialCall};
 use self::toolbox::map_back;
 pub use self::turn::{Blocks, Turn};
 
-/// A provider's wire format for tool calls and their results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Provider {
-    /// OpenAI Chat Completions: `choices[].message.tool_calls[]`, results as `tool` messages.
-    OpenAiChat,
-    /// OpenAI Responses API: `function_call` output items, results as `function_call_output`
-    /// items that reference the call's `call_id`.
-    OpenAiResponses,
-    /// Anthropic Messages: `tool_use` content blocks, results as one `user` message of
-    /// `tool_result` blocks.
-    Anthropic,
-    /// Gemini: `functionCall` parts, results as `functionResponse` parts.
-    Gemini,
-    /// MCP: a `tools/call` request, answered with a `CallToolResult`.
-    Mcp,
-}
-
+/// The response side of each provider's wire format.
 impl Provider {
-    /// Every provider.
-    pub const ALL: [Provider; 5] = [
-        Provider::OpenAiChat,
-        Provider::OpenAiResponses,
-        Provider::Anthropic,
-        Provider::Gemini,
-        Provider::Mcp,
-    ];
-
-    /// The dialect whose name rules the provider applies to tool names.
-    pub fn dialect(self) -> Dialect {
-        match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses => Dialect::OpenAi,
-            Provider::Anthropic => Dialect::Anthropic,
-            Provider::Gemini => Dialect::Gemini,
-            Provider::Mcp => Dialect::Mcp,
-        }
-    }
-
     /// The tool calls in one response body (for MCP, a `tools/call` request or its `params`),
     /// with their arguments exactly as sent, in the order the model made them. Tool names are
     /// kept as the model wrote them; [`Toolbox::read_response`](crate::Toolbox::read_response) maps stand-in names back.

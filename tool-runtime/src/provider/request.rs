@@ -8,8 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::definition::ToolDefinition;
-use crate::definition::ToolFormat;
-use crate::forms::LintReport;
+use crate::forms::{LintReport, Provider};
 use crate::toolbox::Toolbox;
 use toolwright_json::echo;
 use toolwright_schema::names::{self, close_matches};
@@ -17,7 +16,7 @@ use toolwright_schema::names::{self, close_matches};
 /// Which tools the model may or must call in one request.
 ///
 /// Names are the tools' own; [`Toolbox::request_fields`] writes them under the names the
-/// provider knows them by (stand-ins, [`Dialect::wire_name`](crate::Dialect::wire_name)).
+/// provider knows them by (stand-ins, [`Provider::wire_name`]).
 /// Parsed from and written as `auto`, `none`, `required`, `tool:<name>`, `allowed:<a>,<b>`
 /// (only these, if any) and `required:<a>,<b>` (one or more of these).
 ///
@@ -263,10 +262,10 @@ pub enum RequestError {
     #[error("the tool choice allows no tools; to forbid calls, use `ToolChoice::None`")]
     EmptySubset,
     /// The provider has no words for what was asked.
-    #[error("{format} requests cannot say {what}")]
+    #[error("{} requests cannot say {what}", .provider.title())]
     Unsupported {
-        /// The request format.
-        format: &'static str,
+        /// The provider.
+        provider: Provider,
         /// What it cannot say, and what to do instead.
         what: &'static str,
     },
@@ -294,7 +293,7 @@ enum Resolved {
 
 /// The request side of a provider's wire format.
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
-    /// The tool fields of a request to the provider of `format`: the tool list, the choice, and
+    /// The tool fields of a request to `provider`: the tool list, the choice, and
     /// parallel calls when set. Names go out as the provider knows them (stand-ins).
     ///
     /// | choice | OpenAI Chat | Responses | Anthropic `tool_choice` | Gemini `functionCallingConfig` |
@@ -322,7 +321,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// ```
     /// use serde_json::json;
     /// use toolwright::provider::{AllowedMode, ToolChoice};
-    /// use toolwright::{Toolbox, tool, schema::ToolFormat};
+    /// use toolwright::{Toolbox, provider::Provider, tool};
     ///
     /// /// The weather in a city.
     /// #[tool]
@@ -338,38 +337,36 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// let tools = Toolbox::<()>::new().with_all((get_weather {}, get_time {})).unwrap();
     /// let fields = tools
-    ///     .request_fields(ToolFormat::Anthropic, ToolChoice::tool("get_weather"))
+    ///     .request_fields(Provider::Anthropic, ToolChoice::tool("get_weather"))
     ///     .unwrap();
     /// assert_eq!(fields.get("tool_choice"), Some(&json!({"type": "tool", "name": "get_weather"})));
     ///
     /// // Anthropic has no allowed subset: the list itself is narrowed.
     /// let only = ToolChoice::allowed(["get_time"], AllowedMode::Auto);
-    /// let fields = tools.request_fields(ToolFormat::Anthropic, only).unwrap();
+    /// let fields = tools.request_fields(Provider::Anthropic, only).unwrap();
     /// assert!(fields.narrowed());
     /// assert_eq!(fields.get("tools").unwrap()[0]["name"], "get_time");
     ///
-    /// let error = tools.request_fields(ToolFormat::Gemini, ToolChoice::tool("get_wether"));
+    /// let error = tools.request_fields(Provider::Gemini, ToolChoice::tool("get_wether"));
     /// assert!(error.unwrap_err().to_string().contains("did you mean `get_weather`?"));
     /// ```
     pub fn request_fields(
         &self,
-        format: ToolFormat,
+        provider: Provider,
         request: impl Into<ToolRequest>,
     ) -> Result<RequestFields, RequestError> {
         let request = request.into();
         let choice = self.resolve(&request.choice)?;
-        let provider = format_name(format);
-        if format == ToolFormat::Mcp {
+        if provider == Provider::Mcp {
             return Err(RequestError::Unsupported {
-                format: provider,
+                provider,
                 what: "a tool choice: MCP clients call the listed tools as they like",
             });
         }
         let calls_possible = !matches!(choice, Resolved::None);
-        let gemini = matches!(format, ToolFormat::Gemini | ToolFormat::GeminiJsonSchema);
-        if gemini && calls_possible && request.parallel == Some(false) {
+        if provider == Provider::Gemini && calls_possible && request.parallel == Some(false) {
             return Err(RequestError::Unsupported {
-                format: provider,
+                provider,
                 what: "one call at a time (it has no switch for parallel calls); leave \
                        `parallel_calls` unset, and run the calls one at a time with \
                        `BatchOptions::parallel(false)`",
@@ -383,13 +380,13 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 narrowed: false,
             });
         }
-        let list = self.tools_for(format).map_err(RequestError::Lint)?;
+        let list = self.tools_for(provider).map_err(RequestError::Lint)?;
         let wire: Vec<&str> = list.entries().iter().map(|e| wire_name(e)).collect();
 
         // An allowed subset the provider cannot say, or was asked not to: only those tools.
         let (choice, narrowed) = match choice {
             Resolved::Allowed(indexes, mode)
-                if request.narrow || format == ToolFormat::Anthropic =>
+                if request.narrow || provider == Provider::Anthropic =>
             {
                 let simple = match mode {
                     AllowedMode::Auto => Resolved::Auto,
@@ -405,7 +402,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         };
         fields.insert("tools".into(), tools);
         let parallel = request.parallel.filter(|_| calls_possible);
-        write_choice(format, &choice, &wire, parallel, &mut fields);
+        write_choice(provider, &choice, &wire, parallel, &mut fields);
         Ok(RequestFields {
             fields,
             narrowed: narrowed.is_some(),
@@ -450,18 +447,18 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 }
 
-/// Writes the choice, and parallel calls where set, in the words of `format`'s provider; `wire`
+/// Writes the choice, and parallel calls where set, in the words of `provider`; `wire`
 /// is each tool's name as sent.
 fn write_choice(
-    format: ToolFormat,
+    provider: Provider,
     choice: &Resolved,
     wire: &[&str],
     parallel: Option<bool>,
     fields: &mut Map<String, Value>,
 ) {
     let names = |indexes: &[usize]| -> Vec<&str> { indexes.iter().map(|&i| wire[i]).collect() };
-    match format {
-        ToolFormat::OpenAiChat => {
+    match provider {
+        Provider::OpenAiChat => {
             let choice = match choice {
                 Resolved::Auto => json!("auto"),
                 Resolved::None => json!("none"),
@@ -483,7 +480,7 @@ fn write_choice(
                 fields.insert("parallel_tool_calls".into(), Value::Bool(on));
             }
         }
-        ToolFormat::OpenAiResponses => {
+        Provider::OpenAiResponses => {
             let choice = match choice {
                 Resolved::Auto => json!("auto"),
                 Resolved::None => json!("none"),
@@ -503,7 +500,7 @@ fn write_choice(
                 fields.insert("parallel_tool_calls".into(), Value::Bool(on));
             }
         }
-        ToolFormat::Anthropic => {
+        Provider::Anthropic => {
             // An allowed subset does not get here: Anthropic has no form for one, so the list
             // was narrowed to it.
             let mut choice = match choice {
@@ -519,7 +516,7 @@ fn write_choice(
             }
             fields.insert("tool_choice".into(), choice);
         }
-        ToolFormat::Gemini | ToolFormat::GeminiJsonSchema => {
+        Provider::Gemini => {
             let config = match choice {
                 Resolved::Auto => json!({"mode": "AUTO"}),
                 Resolved::None => json!({"mode": "NONE"}),
@@ -539,7 +536,7 @@ fn write_choice(
             );
         }
         // Refused before anything is written.
-        ToolFormat::Mcp => {}
+        Provider::Mcp => {}
     }
 }
 
@@ -557,15 +554,5 @@ fn mode_word(mode: AllowedMode) -> &'static str {
     match mode {
         AllowedMode::Auto => "auto",
         AllowedMode::Required => "required",
-    }
-}
-
-fn format_name(format: ToolFormat) -> &'static str {
-    match format {
-        ToolFormat::OpenAiChat => "OpenAI Chat",
-        ToolFormat::OpenAiResponses => "OpenAI Responses",
-        ToolFormat::Anthropic => "Anthropic",
-        ToolFormat::Gemini | ToolFormat::GeminiJsonSchema => "Gemini",
-        ToolFormat::Mcp => "MCP",
     }
 }

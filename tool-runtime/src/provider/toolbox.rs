@@ -15,7 +15,7 @@ use toolwright_json::echo;
 /// Reading and writing a provider's wire format for the tools of this toolbox.
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// The tool calls in one response body, as [`Provider::read_response`], with the names of
-    /// tools sent under a stand-in ([`Dialect::wire_name`](crate::Dialect::wire_name)) mapped back to the tools' own.
+    /// tools sent under a stand-in ([`Provider::wire_name`]) mapped back to the tools' own.
     ///
     /// # Errors
     /// A malformed body, as [`Provider::read_response`].
@@ -35,7 +35,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         choice: usize,
     ) -> Result<Turn, WireError> {
         let mut turn = provider.read_choice(response, choice)?;
-        let stand_ins = self.stand_ins(provider.dialect());
+        let stand_ins = self.stand_ins(provider);
         for call in &mut turn.calls {
             map_back(&stand_ins, call);
         }
@@ -45,7 +45,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// An assembler for one streamed response from `provider`, mapping stand-in names back like
     /// [`read_response`](Self::read_response).
     pub fn assembler(&self, provider: Provider) -> Assembler {
-        Assembler::new(provider).with_stand_ins(self.stand_ins(provider.dialect()))
+        Assembler::new(provider).with_stand_ins(self.stand_ins(provider))
     }
 
     /// One call's result in the provider's shape: an OpenAI `tool` message (a `function`
@@ -130,7 +130,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 format_args!("is paused for review ({message}); resolve it before sending results"),
             ));
         }
-        let wire_name = provider.dialect().wire_name(&call.name);
+        let wire_name = provider.wire_name(&call.name);
         Ok(match provider {
             Provider::OpenAiChat => openai::encode(call, &wire_name, result),
             Provider::OpenAiResponses => responses::encode(call, result)?,
@@ -273,7 +273,7 @@ fn refuse(call: &ToolCall, why: fmt::Arguments<'_>) -> WireError {
     )
 }
 
-/// Gives a call to a stand-in name ([`Dialect::wire_name`]) the tool's own name.
+/// Gives a call to a stand-in name ([`Provider::wire_name`]) the tool's own name.
 pub(super) fn map_back(stand_ins: &[(String, String)], call: &mut ToolCall) {
     if let Some((_, local)) = stand_ins.iter().find(|(wire, _)| *wire == call.name) {
         call.name.clone_from(local);

@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use crate::args::ArgumentPolicy;
 use crate::definition::StrictFallback;
-use crate::forms::{Dialect, LintReport, Severity};
+use crate::forms::{Form, LintReport, Provider, Severity};
 use crate::hook::Hook;
 use crate::tool::{DynTool, Tool, ToolDefinition};
 
@@ -134,9 +134,11 @@ pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) policy: ArgumentPolicy,
     strict: bool,
     strict_fallback: StrictFallback,
-    required: Vec<Dialect>,
+    /// Gemini tools go with `parametersJsonSchema`.
+    gemini_json_schema: bool,
+    required: Vec<Form>,
     /// Whether some tool's name breaks some provider's name rules, so is sent under a stand-in
-    /// ([`Dialect::wire_name`]) that calls must be mapped back from.
+    /// ([`Provider::wire_name`]) that calls must be mapped back from.
     mapped_names: bool,
     /// How many calls of a batch may run at once, and whether any may.
     pub(crate) concurrency: usize,
@@ -186,6 +188,7 @@ impl<C: ?Sized> Clone for Toolbox<C> {
             policy: self.policy,
             strict: self.strict,
             strict_fallback: self.strict_fallback,
+            gemini_json_schema: self.gemini_json_schema,
             required: self.required.clone(),
             mapped_names: self.mapped_names,
             concurrency: self.concurrency,
@@ -217,6 +220,7 @@ impl<C: ?Sized> Default for Toolbox<C> {
             policy: ArgumentPolicy::default(),
             strict: false,
             strict_fallback: StrictFallback::Error,
+            gemini_json_schema: false,
             required: Vec::new(),
             mapped_names: false,
             concurrency: DEFAULT_CONCURRENCY,
@@ -277,11 +281,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let report: LintReport = self
             .required
             .iter()
-            .flat_map(|dialect| {
+            .flat_map(|form| {
                 definition
-                    .lint(*dialect)
+                    .lint(*form)
                     .into_iter()
-                    .chain(self.name_clash(definition.name(), *dialect))
+                    .chain(self.name_clash(definition.name(), *form))
             })
             .filter(|lint| lint.severity == Severity::Error)
             .collect();
@@ -289,7 +293,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             return Err(RegisterError::Lint(report));
         }
         let name = definition.name().to_owned();
-        self.mapped_names |= Dialect::ALL.iter().any(|d| d.check_name(&name).is_err());
+        self.mapped_names |= Provider::ALL.iter().any(|p| p.check_name(&name).is_err());
         match self
             .by_name
             .binary_search_by(|(n, _)| (**n).cmp(name.as_str()))

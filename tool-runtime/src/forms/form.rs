@@ -1,0 +1,275 @@
+//! The one name for a provider, and a provider's form of a tool list: the provider with its
+//! options (strict mode; Gemini's JSON Schema field).
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// A provider: the tool list it is sent, the tool calls in its responses, the results sent back.
+///
+/// The same enum chooses a provider everywhere: the tool list
+/// ([`Toolbox::tools_for`](crate::Toolbox::tools_for)), the request's tool fields, a response's
+/// calls ([`Provider::read_response`]), a stream ([`Assembler`](crate::provider::Assembler)),
+/// results, and lints ([`Form`], which adds the options a provider's list has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Provider {
+    /// OpenAI Chat Completions: tools as `{"type": "function", "function": {..}}`,
+    /// `choices[].message.tool_calls[]`, results as `tool` messages.
+    OpenAiChat,
+    /// OpenAI Responses API: tools as `{"type": "function", name, ..}`, `function_call` output
+    /// items, results as `function_call_output` items that reference the call's `call_id`.
+    OpenAiResponses,
+    /// Anthropic Messages: tools with `input_schema`, `tool_use` content blocks, results as one
+    /// `user` message of `tool_result` blocks.
+    Anthropic,
+    /// Gemini: `functionDeclarations` (`parameters` in the OpenAPI subset, or
+    /// `parametersJsonSchema`, [`Form::gemini_json_schema`]), `functionCall` parts, results as
+    /// `functionResponse` parts.
+    Gemini,
+    /// MCP: the `tools/list` result, a `tools/call` request, answered with a `CallToolResult`.
+    Mcp,
+}
+
+impl Provider {
+    /// Every provider.
+    pub const ALL: [Provider; 5] = [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::Mcp,
+    ];
+
+    /// Whether the provider has a strict mode (OpenAI's Structured Outputs, Anthropic's strict
+    /// tools).
+    pub const fn has_strict(self) -> bool {
+        matches!(
+            self,
+            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Anthropic
+        )
+    }
+
+    /// Why a tool name breaks this provider's rules, if it does: OpenAI `[A-Za-z0-9_-]{1,64}`,
+    /// Anthropic `[A-Za-z0-9_-]{1,128}`, Gemini `[A-Za-z_][A-Za-z0-9_.:-]{0,127}`, MCP
+    /// `[A-Za-z0-9_.-]{1,128}`.
+    ///
+    /// ```
+    /// use toolwright::provider::Provider;
+    ///
+    /// assert!(Provider::Mcp.check_name("files.read").is_ok());
+    /// assert!(Provider::OpenAiChat.check_name("files.read").is_err());
+    /// assert!(Provider::Gemini.check_name("2fa").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// What is wrong with the name, in words.
+    pub fn check_name(self, name: &str) -> Result<(), String> {
+        let (max, extra, rule) = self.name_rule();
+        let length = name.chars().count();
+        if length == 0 {
+            return Err(format!("the name is empty; names are {rule}"));
+        }
+        if length > max {
+            return Err(format!(
+                "the name is {length} characters long, over {max}; names are {rule}"
+            ));
+        }
+        if let Some(bad) = name
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || extra.contains(*c)))
+        {
+            return Err(format!("the name has {bad:?}; names are {rule}"));
+        }
+        if self == Provider::Gemini
+            && name.starts_with(|c: char| !(c.is_ascii_alphabetic() || c == '_'))
+        {
+            return Err(format!(
+                "the name starts with {:?}, not a letter or `_`; names are {rule}",
+                name.chars().next().unwrap_or_default()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The provider's name in words, as its documentation writes it.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "OpenAI Chat",
+            Provider::OpenAiResponses => "OpenAI Responses",
+            Provider::Anthropic => "Anthropic",
+            Provider::Gemini => "Gemini",
+            Provider::Mcp => "MCP",
+        }
+    }
+
+    /// The provider's rule for tool names: the longest, the characters allowed beside ASCII
+    /// letters and digits, and the rule as a pattern (for messages).
+    fn name_rule(self) -> (usize, &'static str, &'static str) {
+        match self {
+            Provider::OpenAiChat | Provider::OpenAiResponses => (64, "_-", "[A-Za-z0-9_-]{1,64}"),
+            Provider::Anthropic => (128, "_-", "[A-Za-z0-9_-]{1,128}"),
+            Provider::Gemini => (128, "_.:-", "[A-Za-z_][A-Za-z0-9_.:-]{0,127}"),
+            Provider::Mcp => (128, "_.-", "[A-Za-z0-9_.-]{1,128}"),
+        }
+    }
+
+    /// The name a tool is sent under to this provider: the name itself when it keeps the
+    /// provider's rules ([`check_name`](Self::check_name)), otherwise a stand-in that does.
+    /// Each character the provider refuses becomes `_`; a name too long keeps its start and ends
+    /// in a hash of the whole name; a Gemini name that does not start with a letter or `_` gets a
+    /// leading `_`. The same name always maps to the same stand-in, and a toolbox maps calls to
+    /// the stand-in back to the tool ([`Toolbox::read_response`](crate::Toolbox::read_response)).
+    ///
+    /// ```
+    /// use toolwright::provider::Provider;
+    ///
+    /// assert_eq!(Provider::OpenAiChat.wire_name("files.read"), "files_read");
+    /// assert_eq!(Provider::Mcp.wire_name("files.read"), "files.read");
+    /// assert_eq!(Provider::Gemini.wire_name("2fa"), "_2fa");
+    /// assert_eq!(Provider::OpenAiChat.wire_name(&"x".repeat(80)).len(), 64);
+    /// ```
+    pub fn wire_name(self, name: &str) -> Cow<'_, str> {
+        if self.check_name(name).is_ok() {
+            return Cow::Borrowed(name);
+        }
+        let (max, extra, _) = self.name_rule();
+        let mut wire: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || extra.contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if wire.is_empty()
+            || (self == Provider::Gemini
+                && !wire.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        {
+            wire.insert(0, '_');
+        }
+        if wire.len() > max {
+            // All ASCII by now, so byte and character counts agree.
+            wire.truncate(max - 9);
+            wire.push_str(&format!("_{:08x}", fnv1a(name)));
+        }
+        Cow::Owned(wire)
+    }
+}
+
+/// One provider's form of a tool list: the provider, and whether its strict mode is on (OpenAI,
+/// Anthropic) or its JSON Schema field is used (Gemini's `parametersJsonSchema`).
+///
+/// Each form has its own dialect of JSON Schema: what it takes, what it refuses. The canonical
+/// schema says everything the runtime enforces; each form is derived from it by a transform
+/// pass, and whatever a form cannot say is reported by [`ToolDefinition::lint`] (and still
+/// enforced when the call arrives). Options a provider does not have are ignored, so two forms
+/// that send the same thing are equal.
+///
+/// ```
+/// use toolwright::{provider::Provider, schema::Form};
+///
+/// let strict = Form::strict(Provider::OpenAiChat);
+/// assert!(strict.is_strict());
+/// assert_eq!(strict, Form::new(Provider::OpenAiChat).with_strict(true));
+/// assert_eq!(strict.to_string(), "OpenAI strict");
+/// assert_eq!(Form::new(Provider::Mcp).with_strict(true), Form::from(Provider::Mcp));
+/// ```
+///
+/// [`ToolDefinition::lint`]: crate::ToolDefinition::lint
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Form {
+    provider: Provider,
+    strict: bool,
+    json_schema: bool,
+}
+
+impl Form {
+    /// Every form: OpenAI (Chat Completions; the Responses API's forms have the same schemas)
+    /// and Anthropic each with and without strict mode, Gemini's two fields, MCP.
+    pub const ALL: [Form; 7] = [
+        Form::new(Provider::OpenAiChat),
+        Form::strict(Provider::OpenAiChat),
+        Form::new(Provider::Anthropic),
+        Form::strict(Provider::Anthropic),
+        Form::new(Provider::Gemini),
+        Form::gemini_json_schema(),
+        Form::new(Provider::Mcp),
+    ];
+
+    /// The provider's plain form: not strict, Gemini's `parameters`.
+    pub const fn new(provider: Provider) -> Form {
+        Form {
+            provider,
+            strict: false,
+            json_schema: false,
+        }
+    }
+
+    /// The provider's strict form (its plain form for a provider without a strict mode).
+    pub const fn strict(provider: Provider) -> Form {
+        Form::new(provider).with_strict(true)
+    }
+
+    /// Gemini with `parametersJsonSchema` (JSON Schema) instead of `parameters` (the OpenAPI
+    /// subset).
+    pub const fn gemini_json_schema() -> Form {
+        Form {
+            provider: Provider::Gemini,
+            strict: false,
+            json_schema: true,
+        }
+    }
+
+    /// The form in the provider's strict mode, or out of it; ignored by a provider without one.
+    #[must_use]
+    pub const fn with_strict(self, strict: bool) -> Form {
+        Form {
+            strict: strict && self.provider.has_strict(),
+            ..self
+        }
+    }
+
+    /// The provider.
+    pub const fn provider(self) -> Provider {
+        self.provider
+    }
+
+    /// Whether this is a provider's strict mode.
+    pub const fn is_strict(self) -> bool {
+        self.strict
+    }
+
+    /// Whether this is Gemini's `parametersJsonSchema` form.
+    pub const fn is_gemini_json_schema(self) -> bool {
+        self.json_schema
+    }
+}
+
+impl From<Provider> for Form {
+    fn from(provider: Provider) -> Form {
+        Form::new(provider)
+    }
+}
+
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match (self.provider, self.strict, self.json_schema) {
+            (Provider::OpenAiChat | Provider::OpenAiResponses, false, _) => "OpenAI",
+            (Provider::OpenAiChat | Provider::OpenAiResponses, true, _) => "OpenAI strict",
+            (Provider::Anthropic, false, _) => "Anthropic",
+            (Provider::Anthropic, true, _) => "Anthropic strict",
+            (Provider::Gemini, _, false) => "Gemini parameters",
+            (Provider::Gemini, _, true) => "Gemini parametersJsonSchema",
+            (Provider::Mcp, ..) => "MCP",
+        })
+    }
+}
+
+/// The 32-bit FNV-1a hash: stable across runs and platforms, so a stand-in name never changes.
+fn fnv1a(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    })
+}
