@@ -23,33 +23,33 @@ mod corpus;
 
 use corpus::{broken_document, broken_inputs};
 
-use common::{add, search};
+use common::{AddTool, SearchTool};
 
 fn strict_valid(c: &mut Criterion) {
     let mut group = c.benchmark_group("strict_valid");
     let text = r#"{"a": 2, "b": 3}"#;
     let arguments = Arguments::from(text);
     let mut session = ParseSession::default();
-    assert!(Tool::<()>::parse_args(&add {}, &arguments, &(), &mut session).is_ok());
+    assert!(Tool::<()>::parse_args(&AddTool, &arguments, &(), &mut session).is_ok());
     group.bench_function("add/serde_json_from_str", |b| {
-        b.iter(|| serde_json::from_str::<<add as Tool>::Args>(black_box(text)).unwrap())
+        b.iter(|| serde_json::from_str::<<AddTool as Tool>::Args>(black_box(text)).unwrap())
     });
     group.bench_function("add/pipeline", |b| {
         b.iter(|| {
             let mut session = ParseSession::default();
-            Tool::<()>::parse_args(&add {}, black_box(&arguments), &(), &mut session).unwrap()
+            Tool::<()>::parse_args(&AddTool, black_box(&arguments), &(), &mut session).unwrap()
         })
     });
 
     let text = r#"{"query": "rust tools", "limit": 10}"#;
     let arguments = Arguments::from(text);
     group.bench_function("search/serde_json_from_str", |b| {
-        b.iter(|| serde_json::from_str::<<search as Tool>::Args>(black_box(text)).unwrap())
+        b.iter(|| serde_json::from_str::<<SearchTool as Tool>::Args>(black_box(text)).unwrap())
     });
     group.bench_function("search/pipeline", |b| {
         b.iter(|| {
             let mut session = ParseSession::default();
-            Tool::<()>::parse_args(&search {}, black_box(&arguments), &(), &mut session).unwrap()
+            Tool::<()>::parse_args(&SearchTool, black_box(&arguments), &(), &mut session).unwrap()
         })
     });
     group.finish();

@@ -12,10 +12,10 @@ use toolwright::{ToolCall, Toolbox};
 #[allow(dead_code)]
 mod common;
 
-use common::{add, baseline};
+use common::{AddTool, baseline};
 
 fn dispatch(c: &mut Criterion) {
-    let tools = Toolbox::<()>::new().with(add {}).unwrap();
+    let tools = Toolbox::<()>::new().with(AddTool).unwrap();
     let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
     let result = tools.execute_blocking(&call, &());
     assert_eq!(result.text(), "5");

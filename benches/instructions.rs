@@ -11,13 +11,13 @@ use toolwright::{Arguments, Tool, ToolCall, Toolbox};
 
 mod common;
 
-use common::{add, baseline, baseline_value, search};
+use common::{AddTool, SearchTool, baseline, baseline_value};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let which = args.next().unwrap_or_else(|| "both".to_owned());
     let iterations: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
-    let tools = Toolbox::<()>::new().with(add {}).expect("one tool");
+    let tools = Toolbox::<()>::new().with(AddTool).expect("one tool");
     let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
     let mut checksum = 0;
     if which == "base" || which == "both" {
@@ -56,14 +56,14 @@ fn main() {
     let arguments = Arguments::from(text);
     if which == "parse-base" || which == "both" {
         for _ in 0..iterations {
-            let args = serde_json::from_str::<<add as Tool>::Args>(black_box(text));
+            let args = serde_json::from_str::<<AddTool as Tool>::Args>(black_box(text));
             checksum += usize::from(black_box(args).is_ok());
         }
     }
     if which == "parse-toolwright" || which == "both" {
         for _ in 0..iterations {
             let mut session = ParseSession::default();
-            let args = Tool::<()>::parse_args(&add {}, black_box(&arguments), &(), &mut session);
+            let args = Tool::<()>::parse_args(&AddTool, black_box(&arguments), &(), &mut session);
             checksum += usize::from(black_box(args).is_ok());
         }
     }
@@ -71,14 +71,15 @@ fn main() {
     let arguments = Arguments::from(text);
     if which == "search-base" || which == "both" {
         for _ in 0..iterations {
-            let args = serde_json::from_str::<<search as Tool>::Args>(black_box(text));
+            let args = serde_json::from_str::<<SearchTool as Tool>::Args>(black_box(text));
             checksum += usize::from(black_box(args).is_ok());
         }
     }
     if which == "search-toolwright" || which == "both" {
         for _ in 0..iterations {
             let mut session = ParseSession::default();
-            let args = Tool::<()>::parse_args(&search {}, black_box(&arguments), &(), &mut session);
+            let args =
+                Tool::<()>::parse_args(&SearchTool, black_box(&arguments), &(), &mut session);
             checksum += usize::from(black_box(args).is_ok());
         }
     }

@@ -139,29 +139,29 @@ trait Case {
 
 /// Every demo tool and the two nested test tools, each with a valid call.
 fn each_case(visit: &mut impl Case) {
-    visit.case("add", &demo::add {}, &json!({"a": 2, "b": 3}));
+    visit.case("add", &demo::AddTool, &json!({"a": 2, "b": 3}));
     let weather = json!({"city": "Paris", "unit": "celsius"});
-    visit.case("get_weather", &demo::get_weather {}, &weather);
-    visit.case("divide", &demo::divide {}, &json!({"a": 7.5, "b": 2}));
+    visit.case("get_weather", &demo::GetWeatherTool, &weather);
+    visit.case("divide", &demo::DivideTool, &json!({"a": 7.5, "b": 2}));
     visit.case(
         "set_tags",
-        &demo::set_tags {},
+        &demo::SetTagsTool,
         &json!({"tags": ["a", "b", "c"]}),
     );
     let preferences =
         json!({"unique_code": "u-1", "data": {"auto_complete_email": true, "items_per_page": 20}});
     visit.case(
         "update_preferences",
-        &demo::update_preferences {},
+        &demo::UpdatePreferencesTool,
         &preferences,
     );
     let search = json!({"query": "rust tools", "limit": 10});
-    visit.case("search", &demo::search {}, &search);
+    visit.case("search", &demo::SearchTool, &search);
     let invoice = json!({"vendor_name": "Acme", "total_amount": "120.50 EUR"});
-    visit.case("create_invoice", &demo::create_invoice {}, &invoice);
-    visit.case("sleep", &demo::sleep {}, &json!({"ms": 10}));
-    visit.case("draw", &draw {}, &drawing());
-    visit.case("evaluate", &evaluate {}, &json!({"expr": expression(4)}));
+    visit.case("create_invoice", &demo::CreateInvoiceTool, &invoice);
+    visit.case("sleep", &demo::SleepTool, &json!({"ms": 10}));
+    visit.case("draw", &DrawTool, &drawing());
+    visit.case("evaluate", &EvaluateTool, &json!({"expr": expression(4)}));
 }
 
 /// Benches both routes of every case.
@@ -212,12 +212,12 @@ fn validation(c: &mut Criterion) {
         ("recursive_one_of", tree_schema, tree),
         (
             "draw",
-            Tool::<()>::definition(&draw {}).parameters().clone(),
+            Tool::<()>::definition(&DrawTool).parameters().clone(),
             drawing(),
         ),
         (
             "evaluate",
-            Tool::<()>::definition(&evaluate {}).parameters().clone(),
+            Tool::<()>::definition(&EvaluateTool).parameters().clone(),
             json!({"expr": expression(6)}),
         ),
     ] {
@@ -241,13 +241,13 @@ fn compiling(c: &mut Criterion) {
     for (name, parameters) in [
         (
             "update_preferences",
-            Tool::<demo::DemoContext>::definition(&demo::update_preferences {})
+            Tool::<demo::DemoContext>::definition(&demo::UpdatePreferencesTool)
                 .parameters()
                 .clone(),
         ),
         (
             "draw",
-            Tool::<()>::definition(&draw {}).parameters().clone(),
+            Tool::<()>::definition(&DrawTool).parameters().clone(),
         ),
     ] {
         let mut group = c.benchmark_group(format!("compile/{name}"));

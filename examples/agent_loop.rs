@@ -111,9 +111,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let script: Value = serde_json::from_str(include_str!("data/agent_loop.json"))?;
     let mut tools: Toolbox<demo::DemoContext> = demo::toolbox();
     tools
-        .register(fetch_report {})?
-        .register(send_invoice {})?
-        .register(purge_drafts {})?;
+        .register(FetchReportTool)?
+        .register(SendInvoiceTool)?
+        .register(PurgeDraftsTool)?;
     let ctx = demo::context();
     // A request asking for one call at a time would run them one at a time here too.
     let options = BatchOptions::for_request(&script["request"]);

@@ -18,7 +18,7 @@
 //!     a + b
 //! }
 //!
-//! let tools = Toolbox::new().with(add {}).unwrap();
+//! let tools = Toolbox::new().with(AddTool).unwrap();
 //! let definition = tools.get("add").unwrap().definition();
 //! assert_eq!(definition.description(), "Add two integers.");
 //! assert_eq!(definition.required_param_names(), ["a", "b"]);
@@ -87,7 +87,7 @@
 //!
 //! // Several at once: all or none, and every name clash told together.
 //! let tools = Toolbox::<()>::new()
-//!     .with_all((lookup {}, compress {}, delete {}))
+//!     .with_all((LookupTool, CompressTool, DeleteTool))
 //!     .unwrap();
 //! let calls = [
 //!     ToolCall::new("c1", "lookup", r#"{"url": "a.example"}"#),
@@ -132,7 +132,7 @@
 //!   once with a `Cancelled` result for every call not finished; dropping a batch raises its
 //!   calls' signal. Tools see it through [`CallInfo::is_cancelled`] / `cancelled()`.
 //! - **Approval**: `#[tool(needs_approval)]`, or a rule over the arguments and the context:
-//!   `Toolbox::needs_approval_if(&transfer {}, |args, ctx| args.amount > 100)` on the typed
+//!   `Toolbox::needs_approval_if(&TransferTool, |args, ctx| args.amount > 100)` on the typed
 //!   arguments, `needs_approval_when("transfer", |json, ctx| ..)` on the JSON as the tool will
 //!   get it. A held call's result is an [`Interrupt`] (arguments checked first: bad ones are an
 //!   argument error, not a question); `approve` runs it (arguments parsed again), `reject` gives

@@ -16,7 +16,11 @@ fn boom() -> u32 {
 }
 
 fn toolbox() -> Toolbox {
-    Toolbox::new().with(add {}).unwrap().with(boom {}).unwrap()
+    Toolbox::new()
+        .with(AddTool)
+        .unwrap()
+        .with(BoomTool)
+        .unwrap()
 }
 
 mod spans {

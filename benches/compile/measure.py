@@ -143,7 +143,7 @@ def toolwright_main(n):
     for i in range(n):
         src, _, _ = tool_source(i, True)
         parts.append(src + "\n")
-    withs = "".join(f"        .with(tool_{i} {{}})\n        .unwrap()\n" for i in range(n))
+    withs = "".join(f"        .with(Tool{i}Tool)\n        .unwrap()\n" for i in range(n))
     parts.append("pub fn toolbox() -> Toolbox {\n    Toolbox::new()\n" + withs + "}\n\n")
     parts.append(
         "fn main() {\n"

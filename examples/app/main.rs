@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use toolwright::provider::Provider;
 use toolwright::{ToolCall, ToolResult, Toolbox, exec::Decision, schema::Form};
 
-use shop::{Session, Shop, Status, whoami};
+use shop::{Session, Shop, Status, WhoamiTool};
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> ExitCode {
@@ -54,7 +54,7 @@ async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>>
     // The shop's tools and a free one, registered together: all or none, every clash told.
     let tools = Toolbox::<Session>::new()
         .with_all(Arc::clone(&shop).toolset())?
-        .with(whoami {})?;
+        .with(WhoamiTool)?;
 
     // What the providers are offered. `restock` takes a map, which OpenAI's strict mode cannot
     // say: the lint says so first, and the tools go out non-strict (the runtime checks every

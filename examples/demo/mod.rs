@@ -196,16 +196,16 @@ pub async fn sleep(
 pub fn toolbox() -> Toolbox<DemoContext> {
     let mut tools = Toolbox::new();
     tools
-        .register(add {})
-        .and_then(|t| t.register(get_weather {}))
-        .and_then(|t| t.register(divide {}))
-        .and_then(|t| t.register(set_tags {}))
-        .and_then(|t| t.register(update_preferences {}))
-        .and_then(|t| t.register(search {}))
-        .and_then(|t| t.register(whoami {}))
-        .and_then(|t| t.register(explode {}))
-        .and_then(|t| t.register(create_invoice {}))
-        .and_then(|t| t.register(sleep {}))
+        .register(AddTool)
+        .and_then(|t| t.register(GetWeatherTool))
+        .and_then(|t| t.register(DivideTool))
+        .and_then(|t| t.register(SetTagsTool))
+        .and_then(|t| t.register(UpdatePreferencesTool))
+        .and_then(|t| t.register(SearchTool))
+        .and_then(|t| t.register(WhoamiTool))
+        .and_then(|t| t.register(ExplodeTool))
+        .and_then(|t| t.register(CreateInvoiceTool))
+        .and_then(|t| t.register(SleepTool))
         .expect("the demo tools have distinct names");
     tools
 }

@@ -113,9 +113,9 @@ fn toolbox() -> &'static Toolbox {
         Toolbox::new()
             .with(tool)
             .unwrap()
-            .with(rules {})
+            .with(RulesTool)
             .unwrap()
-            .with(plain {})
+            .with(PlainTool)
             .unwrap()
     })
 }

@@ -69,11 +69,11 @@ fn tools() -> &'static Tools {
         };
         let rewrite = Arc::new(Mutex::new(None));
         Tools {
-            plain: Toolbox::new().with(tree()).unwrap().with(rules {}).unwrap(),
+            plain: Toolbox::new().with(tree()).unwrap().with(RulesTool).unwrap(),
             hooked: Toolbox::new()
                 .with(tree())
                 .unwrap()
-                .with(rules {})
+                .with(RulesTool)
                 .unwrap()
                 .with_hook(Rewrite(Arc::clone(&rewrite))),
             rewrite,

@@ -76,11 +76,11 @@ fn area(
 
 fn tools() -> Toolbox {
     Toolbox::new()
-        .with(count {})
+        .with(CountTool)
         .unwrap()
-        .with(count_strict {})
+        .with(CountStrictTool)
         .unwrap()
-        .with(area {})
+        .with(AreaTool)
         .unwrap()
 }
 
@@ -446,7 +446,7 @@ fn look(
 
 fn cut_tools() -> Toolbox {
     Toolbox::new()
-        .with_all((save_note {}, save_anyway {}, look_strictly {}, look {}))
+        .with_all((SaveNoteTool, SaveAnywayTool, LookStrictlyTool, LookTool))
         .unwrap()
 }
 

@@ -145,25 +145,25 @@ fn transfer(amount: u32, #[tool(call_info)] info: &CallInfo) -> Outcome {
 
 fn toolbox() -> Toolbox<Ctx> {
     Toolbox::new()
-        .with(wait {})
+        .with(WaitTool)
         .unwrap()
-        .with(write {})
+        .with(WriteTool)
         .unwrap()
-        .with(peek {})
+        .with(PeekTool)
         .unwrap()
-        .with(peek_alone {})
+        .with(PeekAloneTool)
         .unwrap()
-        .with(boom {})
+        .with(BoomTool)
         .unwrap()
-        .with(hang {})
+        .with(HangTool)
         .unwrap()
-        .with(overrun {})
+        .with(OverrunTool)
         .unwrap()
-        .with(spin {})
+        .with(SpinTool)
         .unwrap()
-        .with(delete {})
+        .with(DeleteTool)
         .unwrap()
-        .with(transfer {})
+        .with(TransferTool)
         .unwrap()
 }
 
@@ -778,7 +778,7 @@ fn blocking_inside_a_current_thread_runtime_still_times_out() {
 fn an_approval_rule_can_read_the_typed_arguments() {
     let ctx = Ctx::default();
     let tools = toolbox()
-        .needs_approval_if(&wait {}, |args, _: &Ctx| args.ms > 10)
+        .needs_approval_if(&WaitTool, |args, _: &Ctx| args.ms > 10)
         .unwrap();
     let results = tools.execute_all_blocking(
         &[

@@ -30,7 +30,7 @@ fn free() -> DynamicTool {
 }
 
 fn tools() -> Toolbox {
-    Toolbox::new().with(note {}).unwrap().with(free()).unwrap()
+    Toolbox::new().with(NoteTool).unwrap().with(free()).unwrap()
 }
 
 /// `levels` nested one-member objects around a string, built without recursion (`json!` would
@@ -390,7 +390,7 @@ impl<C: ?Sized> Hook<C> for SeesAfter {
 fn an_after_hook_that_panics_keeps_what_the_tool_did() {
     let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let tools = Toolbox::new()
-        .with(send_email {})
+        .with(SendEmailTool)
         .unwrap()
         .with_hook(PanicsAfter)
         .with_hook(SeesAfter(seen.clone()));
@@ -440,7 +440,7 @@ fn widths(
 }
 
 fn widths_text(arguments: &str) -> String {
-    let tools = Toolbox::new().with(widths {}).unwrap();
+    let tools = Toolbox::new().with(WidthsTool).unwrap();
     tools
         .execute_blocking(&ToolCall::new("c", "widths", arguments), &())
         .text()
@@ -516,7 +516,7 @@ fn numbers_json_cannot_hold_are_shown_as_sent() {
 
 #[test]
 fn a_key_sent_twice_is_recorded_and_the_later_value_wins() {
-    let tools = Toolbox::new().with(widths {}).unwrap();
+    let tools = Toolbox::new().with(WidthsTool).unwrap();
     for arguments in [
         r#"{"small": 500, "small": 5}"#,
         r#"{'small': 500, small: 5}"#,
@@ -551,7 +551,7 @@ fn a_key_sent_twice_is_recorded_and_the_later_value_wins() {
     }));
     // Strict reading refuses to guess.
     let strict = Toolbox::new()
-        .with(widths {})
+        .with(WidthsTool)
         .unwrap()
         .with_argument_policy(ArgumentPolicy::new().repair(false));
     let result = strict.execute_blocking(
@@ -568,7 +568,7 @@ fn a_key_sent_twice_is_recorded_and_the_later_value_wins() {
 
 #[test]
 fn arguments_sent_as_one_json_string_are_decoded_and_recorded() {
-    let tools = Toolbox::new().with(widths {}).unwrap();
+    let tools = Toolbox::new().with(WidthsTool).unwrap();
     for arguments in [
         Arguments::Text(r#""{\"small\": 2}""#.to_owned()),
         Arguments::Json(json!("{\"small\": 2}")),
@@ -605,9 +605,9 @@ fn large_valid_arrays_within_the_size_limit_are_checked_to_the_end() {
     // 250,000 distinct items with `uniqueItems`: checked in linear time, and taken.
     let tags: Vec<String> = (0..250_000).map(|i| format!("t{i}")).collect();
     let tools = Toolbox::new()
-        .with(distinct {})
+        .with(DistinctTool)
         .unwrap()
-        .with(sum {})
+        .with(SumTool)
         .unwrap();
     // Through the slow path (a stringified number elsewhere is not needed: the dynamic check
     // is the one that counted work).
@@ -936,9 +936,9 @@ fn a_blocking_body_that_never_returns_times_out_and_never_holds_up_shutdown() {
             .unwrap();
         let results = runtime.block_on(async {
             let tools = Toolbox::new()
-                .with(stuck {})
+                .with(StuckTool)
                 .unwrap()
-                .with(note {})
+                .with(NoteTool)
                 .unwrap();
             let calls = [
                 ToolCall::new("c1", "stuck", "{}"),
@@ -971,7 +971,7 @@ fn a_toolbox_timeout_over_a_sync_body_decides_when_it_returns_late() {
     let tools = Toolbox::new()
         .with(slow)
         .unwrap()
-        .with(note {})
+        .with(NoteTool)
         .unwrap()
         .with_timeout(std::time::Duration::from_millis(30));
     let calls = [

@@ -114,7 +114,7 @@ async fn whoami(#[tool(context)] session: &Session, #[tool(call_info)] info: &Ca
     json!({"user": session.user, "call_id": info.call_id(), "tool": info.tool_name(), "index": info.index()})
 }
 
-fn parse_range(args: &Value) -> Result<<range_sum as Tool>::Args, String> {
+fn parse_range(args: &Value) -> Result<<RangeSumTool as Tool>::Args, String> {
     // Accepts "from-to" text as well as the object form; owns validation outright.
     match args.get("range").and_then(Value::as_str) {
         Some(text) => {
@@ -133,7 +133,7 @@ fn parse_range(args: &Value) -> Result<<range_sum as Tool>::Args, String> {
     }
 }
 
-type RangeArgs = <range_sum as Tool>::Args;
+type RangeArgs = <RangeSumTool as Tool>::Args;
 
 /// Sum the integers in a range.
 #[tool(parse_args = parse_range)]
@@ -144,7 +144,7 @@ fn range_sum(from: i64, to: i64) -> i64 {
 fn parse_limited(
     args: &Value,
     session: &Session,
-) -> Result<<limited as Tool<Session>>::Args, String> {
+) -> Result<<LimitedTool as Tool<Session>>::Args, String> {
     if session.user == "guest" {
         return Err("guests may not search".to_owned());
     }
@@ -160,16 +160,16 @@ fn limited(#[tool(context)] session: &Session, query: String) -> String {
 fn toolbox() -> Toolbox<Session> {
     let mut tools = Toolbox::new();
     tools
-        .register(get_weather {})
-        .and_then(|t| t.register(read {}))
-        .and_then(|t| t.register(count_words {}))
-        .and_then(|t| t.register(boom {}))
-        .and_then(|t| t.register(spend {}))
-        .and_then(|t| t.register(delete_all {}))
-        .and_then(|t| t.register(screenshot {}))
-        .and_then(|t| t.register(whoami {}))
-        .and_then(|t| t.register(range_sum {}))
-        .and_then(|t| t.register(limited {}))
+        .register(GetWeatherTool)
+        .and_then(|t| t.register(ReadTool))
+        .and_then(|t| t.register(CountWordsTool))
+        .and_then(|t| t.register(BoomTool))
+        .and_then(|t| t.register(SpendTool))
+        .and_then(|t| t.register(DeleteAllTool))
+        .and_then(|t| t.register(ScreenshotTool))
+        .and_then(|t| t.register(WhoamiTool))
+        .and_then(|t| t.register(RangeSumTool))
+        .and_then(|t| t.register(LimitedTool))
         .unwrap();
     tools
 }
@@ -548,9 +548,9 @@ fn parse_arguments_reports_what_execution_would() {
 #[test]
 fn duplicate_names_are_refused() {
     let mut tools = Toolbox::<()>::new();
-    tools.register(spend {}).unwrap();
+    tools.register(SpendTool).unwrap();
     assert_eq!(
-        tools.register(spend {}).err(),
+        tools.register(SpendTool).err(),
         Some(RegisterError::DuplicateName("spend".into()))
     );
     assert_eq!(tools.len(), 1);
@@ -564,7 +564,7 @@ fn keyword_parameters_keep_their_plain_name() {
         r#in.iter().filter(|item| **item == r#type).count()
     }
 
-    let tools = Toolbox::<()>::new().with(filter {}).unwrap();
+    let tools = Toolbox::<()>::new().with(FilterTool).unwrap();
     let def = tools.get("filter").unwrap().definition();
     assert_eq!(def.accepted_param_names(), ["type", "in"]);
     let call = ToolCall::new("c1", "filter", r#"{"type": "a", "in": ["a", "b", "a"]}"#);
@@ -593,7 +593,7 @@ async fn async_tools_run_on_tokio() {
         text
     }
 
-    let tools = Toolbox::<()>::new().with(slow_echo {}).unwrap();
+    let tools = Toolbox::<()>::new().with(SlowEchoTool).unwrap();
     let call = ToolCall::new("c1", "slow_echo", r#"{"text": "later", "ms": 20}"#);
     let result = tools.execute(&call, &()).await;
     assert_eq!(result.text(), "later");
@@ -628,7 +628,7 @@ fn a_default_on_an_option_applies_to_null_unless_null_is_a_value() {
         format!("{size:?}")
     }
 
-    let tools = Toolbox::<()>::new().with(page {}).unwrap();
+    let tools = Toolbox::<()>::new().with(PageTool).unwrap();
     let call = |arguments: &str| {
         let result = tools.execute_blocking(&ToolCall::new("c1", "page", arguments), &());
         result.text().to_owned()
@@ -639,7 +639,7 @@ fn a_default_on_an_option_applies_to_null_unless_null_is_a_value() {
 
     let tools = Toolbox::<()>::new()
         .with_argument_policy(toolwright::args::ArgumentPolicy::new().null_as_absent(false))
-        .with(page {})
+        .with(PageTool)
         .unwrap();
     let result = tools.execute_blocking(&ToolCall::new("c1", "page", r#"{"size": null}"#), &());
     assert_eq!(result.text(), "None");
@@ -667,14 +667,14 @@ fn many_tools_register_in_one_call_and_every_clash_is_told() {
         3
     }
 
-    let tools = Toolbox::<()>::new().with_all((one {}, two {})).unwrap();
+    let tools = Toolbox::<()>::new().with_all((OneTool, TwoTool)).unwrap();
     assert_eq!(tools.len(), 2);
     let call = ToolCall::new("c1", "two", "{}");
     assert_eq!(tools.execute_blocking(&call, &()).text(), "2");
 
     let mut tools = tools;
     let refused = tools
-        .register_all((three {}, one {}, two {}, three {}))
+        .register_all((ThreeTool, OneTool, TwoTool, ThreeTool))
         .unwrap_err();
     assert_eq!(
         refused,
@@ -693,7 +693,7 @@ fn many_tools_register_in_one_call_and_every_clash_is_told() {
     assert_eq!(tools.len(), 2);
     assert!(tools.get("three").is_none());
     assert_eq!(tools.execute_blocking(&call, &()).text(), "2");
-    tools.register_all((three {},)).unwrap();
+    tools.register_all((ThreeTool,)).unwrap();
     let call = ToolCall::new("c2", "three", "{}");
     assert_eq!(tools.execute_blocking(&call, &()).text(), "3");
 }
@@ -713,7 +713,9 @@ fn a_batchs_interrupts_are_resolved_in_place_in_call_order() {
         format!("removed {thing}")
     }
 
-    let tools = Toolbox::<()>::new().with_all((look {}, remove {})).unwrap();
+    let tools = Toolbox::<()>::new()
+        .with_all((LookTool, RemoveTool))
+        .unwrap();
     let calls = [
         ToolCall::new("c1", "look", r#"{"thing": "a"}"#),
         ToolCall::new("c2", "remove", r#"{"thing": "b"}"#),
@@ -770,7 +772,7 @@ async fn nap() -> &'static str {
 
 #[test]
 fn a_tool_that_needs_tokio_run_without_it_says_so() {
-    let tools = Toolbox::new().with(nap {}).unwrap();
+    let tools = Toolbox::new().with(NapTool).unwrap();
     // `execute_blocking` runs the call on toolwright's own executor: no tokio runtime.
     let result = tools.execute_blocking(&ToolCall::new("1", "nap", "{}"), &());
     assert!(result.is_error);
@@ -793,7 +795,7 @@ fn a_tool_that_needs_tokio_run_without_it_says_so() {
 
 #[test]
 fn results_clone_sharing_their_native_value_and_error() {
-    let tools = Toolbox::new().with(get_weather {}).unwrap();
+    let tools = Toolbox::new().with(GetWeatherTool).unwrap();
     let call = ToolCall::new("1", "get_weather", r#"{"city": "Paris"}"#);
     let result = tools.execute_blocking(&call, &());
     let copy = result.clone();

@@ -170,7 +170,7 @@ fn methods_are_tools_over_one_shared_service() {
     let tools = Toolbox::new()
         .with_all(Arc::clone(&inventory).toolset())
         .unwrap()
-        .with(add {})
+        .with(AddTool)
         .unwrap();
     assert_eq!(
         tools.definitions().map(|d| d.name()).collect::<Vec<_>>(),
@@ -267,7 +267,7 @@ fn a_toolset_with_a_context_registers_in_that_contexts_toolbox() {
     let tools = Toolbox::<App>::new()
         .with_all(files.toolset())
         .unwrap()
-        .with(add {})
+        .with(AddTool)
         .unwrap();
     let app = App { user: "ada".into() };
     let read = tools.execute_blocking(&call("get", json!({"path": "a.txt"})), &app);
@@ -291,7 +291,7 @@ fn prefixes_keep_two_services_tools_apart() {
 
     // Both have a `get`: registered together unprefixed, every clash is told, none registered.
     let mut tools = Toolbox::<App>::new();
-    tools.register(add {}).unwrap();
+    tools.register(AddTool).unwrap();
     let clash = tools
         .register_all(
             Arc::clone(&inventory)
@@ -299,7 +299,7 @@ fn prefixes_keep_two_services_tools_apart() {
                 .into_tools()
                 .into_iter()
                 .chain(Arc::clone(&files).toolset().into_tools())
-                .chain([toolwright::dynamic::erase(add {})])
+                .chain([toolwright::dynamic::erase(AddTool)])
                 .collect::<Vec<_>>(),
         )
         .unwrap_err();

@@ -113,9 +113,9 @@ fn shadowed_names_do_not_break_generated_code() {
     use toolwright::{ToolCall, Toolbox};
 
     let tools = Toolbox::<u64>::new()
-        .with(shadowed::greet {})
-        .and_then(|t| t.with(shadowed::clock {}))
-        .and_then(|t| t.with(shadowed::slow_clock {}))
+        .with(shadowed::GreetTool)
+        .and_then(|t| t.with(shadowed::ClockTool))
+        .and_then(|t| t.with(shadowed::SlowClockTool))
         .unwrap();
     let call = ToolCall::new("1", "greet", r#"{"name": "Ada", "times": 2}"#);
     assert_eq!(

@@ -56,8 +56,8 @@ fn lint_clean_tools_work() {
     use toolwright::{ToolCall, Toolbox};
 
     let tools = Toolbox::<tools::Account>::new()
-        .with(tools::add {})
-        .and_then(|t| t.with(tools::greet {}))
+        .with(tools::AddTool)
+        .and_then(|t| t.with(tools::GreetTool))
         .unwrap();
     let account = tools::Account {
         owner: "ada".into(),

@@ -80,12 +80,12 @@ fn count(to: u32, #[tool(call_info)] info: &CallInfo) -> u32 {
 fn toolbox() -> Toolbox {
     Toolbox::new()
         .with_all((
-            add {},
-            get_weather {},
-            pixel {},
-            explode {},
-            delete_file {},
-            count {},
+            AddTool,
+            GetWeatherTool,
+            PixelTool,
+            ExplodeTool,
+            DeleteFileTool,
+            CountTool,
         ))
         .unwrap()
 }
@@ -553,7 +553,7 @@ async fn a_server_tools_are_a_toolbox_tools_with_repair_in_front() {
 
 #[tokio::test]
 async fn list_changed_reaches_the_client_which_refreshes_its_tools() {
-    let server = McpServer::new(Arc::new(Toolbox::new().with(add {}).unwrap()), ()).unwrap();
+    let server = McpServer::new(Arc::new(Toolbox::new().with(AddTool).unwrap()), ()).unwrap();
     let watcher = McpClient::new();
     let client = connect(server.clone(), watcher.clone()).await;
     let mut tools = McpTools::list(client.peer()).await.unwrap();
@@ -582,7 +582,7 @@ async fn list_changed_reaches_the_client_which_refreshes_its_tools() {
 }
 
 fn toolbox_with_weather() -> Toolbox {
-    Toolbox::new().with_all((add {}, get_weather {})).unwrap()
+    Toolbox::new().with_all((AddTool, GetWeatherTool)).unwrap()
 }
 
 /// Swaps in `toolbox_with_weather` until some client hears of it (the one listening may not be
@@ -620,7 +620,7 @@ async fn argument_limits_hold_on_the_mcp_paths() {
         max_len: 4096,
     };
     let toolbox = Toolbox::new()
-        .with(echo {})
+        .with(EchoTool)
         .unwrap()
         .with_argument_policy(ArgumentPolicy::new().limits(limits));
     let served = McpServer::new(Arc::new(toolbox), ()).unwrap();
@@ -664,7 +664,7 @@ async fn list_changed_reaches_a_2026_client_on_its_listen_stream() {
     use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
     use rmcp::service::{ClientLifecycleMode, serve_client_with_lifecycle};
 
-    let server = McpServer::new(Arc::new(Toolbox::new().with(add {}).unwrap()), ()).unwrap();
+    let server = McpServer::new(Arc::new(Toolbox::new().with(AddTool).unwrap()), ()).unwrap();
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let serving = server.clone();
     tokio::spawn(async move {
@@ -718,7 +718,7 @@ fn tagged() -> ToolOutput {
 
 #[tokio::test]
 async fn a_results_meta_option_is_the_mcp_results_meta() {
-    let toolbox = Toolbox::new().with(tagged {}).unwrap();
+    let toolbox = Toolbox::new().with(TaggedTool).unwrap();
     let client = connect(
         McpServer::new(Arc::new(toolbox), ()).unwrap(),
         McpClient::new(),

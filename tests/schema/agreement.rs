@@ -236,42 +236,42 @@ fn constrained(
 
 #[test]
 fn constrained_rules() {
-    agrees::<_>(&constrained {}, 12_000);
+    agrees::<_>(&ConstrainedTool, 12_000);
 }
 
 #[test]
 fn add() {
-    agrees::<_>(&demo::add {}, 2000);
+    agrees::<_>(&demo::AddTool, 2000);
 }
 
 #[test]
 fn get_weather() {
-    agrees::<_>(&demo::get_weather {}, 2000);
+    agrees::<_>(&demo::GetWeatherTool, 2000);
 }
 
 #[test]
 fn divide() {
-    agrees::<_>(&demo::divide {}, 2000);
+    agrees::<_>(&demo::DivideTool, 2000);
 }
 
 #[test]
 fn set_tags() {
-    agrees::<_>(&demo::set_tags {}, 2000);
+    agrees::<_>(&demo::SetTagsTool, 2000);
 }
 
 #[test]
 fn update_preferences() {
-    agrees::<_>(&demo::update_preferences {}, 2000);
+    agrees::<_>(&demo::UpdatePreferencesTool, 2000);
 }
 
 #[test]
 fn search() {
-    agrees::<_>(&demo::search {}, 2000);
+    agrees::<_>(&demo::SearchTool, 2000);
 }
 
 #[test]
 fn create_invoice() {
-    agrees::<_>(&demo::create_invoice {}, 2000);
+    agrees::<_>(&demo::CreateInvoiceTool, 2000);
 }
 
 /// A tool with tagged and untagged unions, sets and optional nested structs.
@@ -306,12 +306,12 @@ fn unions_and_sets() {
         // Members before the tag, duplicates in a set: the long way decides.
         json!({"shapes": [{"radius": 2, "kind": "circle"}], "marks": [4, 4], "expr": null, "ops": ["mul", "mul"]}),
     ];
-    agrees_from(&draw {}, seeds, 6_000);
+    agrees_from(&DrawTool, seeds, 6_000);
 }
 
 #[test]
 fn tools_without_arguments_accept_exactly_the_empty_object() {
-    for tool in [schema(demo::whoami {}), schema(demo::explode {})] {
+    for tool in [schema(demo::WhoamiTool), schema(demo::ExplodeTool)] {
         assert!(tool.validate(&json!({})).is_empty());
         assert!(!tool.validate(&json!({"x": 1})).is_empty());
     }
@@ -337,12 +337,12 @@ proptest! {
     ) {
         let preferences = demo::Preferences { auto_complete_email: email, items_per_page: per_page };
         let cases = [
-            (schema(demo::add {}), json!({"a": a, "b": a / 2})),
-            (schema(demo::divide {}), json!({"a": b, "b": b})),
-            (schema(demo::get_weather {}), json!({"city": city, "unit": unit})),
-            (schema(demo::set_tags {}), json!({"tags": tags})),
-            (schema(demo::update_preferences {}), json!({"unique_code": city, "data": preferences})),
-            (schema(demo::search {}), json!({"query": city, "limit": limit})),
+            (schema(demo::AddTool), json!({"a": a, "b": a / 2})),
+            (schema(demo::DivideTool), json!({"a": b, "b": b})),
+            (schema(demo::GetWeatherTool), json!({"city": city, "unit": unit})),
+            (schema(demo::SetTagsTool), json!({"tags": tags})),
+            (schema(demo::UpdatePreferencesTool), json!({"unique_code": city, "data": preferences})),
+            (schema(demo::SearchTool), json!({"query": city, "limit": limit})),
         ];
         for (schema, args) in cases {
             let problems = schema.validate(&args);

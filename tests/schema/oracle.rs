@@ -295,30 +295,30 @@ fn tool_subject<T: Tool<demo::DemoContext>>(tool: &T, seeds: Vec<Value>) -> Subj
 #[test]
 fn agrees_with_jsonschema_on_the_demo_tools() {
     let subjects = vec![
-        tool_subject(&demo::add {}, vec![json!({"a": 2, "b": 3})]),
+        tool_subject(&demo::AddTool, vec![json!({"a": 2, "b": 3})]),
         tool_subject(
-            &demo::get_weather {},
+            &demo::GetWeatherTool,
             vec![json!({"city": "Paris", "unit": "celsius"})],
         ),
-        tool_subject(&demo::divide {}, vec![json!({"a": 1.5, "b": 2})]),
-        tool_subject(&demo::set_tags {}, vec![json!({"tags": ["a", "b"]})]),
+        tool_subject(&demo::DivideTool, vec![json!({"a": 1.5, "b": 2})]),
+        tool_subject(&demo::SetTagsTool, vec![json!({"tags": ["a", "b"]})]),
         tool_subject(
-            &demo::update_preferences {},
+            &demo::UpdatePreferencesTool,
             vec![
                 json!({"unique_code": "x", "data": {"auto_complete_email": true, "items_per_page": 10}}),
             ],
         ),
         tool_subject(
-            &demo::search {},
+            &demo::SearchTool,
             vec![json!({"query": "rust", "limit": 10})],
         ),
         tool_subject(
-            &demo::create_invoice {},
+            &demo::CreateInvoiceTool,
             vec![json!({"vendor_name": "Acme", "total_amount": "120.50 EUR"})],
         ),
-        tool_subject(&demo::sleep {}, vec![json!({"ms": 10})]),
+        tool_subject(&demo::SleepTool, vec![json!({"ms": 10})]),
         tool_subject(
-            &draw {},
+            &DrawTool,
             vec![json!({
                 "shapes": [{"kind": "circle", "radius": 1.5}, {"kind": "rect", "width": 2, "height": 3}],
                 "labels": ["a", "b"],

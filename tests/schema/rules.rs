@@ -42,7 +42,7 @@ fn run(tools: &Toolbox, name: &str, arguments: impl Into<Arguments>) -> (bool, S
 
 #[test]
 fn rules_beside_a_ref_hold_on_every_path() {
-    let tools = Toolbox::new().with(label {}).unwrap();
+    let tools = Toolbox::new().with(LabelTool).unwrap();
     let schema = tools
         .get("label")
         .unwrap()
@@ -167,7 +167,7 @@ fn count(
 
 #[test]
 fn one_problem_per_value_and_rule_family() {
-    let tools = Toolbox::new().with(count {}).unwrap();
+    let tools = Toolbox::new().with(CountTool).unwrap();
     for arguments in [
         Arguments::Json(json!({"limit": -5})),
         r#"{"limit": -5}"#.into(),
@@ -244,7 +244,7 @@ fn valid_input_within_the_limits_passes() {
     // The default depth limit is 128 levels; each node is two (object, children array).
     let limit = JsonLimits::default().max_depth;
     let nodes = (limit - 2) / 2;
-    let tools = Toolbox::new().with(tree {}).unwrap();
+    let tools = Toolbox::new().with(TreeTool).unwrap();
     let arguments = json!({"root": chain(nodes)});
     // Deep: through the typed path and the long way (a coerced string forces it).
     let (is_error, text) = run(&tools, "tree", Arguments::Json(arguments.clone()));
@@ -263,7 +263,7 @@ fn valid_input_within_the_limits_passes() {
         ..JsonLimits::default()
     };
     let tools_deep = Toolbox::new()
-        .with(tree {})
+        .with(TreeTool)
         .unwrap()
         .with_argument_policy(ArgumentPolicy::new().limits(deep));
     let deep_arguments = json!({"root": chain(190)});

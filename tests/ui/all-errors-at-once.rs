@@ -9,5 +9,5 @@ fn broken(name: &str, (a, b): (u8, u8), #[tool(context)] app: String) -> String 
 
 fn main() {
     let _still_callable = broken("x", (1, 2), String::new());
-    let _handle = broken {};
+    let _handle = BrokenTool;
 }

@@ -12,5 +12,5 @@ fn whoami(#[tool(context)] app: &App) -> String {
 
 fn main() {
     let mut tools: Toolbox<()> = Toolbox::new();
-    tools.register(whoami {}).unwrap();
+    tools.register(WhoamiTool).unwrap();
 }

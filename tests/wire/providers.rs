@@ -552,7 +552,7 @@ fn ship(
 
 #[test]
 fn a_zoo_of_rust_shapes_is_valid_strict_and_gemini() {
-    let def = Tool::<()>::definition(&ship {});
+    let def = Tool::<()>::definition(&ShipTool);
     for form in [
         Form::strict(Provider::OpenAiChat),
         Form::strict(Provider::Anthropic),
@@ -565,7 +565,7 @@ fn a_zoo_of_rust_shapes_is_valid_strict_and_gemini() {
     assert_eq!(strict["function"]["strict"], true);
     assert_openai_strict("ship", &strict["function"]["parameters"]);
     // Every value built from every form's schema is accepted by the tool itself.
-    let tools = Toolbox::<()>::new().with(ship {}).unwrap();
+    let tools = Toolbox::<()>::new().with(ShipTool).unwrap();
     for (format, on) in [
         (Provider::OpenAiChat, true),
         (Provider::Anthropic, true),
@@ -573,7 +573,7 @@ fn a_zoo_of_rust_shapes_is_valid_strict_and_gemini() {
         (Provider::Mcp, false),
     ] {
         let list = Toolbox::<()>::new()
-            .with(ship {})
+            .with(ShipTool)
             .unwrap()
             .with_strict(on)
             .tools_for(format)
@@ -628,7 +628,7 @@ fn list_files(
 #[test]
 fn strict_nulls_mean_absent_so_defaults_keep_their_meaning() {
     let tools = Toolbox::<()>::new()
-        .with(list_files {})
+        .with(ListFilesTool)
         .unwrap()
         .with_strict(true);
     let entry = &tools.tools_for(Provider::OpenAiChat).unwrap().entries()[0]["function"];
@@ -681,7 +681,7 @@ fn strict_nulls_mean_absent_so_defaults_keep_their_meaning() {
     }
     // Off: null is a value, and a null for an integer is refused.
     let off = Toolbox::<()>::new()
-        .with(list_files {})
+        .with(ListFilesTool)
         .unwrap()
         .with_argument_policy(ArgumentPolicy::new().null_as_absent(false));
     let refused = off.execute_blocking(&ToolCall::new("c", "list_files", nulls.to_string()), &());
@@ -691,7 +691,7 @@ fn strict_nulls_mean_absent_so_defaults_keep_their_meaning() {
 
 #[test]
 fn null_for_a_required_argument_is_still_an_error() {
-    let tools = Toolbox::<()>::new().with(list_files {}).unwrap();
+    let tools = Toolbox::<()>::new().with(ListFilesTool).unwrap();
     let result = tools.execute_blocking(&ToolCall::new("c", "list_files", r#"{"dir": null}"#), &());
     assert!(result.is_error);
     assert!(result.text().contains("dir"), "{}", result.text());
@@ -751,7 +751,7 @@ fn anything(data: Value) -> Value {
 
 #[test]
 fn maps_cannot_be_strict_and_say_where() {
-    let def = Tool::<()>::definition(&tally {});
+    let def = Tool::<()>::definition(&TallyTool);
     assert_eq!(
         errors(def, Form::strict(Provider::OpenAiChat)),
         [("/properties/counts".to_owned(), Rule::Map)]
@@ -783,7 +783,7 @@ fn maps_cannot_be_strict_and_say_where() {
 
 #[test]
 fn recursion_is_an_error_only_where_the_form_cannot_say_it() {
-    let def = Tool::<()>::definition(&sum_tree {});
+    let def = Tool::<()>::definition(&SumTreeTool);
     assert!(
         def.lint(Form::strict(Provider::OpenAiChat)).is_clean(),
         "{}",
@@ -803,7 +803,7 @@ fn recursion_is_an_error_only_where_the_form_cannot_say_it() {
 
 #[test]
 fn tuples_and_untyped_values_are_errors_where_a_type_is_needed() {
-    let def = Tool::<()>::definition(&pair {});
+    let def = Tool::<()>::definition(&PairTool);
     assert!(has_error(
         def,
         Form::strict(Provider::OpenAiChat),
@@ -811,7 +811,7 @@ fn tuples_and_untyped_values_are_errors_where_a_type_is_needed() {
     ));
     assert!(has_error(def, Form::new(Provider::Gemini), Rule::Tuple));
     assert!(def.lint(Form::new(Provider::OpenAiChat)).is_clean());
-    let def = Tool::<()>::definition(&anything {});
+    let def = Tool::<()>::definition(&AnythingTool);
     assert_eq!(
         errors(def, Form::strict(Provider::OpenAiChat)),
         [("/properties/data".to_owned(), Rule::Untyped)]
@@ -955,9 +955,9 @@ fn strict_limits_are_checked() {
 #[test]
 fn strict_fallback_is_chosen_by_policy_never_silent() {
     let refuse = Toolbox::<()>::new()
-        .with(tally {})
+        .with(TallyTool)
         .unwrap()
-        .with(ship {})
+        .with(ShipTool)
         .unwrap()
         .with_strict(true);
     let report = refuse.tools_for(Provider::OpenAiChat).unwrap_err();
@@ -965,9 +965,9 @@ fn strict_fallback_is_chosen_by_policy_never_silent() {
     assert_eq!(report.lints()[0].tool, "tally");
 
     let fall_back = Toolbox::<()>::new()
-        .with(tally {})
+        .with(TallyTool)
         .unwrap()
-        .with(ship {})
+        .with(ShipTool)
         .unwrap()
         .with_strict(true)
         .with_strict_fallback(StrictFallback::NonStrict);
@@ -989,15 +989,15 @@ fn loose(x: i32) -> i32 {
 
 #[test]
 fn a_tool_can_choose_strict_mode_over_the_toolbox() {
-    assert_eq!(Tool::<()>::definition(&loose {}).strict(), Some(false));
-    assert_eq!(Tool::<()>::definition(&ship {}).strict(), Some(true));
-    assert_eq!(Tool::<()>::definition(&tally {}).strict(), None);
+    assert_eq!(Tool::<()>::definition(&LooseTool).strict(), Some(false));
+    assert_eq!(Tool::<()>::definition(&ShipTool).strict(), Some(true));
+    assert_eq!(Tool::<()>::definition(&TallyTool).strict(), None);
     let strict_box = Toolbox::<()>::new()
-        .with(loose {})
+        .with(LooseTool)
         .unwrap()
-        .with(tally {})
+        .with(TallyTool)
         .unwrap()
-        .with(ship {})
+        .with(ShipTool)
         .unwrap();
     let plain = strict_box
         .tools_for(Provider::Anthropic)
@@ -1033,8 +1033,8 @@ fn registration_can_refuse_tools_a_provider_would_refuse() {
         Form::strict(Provider::OpenAiChat),
         Form::new(Provider::Gemini),
     ]);
-    tools.register(ship {}).unwrap();
-    match tools.register(tally {}) {
+    tools.register(ShipTool).unwrap();
+    match tools.register(TallyTool) {
         Err(RegisterError::Lint(report)) => {
             assert_eq!(report.lints().len(), 1, "{report}");
             assert!(report.to_string().contains("/properties/counts"));
@@ -1047,11 +1047,11 @@ fn registration_can_refuse_tools_a_provider_would_refuse() {
 #[test]
 fn a_toolbox_lints_every_tool_at_once() {
     let tools = Toolbox::<()>::new()
-        .with(tally {})
+        .with(TallyTool)
         .unwrap()
-        .with(sum_tree {})
+        .with(SumTreeTool)
         .unwrap()
-        .with(pair {})
+        .with(PairTool)
         .unwrap();
     let report = tools.lint([
         Form::strict(Provider::OpenAiChat),
@@ -1091,11 +1091,11 @@ fn demo_tools_are_valid_for_every_provider() {
 
 #[test]
 fn forms_are_built_once_per_tool_and_form() {
-    let def = Tool::<()>::definition(&ship {});
+    let def = Tool::<()>::definition(&ShipTool);
     let first = def.provider_entry(Provider::Gemini);
     let again = def.provider_entry(Provider::Gemini);
     assert!(std::ptr::eq(first, again));
-    let tools = Toolbox::<()>::new().with(ship {}).unwrap();
+    let tools = Toolbox::<()>::new().with(ShipTool).unwrap();
     let a = tools.tools_for(Provider::Mcp).unwrap().entries()[0] as *const Value;
     let b = tools.tools_for(Provider::Mcp).unwrap().entries()[0] as *const Value;
     assert_eq!(a, b);
@@ -1109,7 +1109,7 @@ fn forms_are_built_once_per_tool_and_form() {
 
 #[test]
 fn openai_strict_inlines_ref_siblings_and_keeps_recursion_as_refs() {
-    let def = Tool::<()>::definition(&demo::update_preferences {});
+    let def = Tool::<()>::definition(&demo::UpdatePreferencesTool);
     let strict = &def.provider_entry(Form::strict(Provider::OpenAiChat))["function"]["parameters"];
     // `data` had a description beside its `$ref`: it is the definition itself now.
     assert_eq!(strict["properties"]["data"]["type"], "object");
@@ -1121,7 +1121,7 @@ fn openai_strict_inlines_ref_siblings_and_keeps_recursion_as_refs() {
         strict.get("$defs").is_none(),
         "an inlined definition no one names is dropped"
     );
-    let def = Tool::<()>::definition(&sum_tree {});
+    let def = Tool::<()>::definition(&SumTreeTool);
     let strict = &def.provider_entry(Form::strict(Provider::OpenAiChat))["function"]["parameters"];
     assert_openai_strict("sum_tree", strict);
     assert!(strict["$defs"]["Tree"].is_object());
@@ -1129,7 +1129,7 @@ fn openai_strict_inlines_ref_siblings_and_keeps_recursion_as_refs() {
 
 #[test]
 fn anthropic_strict_moves_bounds_into_descriptions() {
-    let def = Tool::<()>::definition(&demo::search {});
+    let def = Tool::<()>::definition(&demo::SearchTool);
     let schema = &def.provider_entry(Form::strict(Provider::Anthropic))["input_schema"];
     let limit = &schema["properties"]["limit"];
     assert!(limit.get("minimum").is_none() && limit.get("maximum").is_none());
@@ -1216,7 +1216,7 @@ fn gemini_parameters_use_the_openapi_subset() {
 
 #[test]
 fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
-    let def = Tool::<DemoCtx>::definition(&demo::get_weather {});
+    let def = Tool::<DemoCtx>::definition(&demo::GetWeatherTool);
     let mcp = def.provider_entry(Provider::Mcp);
     let unit = &mcp["inputSchema"]["properties"]["unit"];
     assert!(!unit.to_string().contains("$ref"), "{unit}");
@@ -1307,7 +1307,7 @@ fn save_person(
 fn openai_strict_agrees_with_the_openai_sdk_on_required_and_closed_objects() {
     let peer = peer_fixture("openai_to_strict_json_schema.json");
     let sdk = &peer["to_strict_json_schema"];
-    let def = Tool::<()>::definition(&save_person {});
+    let def = Tool::<()>::definition(&SavePersonTool);
     let ours = &def.provider_entry(Form::strict(Provider::OpenAiChat))["function"]["parameters"];
     let set = |v: &Value| -> BTreeSet<String> {
         v.as_array()
@@ -1369,10 +1369,10 @@ fn gemini_parameters_keep_to_the_fields_google_genai_accepts() {
     assert_eq!(refused["accepted"], false);
     let mut defs = vec![raw("from_pydantic", refused["input_schema"].clone())];
     defs.extend([
-        Tool::<()>::definition(&ship {}).clone(),
-        Tool::<()>::definition(&tally {}).clone(),
-        Tool::<()>::definition(&list_files {}).clone(),
-        Tool::<()>::definition(&save_person {}).clone(),
+        Tool::<()>::definition(&ShipTool).clone(),
+        Tool::<()>::definition(&TallyTool).clone(),
+        Tool::<()>::definition(&ListFilesTool).clone(),
+        Tool::<()>::definition(&SavePersonTool).clone(),
     ]);
     defs.extend(demo::toolbox().definitions().cloned());
     for def in defs {
@@ -1448,15 +1448,15 @@ fn gemini_forms_of_the_test_tools() {
         peer["results"]["pydantic_model_json_schema_as_parameters"]["input_schema"].clone(),
     );
     let tools = Toolbox::<()>::new()
-        .with(ship {})
+        .with(ShipTool)
         .unwrap()
-        .with(tally {})
+        .with(TallyTool)
         .unwrap()
-        .with(list_files {})
+        .with(ListFilesTool)
         .unwrap()
-        .with(save_person {})
+        .with(SavePersonTool)
         .unwrap()
-        .with(loose {})
+        .with(LooseTool)
         .unwrap()
         .with(toolwright::DynamicTool::new(pydantic, |_, _: &()| {
             json!(null)

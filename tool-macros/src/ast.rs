@@ -26,7 +26,8 @@ pub(crate) struct ToolFn {
 
 /// Where the tool's fn is declared.
 pub(crate) enum Owner {
-    /// A free fn: its handle is a unit struct of the same name.
+    /// A free fn: its handle is a unit struct named for it ([`handle_ident`]: `AddTool` for
+    /// `add`).
     Free,
     /// A method of a `#[toolset]` impl block: its handle (named `handle`) holds an `Arc` of the
     /// service type, lent to the method when it takes `&self`.
@@ -85,6 +86,28 @@ impl Param {
 pub(crate) fn unraw(ident: &Ident) -> String {
     let text = ident.to_string();
     text.strip_prefix("r#").map_or(text.clone(), str::to_owned)
+}
+
+/// A tool's handle, one scheme for free fns and toolset methods: the fn's name in
+/// upper camel case after the service's, then `Tool` (`AddTool` for `add`, `ShopFindOrdersTool`
+/// for `Shop::find_orders`). A free fn's handle has the fn's span, so that diagnostics about it
+/// point at the fn; a method's has the call site's.
+pub(crate) fn handle_ident(service: &str, function: &Ident) -> Ident {
+    let camel: String = unraw(function)
+        .split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_uppercase().chain(chars).collect()
+            })
+        })
+        .collect();
+    let span = if service.is_empty() {
+        function.span()
+    } else {
+        Span::call_site()
+    };
+    Ident::new(&format!("{service}{camel}Tool"), span)
 }
 
 impl ToolFn {

@@ -1,12 +1,13 @@
-//! Code generation: the fn as written, a same-named handle struct, and beside them (inside
-//! `const _: () = { .. };`) the arguments struct, the spanned type checks and the `Tool` impl.
+//! Code generation: the fn as written, its handle (a unit struct, `AddTool` for `add`), and
+//! beside them (inside `const _: () = { .. };`) the arguments struct, the spanned type checks and
+//! the `Tool` impl.
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemFn, parse_quote};
 
-use crate::ast::{Owner, ParamKind, ToolFn, unraw};
+use crate::ast::{Owner, ParamKind, ToolFn, handle_ident, unraw};
 use crate::ctxt::{self, Ctxt};
 
 use crate::{attr, fallback, valid};
@@ -37,21 +38,21 @@ pub(crate) fn tool(args: TokenStream, input: &TokenStream) -> TokenStream {
     }
 }
 
-/// A free fn's handle: a unit struct named like the fn.
+/// A free fn's handle: a unit struct named for the fn (`AddTool` for `add`).
 fn free_handle(tool: &ToolFn) -> TokenStream {
-    let ident = &tool.ident;
+    let function = &tool.ident;
+    let ident = &handle_ident("", function);
     let vis = &tool.vis;
     let name = tool.name();
     let handle_doc = format!(
-        "The `{name}` tool: [`{ident}`](fn@{ident}) as a toolwright tool. Register it with `toolbox.register({ident} {{}})`; its typed arguments are `<{ident} as toolwright::Tool>::Args`."
+        "The `{name}` tool: [`{function}`](fn@{function}) as a toolwright tool. Register it with `toolbox.register({ident})`; its typed arguments are `<{ident} as toolwright::Tool>::Args`."
     );
     quote! {
         #[doc = #handle_doc]
         // Not `#[deprecated]` itself, though the fn is: registering a deprecated tool is how an
         // application keeps offering it while it goes away, and the model is told (in every
         // provider form's description); calling the fn directly still warns.
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
+        #vis struct #ident;
 
         #[allow(deprecated)]
         const _: () = {
@@ -70,7 +71,7 @@ fn free_handle(tool: &ToolFn) -> TokenStream {
             impl ::core::default::Default for #ident {
                 #[inline]
                 fn default() -> Self {
-                    #ident {}
+                    #ident
                 }
             }
 
@@ -104,7 +105,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     // The handle the `Tool` impl is for, how the body is called, and where the definition is.
     let (ident, callee, definition) = match &tool.owner {
         Owner::Free => (
-            tool.ident.clone(),
+            handle_ident("", &tool.ident),
             tool.ident.to_token_stream(),
             quote!(__tool_definition()),
         ),
@@ -394,11 +395,11 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     let entry = match ctx_ty {
         _ if !matches!(tool.owner, Owner::Free) => None,
         None => Some(quote! {
-            #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::erase(#ident {}) })
+            #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::erase(#ident) })
         }),
         Some(ty) => Some(quote! {
             #rt::ToolEntry::with_context(|| -> #rt::Box<dyn #rt::Any> {
-                #rt::Box::new(#rt::erase::<#ty, #ident>(#ident {}))
+                #rt::Box::new(#rt::erase::<#ty, #ident>(#ident))
             })
         }),
     };

@@ -12,16 +12,16 @@ pub(crate) fn expand(item: &ItemFn, krate: &syn::Path, errors: &syn::Error) -> T
         return quote!(#errors #item);
     }
     let vis = &item.vis;
-    let ident = &item.sig.ident;
+    let ident = &crate::ast::handle_ident("", &item.sig.ident);
     let rt = quote!(#krate::__private);
-    // A tool in every toolbox, so that registering it (`.with(name {})`) adds no error of its
+    // A tool in every toolbox, so that registering it (`.with(NameTool)`) adds no error of its
     // own to the ones above. Its bodies never run: the build has already failed.
     quote! {
         #errors
         #item
-        #[allow(non_camel_case_types, dead_code)]
+        #[allow(dead_code)]
         #[doc(hidden)]
-        #vis struct #ident {}
+        #vis struct #ident;
 
         #[allow(unreachable_code, clippy::all)]
         impl<__ToolCtx: ?::core::marker::Sized> #rt::Tool<__ToolCtx> for #ident {

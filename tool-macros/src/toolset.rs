@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::TokenStream;
+use quote::quote;
 use syn::{Attribute, ImplItem, ItemFn, ItemImpl, Path, Type};
 
 use crate::ast::{Owner, ToolFn};
@@ -216,17 +216,7 @@ fn handle_name(service: &Type, method: &syn::Ident) -> syn::Ident {
             .map_or_else(|| "Toolset".to_owned(), |s| s.ident.to_string()),
         _ => "Toolset".to_owned(),
     };
-    let method = crate::ast::unraw(method);
-    let camel: String = method
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            chars.next().map_or_else(String::new, |first| {
-                first.to_uppercase().chain(chars).collect()
-            })
-        })
-        .collect();
-    format_ident!("{service}{camel}Tool", span = Span::call_site())
+    crate::ast::handle_ident(&service, method)
 }
 
 /// `#[toolset]` or `#[toolset(crate = path)]`.

@@ -118,7 +118,7 @@ async fn main() -> ExitCode {
 
 async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let mut toolbox = demo::toolbox();
-    toolbox.register(count {})?.register(cancelled_counts {})?;
+    toolbox.register(CountTool)?.register(CancelledCountsTool)?;
     let server = McpServer::new(Arc::new(toolbox), demo::context())
         .map_err(|report| format!("{report:#}"))?
         .named("toolwright-demo", env!("CARGO_PKG_VERSION"));

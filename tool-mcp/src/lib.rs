@@ -28,7 +28,7 @@
 //!
 //! #[tokio::main]
 //! async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-//!     let server = McpServer::new(Arc::new(Toolbox::new().with(add {})?), ())
+//!     let server = McpServer::new(Arc::new(Toolbox::new().with(AddTool)?), ())
 //!         .map_err(|lints| format!("{lints:#}"))?
 //!         .named("calculator", "1.0.0");
 //!     server.serve_stdio().await

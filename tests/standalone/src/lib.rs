@@ -31,8 +31,8 @@ mod tests {
     #[test]
     fn tools_of_a_toolwright_only_crate_work() {
         let tools = Toolbox::new()
-            .with(super::repeat {})
-            .and_then(|t| t.with(super::which {}))
+            .with(super::RepeatTool)
+            .and_then(|t| t.with(super::WhichTool))
             .unwrap();
         let result =
             tools.execute_blocking(&ToolCall::new("c1", "repeat", r#"{"word": "hi"}"#), &());

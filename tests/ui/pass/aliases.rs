@@ -23,7 +23,7 @@ fn convert(degrees: f64, unit: Maybe<Unit>) -> Fallible<f64> {
 }
 
 fn main() {
-    let tools = Toolbox::new().with(convert {}).unwrap();
+    let tools = Toolbox::new().with(ConvertTool).unwrap();
     let def = tools.get("convert").unwrap().definition();
     assert_eq!(def.required_param_names(), ["degrees"]);
     let result = tools.execute_blocking(&ToolCall::new("1", "convert", r#"{"degrees": 100}"#), &());

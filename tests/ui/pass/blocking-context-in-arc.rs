@@ -22,7 +22,7 @@ async fn first(#[tool(context)] db: &Db) -> Option<String> {
 
 fn main() {
     let tools = Toolbox::<Arc<Db>>::new()
-        .with_all((scan {}, first {}))
+        .with_all((ScanTool, FirstTool))
         .unwrap();
     let db = Arc::new(Db {
         rows: vec!["a".into(), "b".into()],

@@ -20,9 +20,9 @@ fn shout(text: String) -> String {
 
 fn main() {
     let tools = Toolbox::<()>::new()
-        .with(echo {})
+        .with(EchoTool)
         .unwrap()
-        .with(shout {})
+        .with(ShoutTool)
         .unwrap();
     for (format, json_schema) in [
         (Provider::OpenAiChat, false),

@@ -13,7 +13,7 @@ fn echo(
 
 #[allow(deprecated)]
 fn main() {
-    let tools = Toolbox::new().with(echo {}).unwrap();
+    let tools = Toolbox::new().with(EchoTool).unwrap();
     let def = tools.get("echo").unwrap().definition();
     assert_eq!(def.description(), "Repeat the text you are given.");
     assert_eq!(def.parameters()["properties"]["text"]["description"], "The text to echo.");

@@ -30,11 +30,11 @@ async fn row(index: usize, #[tool(context)] app: &App) -> Option<String> {
 
 fn main() {
     let tools: Toolbox<App> = Toolbox::new()
-        .with(count {})
+        .with(CountTool)
         .unwrap()
-        .with(drop_table {})
+        .with(DropTableTool)
         .unwrap()
-        .with(row {})
+        .with(RowTool)
         .unwrap();
     let count = tools.get("count").unwrap().definition();
     assert!(count.is_concurrent());

@@ -13,7 +13,7 @@ async fn url(url: String, #[tool(rename = "echo")] r#echo: Option<u8>) -> String
 }
 
 fn main() {
-    let tools = Toolbox::new().with(echo {}).unwrap().with(url {}).unwrap();
+    let tools = Toolbox::new().with(EchoTool).unwrap().with(UrlTool).unwrap();
     let result = tools.execute_blocking(&ToolCall::new("1", "echo", r#"{"echo":"hi"}"#), &());
     assert_eq!(result.text(), "hi");
     let result = tools.execute_blocking(&ToolCall::new("2", "url", r#"{"url":"u","echo":3}"#), &());

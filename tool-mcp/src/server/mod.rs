@@ -65,7 +65,7 @@ type ContextFn<C> = dyn Fn(&RequestContext<RoleServer>) -> C + Send + Sync;
 ///     a + b
 /// }
 ///
-/// let toolbox = Arc::new(Toolbox::new().with(add {}).unwrap());
+/// let toolbox = Arc::new(Toolbox::new().with(AddTool).unwrap());
 /// let server = McpServer::new(toolbox, ()).unwrap().named("calculator", "1.0.0");
 /// // server.serve(rmcp::transport::stdio()).await?.waiting().await?;
 /// # let _ = server;

@@ -68,7 +68,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// When no tool of that name is registered.
     ///
     /// With `#[tool] fn transfer(amount: u32, ..)`, that reads
-    /// `.needs_approval_if(&transfer {}, |args, _| args.amount > 100)`. A dynamic tool's arguments
+    /// `.needs_approval_if(&TransferTool, |args, _| args.amount > 100)`. A dynamic tool's arguments
     /// are a JSON map:
     ///
     /// ```

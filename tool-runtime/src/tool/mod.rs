@@ -25,7 +25,7 @@ use crate::result::ToolResult;
     label = "not a tool for `Toolbox<{C}>`",
     note = "a #[tool] fn with a `#[tool(context)] ctx: &T` parameter works only in a `Toolbox<T>`; tools without a context work in every toolbox",
     note = "a type becomes a tool through #[tool] on a fn, or by implementing `toolwright::Tool`",
-    note = "for a `#[tool] fn name`, register the handle `#[tool]` declares beside it: `name {{}}` (for `fn add`, `add {{}}`), not the fn itself",
+    note = "for a `#[tool] fn name`, register the handle `#[tool]` declares beside it, named for the fn in UpperCamelCase with `Tool` after it (for `fn add`, `AddTool`), not the fn itself",
     note = "several tools at once (a tuple of handles, a `#[toolset]`'s `service.toolset()`) register with `with_all` / `register_all`"
 )]
 pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
@@ -114,7 +114,7 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
 /// #[tool]
 /// fn whoami(#[tool(context)] session: &Session) -> String { session.user.clone() }
 ///
-/// let tools = Toolbox::<Request>::new().with_all((app_name {}, whoami {})).unwrap();
+/// let tools = Toolbox::<Request>::new().with_all((AppNameTool, WhoamiTool)).unwrap();
 /// let request = Request {
 ///     app: Arc::new(App { name: "notes".into() }),
 ///     session: Session { user: "ada".into() },

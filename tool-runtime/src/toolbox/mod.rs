@@ -53,7 +53,7 @@ fn list(errors: &[RegisterError]) -> String {
 }
 
 /// Several tools to register at once ([`Toolbox::register_all`], [`Toolbox::with_all`]): a
-/// tuple of tools (`(add {}, search {})`, up to 16), or an array or `Vec` of erased tools
+/// tuple of tools (`(AddTool, SearchTool)`, up to 16), or an array or `Vec` of erased tools
 /// ([`erase`](crate::tool::erase)).
 pub trait IntoTools<C: ?Sized> {
     /// The tools, erased, in order.
@@ -123,7 +123,7 @@ tuples!(A B D E F G H I J K L M N O P Q);
 /// assert!(!result.is_error);
 /// ```
 ///
-/// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(add {})`.
+/// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(AddTool)`.
 // Its bools are independent settings, each with its own builder; no state machine hides in them.
 #[allow(clippy::struct_excessive_bools)]
 pub struct Toolbox<C: ?Sized = ()> {
@@ -364,8 +364,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         Err(RegisterError::Several(errors))
     }
 
-    /// [`register_all`](Self::register_all), builder style: `Toolbox::new().with_all((add {},
-    /// search {}))?`.
+    /// [`register_all`](Self::register_all), builder style: `Toolbox::new().with_all((AddTool,
+    /// SearchTool))?`.
     ///
     /// # Errors
     /// As [`register_all`](Self::register_all).
@@ -386,7 +386,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///     "hello"
     /// }
     ///
-    /// let mut tools = Toolbox::<()>::new().with(hello {}).unwrap();
+    /// let mut tools = Toolbox::<()>::new().with(HelloTool).unwrap();
     /// assert!(tools.remove("hello").is_some());
     /// assert!(tools.is_empty() && tools.remove("hello").is_none());
     /// ```
