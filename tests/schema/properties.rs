@@ -4,6 +4,7 @@
 use crate::demo;
 
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Value, json};
 use toolwright::args::{JsonLimits, parse_json, parse_lenient};
 use toolwright::provider::Provider;
@@ -68,8 +69,20 @@ fn arguments() -> impl Strategy<Value = Arguments> {
     ]
 }
 
+/// `cases` cases, after the failing ones proptest saved, which are kept with the other
+/// regressions (the path is relative to the test's working directory, `tests/`).
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "regressions/properties.proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(config(512))]
 
     #[test]
     fn every_call_gets_exactly_its_own_result(
@@ -145,7 +158,7 @@ fn json_noise() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+    #![proptest_config(config(2048))]
 
     /// The lenient parser never panics, whatever it is given, and says where it stopped.
     #[test]
@@ -252,7 +265,7 @@ fn schema_value() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(config(256))]
 
     /// Every provider form of any schema is built, and linted, without a panic; building twice
     /// gives the same form.
@@ -395,7 +408,7 @@ fn stream_chunk() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(config(512))]
 
     /// Any sequence of chunks, in any provider's assembler: no panic, every call started comes
     /// out of `finish`, each with an id, and refused chunks are errors naming their chunk.
