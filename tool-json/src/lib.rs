@@ -46,6 +46,7 @@ pub mod echo;
 pub mod lenient;
 mod path;
 mod source;
+mod strict;
 #[doc(hidden)]
 pub mod tape;
 #[doc(hidden)]

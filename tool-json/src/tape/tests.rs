@@ -361,6 +361,8 @@ fn the_scanner_reads_what_serde_json_reads() {
         " { \"a\" : [ 1 , -2 , 3.5 , -0 , 0 , -0.0 , 1e3 , 1E-2 , 12345678901234567890 , -9223372036854775808 , 18446744073709551616 , -9223372036854775809 ] } ",
         r#"{"s": "plain", "e": "tab\tquote\"slash\\u\u00e9\ud83d\ude00", "n": null, "t": true, "f": false}"#,
         r#"[[], {}, [[[]]], {"": {"": ""}}]"#,
+        // Escapes in keys, beside plain ones, at every level.
+        r#"{"k\u0065y": {"in\"ner": ["a\nb", {"\\": 1}]}, "plain": "x"}"#,
         "\"just a string\"",
         "17",
         "{\"unicode\": \"é ünï 😀\"}",

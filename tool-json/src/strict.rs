@@ -1,0 +1,348 @@
+//! The strict JSON grammar, written once: the tokens of a document (`Tok`), read from text by
+//! `TextSource` as a reader asks for them. The deserializer reads text through it directly;
+//! a tape (`crate::tape`) is the same reading, stored.
+
+/// One token of a document. Arrays and objects are followed by their contents and an `End`;
+/// an object's members are key and value, one after the other.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Tok<'a> {
+    Null,
+    Bool(bool),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Str(&'a str),
+    /// An array; the index of its `End` (on a tape; read from text as serde asks for it, where
+    /// the end is not known yet, 0).
+    Seq {
+        end: usize,
+    },
+    /// An object; the index of its `End` (as for `Seq`).
+    Map {
+        end: usize,
+    },
+    /// The end of the array or object opened last.
+    End,
+}
+
+/// How deep the scanner reads: as deep as `serde_json` reads text (its recursion limit), so the
+/// fast path never recurses further than it did.
+pub const SCAN_DEPTH: usize = 128;
+
+/// The tokens of JSON text, read as a reader asks for them: one pass, nothing stored. Nesting is
+/// bounded by `max_depth` (and 128, as deep as `serde_json` reads text). Strings with escapes
+/// and numbers other than plain integers are not guessed at: a string with escapes declines
+/// the text (unless the reader keeps them raw, as a tape does, to have `serde_json` decode
+/// them), other numbers are read by `serde_json` itself, so every value is the one it would
+/// read. `KEEP_ESCAPED`: strings with escapes are handed out raw (quotes included) rather than
+/// declined; a separate type, so the deserializer's reading carries no test for it.
+pub struct TextSource<'de, const KEEP_ESCAPED: bool = false> {
+    text: &'de str,
+    at: usize,
+    depth: usize,
+    max_depth: usize,
+    /// Whether the array or object opened last is an object.
+    opened_object: bool,
+    /// The text was declined: not JSON, not all of it read, or not read here (escapes).
+    declined: bool,
+    /// The string read last had escapes: its token holds it raw, quotes included.
+    escaped: bool,
+}
+
+impl<'de, const KEEP_ESCAPED: bool> TextSource<'de, KEEP_ESCAPED> {
+    pub fn new(text: &'de str, max_depth: usize) -> Self {
+        TextSource {
+            text,
+            at: 0,
+            depth: 0,
+            max_depth: max_depth.min(SCAN_DEPTH),
+            opened_object: false,
+            declined: false,
+            escaped: false,
+        }
+    }
+
+    /// Whether the string read last had escapes (its token is raw, quotes included); reset.
+    #[inline(always)]
+    pub(crate) fn take_escaped(&mut self) -> bool {
+        std::mem::take(&mut self.escaped)
+    }
+
+    /// After the document was deserialized: whether it was all of the text, every array and
+    /// object closed and nothing but white space after it. Text with more is declined.
+    #[inline(always)]
+    pub fn finish(&mut self) -> bool {
+        let whole = self.depth == 0
+            && !self.declined
+            && skip_space(self.text.as_bytes(), self.at) == self.text.len();
+        self.declined |= !whole;
+        whole
+    }
+
+    /// Whether the text was declined: the tape or the long way reads it.
+    pub fn declined(&self) -> bool {
+        self.declined
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn decline(&mut self) -> Option<Tok<'de>> {
+        self.declined = true;
+        None
+    }
+
+    /// The next significant byte and its index.
+    #[inline(always)]
+    fn peek(&self) -> (Option<u8>, usize) {
+        let bytes = self.text.as_bytes();
+        let at = skip_space(bytes, self.at);
+        (bytes.get(at).copied(), at)
+    }
+
+    /// A value's first token: a scalar, or an array's or object's opening.
+    #[inline(always)]
+    pub(crate) fn read_value(&mut self) -> Option<Tok<'de>> {
+        let bytes = self.text.as_bytes();
+        let (byte, at) = self.peek();
+        let (ev, next) = match byte? {
+            b'"' => {
+                let (string, next) = self.string(at)?;
+                (Tok::Str(string), next)
+            }
+            b'0'..=b'9' | b'-' => number(self.text, at)?,
+            open @ (b'{' | b'[') => {
+                if self.depth == self.max_depth {
+                    return None;
+                }
+                self.depth += 1;
+                self.opened_object = open == b'{';
+                let ev = if self.opened_object {
+                    Tok::Map { end: 0 }
+                } else {
+                    Tok::Seq { end: 0 }
+                };
+                (ev, at + 1)
+            }
+            b't' => (Tok::Bool(true), literal_end(bytes, at, b"true")?),
+            b'f' => (Tok::Bool(false), literal_end(bytes, at, b"false")?),
+            b'n' => (Tok::Null, literal_end(bytes, at, b"null")?),
+            _ => return None,
+        };
+        self.at = next;
+        Some(ev)
+    }
+
+    /// A borrowed string at `open`; one with escapes is declined, or kept raw.
+    #[inline(always)]
+    fn string(&mut self, open: usize) -> Option<(&'de str, usize)> {
+        let (close, escaped) = string_end(self.text.as_bytes(), open)?;
+        if escaped {
+            // Kept raw, from its opening quote to its closing one, or declined.
+            if !KEEP_ESCAPED {
+                return None;
+            }
+            self.escaped = true;
+            return Some((self.text.get(open..=close)?, close + 1));
+        }
+        Some((self.text.get(open + 1..close)?, close + 1))
+    }
+
+    /// A member's key at `at` and its colon.
+    #[inline(always)]
+    fn read_key(&mut self, at: usize) -> Option<Tok<'de>> {
+        let bytes = self.text.as_bytes();
+        let at = skip_space(bytes, at);
+        if bytes.get(at) != Some(&b'"') {
+            return None;
+        }
+        let (key, next) = self.string(at)?;
+        let colon = skip_space(bytes, next);
+        if bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        self.at = colon + 1;
+        Some(Tok::Str(key))
+    }
+
+    /// The end of the array or object whose closing bracket is at `at`.
+    #[inline(always)]
+    fn end(&mut self, at: usize) -> Tok<'de> {
+        self.at = at + 1;
+        self.depth -= 1;
+        Tok::End
+    }
+
+    /// In an object: the next key (`Str`), colon read, or `End`. `first` for the first member.
+    #[inline(always)]
+    pub(crate) fn read_member(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.peek() {
+            (Some(b'}'), at) => Some(self.end(at)),
+            (Some(b'"'), at) if first => self.read_key(at),
+            (Some(b','), at) if !first => self.read_key(at + 1),
+            _ => None,
+        }
+    }
+
+    /// In an array: the next element's first token, or `End`. `first` for the first element.
+    #[inline(always)]
+    pub(crate) fn read_item(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.peek() {
+            (Some(b']'), at) => Some(self.end(at)),
+            (Some(b','), at) if !first => {
+                self.at = at + 1;
+                self.read_value()
+            }
+            (Some(_), _) if first => self.read_value(),
+            _ => None,
+        }
+    }
+}
+
+impl<'de, const KEEP_ESCAPED: bool> TextSource<'de, KEEP_ESCAPED> {
+    #[inline(never)]
+    pub(crate) fn value(&mut self) -> Option<Tok<'de>> {
+        match self.read_value() {
+            Some(ev) => Some(ev),
+            None => self.decline(),
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn key(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.read_member(first) {
+            Some(ev) => Some(ev),
+            None => self.decline(),
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn item(&mut self, first: bool) -> Option<Tok<'de>> {
+        match self.read_item(first) {
+            Some(ev) => Some(ev),
+            None => self.decline(),
+        }
+    }
+
+    /// Everything in the array or object opened last, read (so checked) and let go.
+    pub(crate) fn skip_rest(&mut self) -> Option<()> {
+        // The containers open inside the skipped one: bit `d` says whether the one at level
+        // `d` is an object (the depth limit keeps them within 128).
+        let mut objects = 0u128;
+        let mut level = 0;
+        let mut object = self.opened_object;
+        let mut first = true;
+        loop {
+            let ev = if object {
+                match self.key(first)? {
+                    Tok::End => Tok::End,
+                    _ => self.value()?,
+                }
+            } else {
+                self.item(first)?
+            };
+            first = false;
+            match ev {
+                Tok::End if level == 0 => return Some(()),
+                Tok::End => {
+                    level -= 1;
+                    object = objects & (1 << level) != 0;
+                }
+                Tok::Seq { .. } | Tok::Map { .. } => {
+                    if object {
+                        objects |= 1 << level;
+                    } else {
+                        objects &= !(1 << level);
+                    }
+                    level += 1;
+                    object = matches!(ev, Tok::Map { .. });
+                    first = true;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+#[inline]
+pub fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
+        at += 1;
+    }
+    at
+}
+
+/// The closing quote of the string whose opening quote is at `open`, and whether the string has
+/// escapes (which are checked when they are decoded).
+#[inline(always)]
+pub fn string_end(bytes: &[u8], open: usize) -> Option<(usize, bool)> {
+    let mut at = open + 1;
+    let mut escaped = false;
+    loop {
+        match *bytes.get(at)? {
+            b'"' => return Some((at, escaped)),
+            b'\\' => {
+                escaped = true;
+                at += 2;
+            }
+            // Control characters must be escaped in JSON.
+            0..=0x1f => return None,
+            _ => at += 1,
+        }
+    }
+}
+
+/// The index after `word` when the text at `at` is that word.
+#[inline]
+pub fn literal_end(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
+    (bytes.get(at..at + word.len())? == word).then_some(at + word.len())
+}
+
+/// A number at `start` (a `U64`, `I64` or `F64` token) and the index after it: plain integers
+/// read here, every other (fractions, exponents, `-0`, integers past 64 bits) by `serde_json`,
+/// so each is the number it reads.
+#[inline(always)]
+pub fn number(text: &str, start: usize) -> Option<(Tok<'static>, usize)> {
+    let bytes = text.as_bytes();
+    let negative = bytes.get(start) == Some(&b'-');
+    let digits = start + usize::from(negative);
+    let mut at = digits;
+    let mut magnitude = 0u64;
+    while let Some(&digit @ b'0'..=b'9') = bytes.get(at) {
+        magnitude = magnitude
+            .wrapping_mul(10)
+            .wrapping_add(u64::from(digit - b'0'));
+        at += 1;
+    }
+    // At most 19 digits always fit in a u64; a leading zero only alone; `-0` is serde_json's.
+    let plain = at > digits
+        && at - digits <= 19
+        && !matches!(bytes.get(at), Some(b'.' | b'e' | b'E'))
+        && (bytes.get(digits) != Some(&b'0') || (at == digits + 1 && !negative));
+    if plain {
+        if !negative {
+            return Some((Tok::U64(magnitude), at));
+        }
+        if let Ok(signed) = i64::try_from(magnitude) {
+            return Some((Tok::I64(-signed), at));
+        }
+    }
+    other_number(text, start, at)
+}
+
+/// The rest of a number's grammar from `at`, then `serde_json`'s reading of it.
+#[inline(never)]
+fn other_number(text: &str, start: usize, mut at: usize) -> Option<(Tok<'static>, usize)> {
+    let bytes = text.as_bytes();
+    while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = bytes.get(at) {
+        at += 1;
+    }
+    let number: serde_json::Number = serde_json::from_str(text.get(start..at)?).ok()?;
+    Some((number_token(&number), at))
+}
+
+pub(crate) fn number_token(n: &serde_json::Number) -> Tok<'static> {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => Tok::U64(u),
+        (None, Some(i)) => Tok::I64(i),
+        (None, None) => Tok::F64(n.as_f64().unwrap_or(f64::NAN)),
+    }
+}
