@@ -19,7 +19,9 @@ pub(super) fn parse(text: &str, max_depth: usize) -> Result<Repaired, JsonError>
     };
     let value = parser.document()?;
     // Closing repairs are found at the end of what they close: put all in input order.
-    parser.repairs.sort_by_key(|repair| repair.offset);
+    if !parser.repairs.is_sorted_by_key(|repair| repair.offset) {
+        parser.repairs.sort_by_key(|repair| repair.offset);
+    }
     Ok(Repaired {
         value,
         repairs: parser.repairs,
@@ -86,7 +88,17 @@ impl Parser<'_> {
     }
 
     /// Skips whitespace (including the Unicode spaces models emit) and comments.
+    #[inline]
     fn skip_space(&mut self) {
+        // Most calls find a token at once: printable ASCII other than `/`.
+        if matches!(self.peek(), Some(b'!'..=b'~')) && self.peek() != Some(b'/') {
+            return;
+        }
+        self.skip_space_slow();
+    }
+
+    #[inline(never)]
+    fn skip_space_slow(&mut self) {
         loop {
             match self.peek() {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
@@ -280,7 +292,7 @@ impl Parser<'_> {
                 Container::Object => matches!(b, b']' | b'{' | b'['),
                 Container::Array => b == b'}',
             };
-            if foreign || self.rest().starts_with(FENCE) {
+            if foreign || (b == b'`' && self.rest().starts_with(FENCE)) {
                 self.repair(unclosed, open);
                 return Step::End;
             }
@@ -296,7 +308,7 @@ impl Parser<'_> {
                 *after_element = false;
                 continue;
             }
-            if self.rest().starts_with("...") {
+            if b == b'.' && self.rest().starts_with("...") {
                 self.repair(RepairKind::TrailingText, self.pos);
                 self.pos += 3;
                 continue;

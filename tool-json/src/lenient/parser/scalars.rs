@@ -54,6 +54,16 @@ impl Parser<'_> {
         let content_at = self.pos;
         let mut out = String::new();
         loop {
+            // A run of plain ASCII, which can neither close the string nor need a repair, is
+            // copied whole; what follows it is looked at a character at a time.
+            let run = self.bytes[self.pos..]
+                .iter()
+                .take_while(|&&b| is_plain(b))
+                .count();
+            if run > 0 {
+                out.push_str(&self.text[self.pos..self.pos + run]);
+                self.pos += run;
+            }
             let Some(c) = self.peek_char() else {
                 self.repair(RepairKind::UnclosedString, open_at);
                 self.cut_unclosed(&mut out, content_at, place);
@@ -345,6 +355,13 @@ pub(super) fn is_quote(c: char) -> bool {
         c,
         '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}' | '\u{b4}'
     )
+}
+
+/// A byte that is text in any string: printable ASCII other than a quote of any kind or a
+/// backslash.
+#[inline]
+fn is_plain(b: u8) -> bool {
+    matches!(b, b' '..=b'~') && !matches!(b, b'"' | b'\'' | b'`' | b'\\')
 }
 
 fn closes(open: char, c: char) -> bool {
