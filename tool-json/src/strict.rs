@@ -34,8 +34,9 @@ pub const SCAN_DEPTH: usize = 128;
 /// and numbers other than plain integers are not guessed at: a string with escapes declines
 /// the text (unless the reader keeps them raw, as a tape does, to have `serde_json` decode
 /// them), other numbers are read by `serde_json` itself, so every value is the one it would
-/// read. `KEEP_ESCAPED`: strings with escapes are handed out raw (quotes included) rather than
-/// declined; a separate type, so the deserializer's reading carries no test for it.
+/// read. `KEEP_ESCAPED`: strings with escapes are handed out raw, quotes included, rather than
+/// declined (a plain string's token never starts with a quote, so a raw one is told by its
+/// first byte); a separate type, so the deserializer's reading carries no test for it.
 pub struct TextSource<'de, const KEEP_ESCAPED: bool = false> {
     text: &'de str,
     at: usize,
@@ -45,8 +46,6 @@ pub struct TextSource<'de, const KEEP_ESCAPED: bool = false> {
     opened_object: bool,
     /// The text was declined: not JSON, not all of it read, or not read here (escapes).
     declined: bool,
-    /// The string read last had escapes: its token holds it raw, quotes included.
-    escaped: bool,
 }
 
 impl<'de, const KEEP_ESCAPED: bool> TextSource<'de, KEEP_ESCAPED> {
@@ -58,19 +57,11 @@ impl<'de, const KEEP_ESCAPED: bool> TextSource<'de, KEEP_ESCAPED> {
             max_depth: max_depth.min(SCAN_DEPTH),
             opened_object: false,
             declined: false,
-            escaped: false,
         }
-    }
-
-    /// Whether the string read last had escapes (its token is raw, quotes included); reset.
-    #[inline(always)]
-    pub(crate) fn take_escaped(&mut self) -> bool {
-        std::mem::take(&mut self.escaped)
     }
 
     /// After the document was deserialized: whether it was all of the text, every array and
     /// object closed and nothing but white space after it. Text with more is declined.
-    #[inline(always)]
     pub fn finish(&mut self) -> bool {
         let whole = self.depth == 0
             && !self.declined
@@ -134,14 +125,13 @@ impl<'de, const KEEP_ESCAPED: bool> TextSource<'de, KEEP_ESCAPED> {
 
     /// A borrowed string at `open`; one with escapes is declined, or kept raw.
     #[inline(always)]
-    fn string(&mut self, open: usize) -> Option<(&'de str, usize)> {
+    fn string(&self, open: usize) -> Option<(&'de str, usize)> {
         let (close, escaped) = string_end(self.text.as_bytes(), open)?;
         if escaped {
             // Kept raw, from its opening quote to its closing one, or declined.
             if !KEEP_ESCAPED {
                 return None;
             }
-            self.escaped = true;
             return Some((self.text.get(open..=close)?, close + 1));
         }
         Some((self.text.get(open + 1..close)?, close + 1))

@@ -70,9 +70,9 @@ pub fn of_text<'a>(text: &'a str, max_depth: usize, escaped: &'a mut Escaped) ->
 }
 
 /// The scanner: the strict grammar's reading ([`TextSource`]), stored. An open container's
-/// token holds, until it is closed, the place of the container around it (so the open ones need
-/// no stack of their own), and a bit a level says which open containers are objects (the depth
-/// is at most 128).
+/// token holds, until it is closed, the place of the container around it, so the open ones need
+/// no stack of their own, and the one open last (`top`) says whether a key or an element comes
+/// next.
 fn scan<'a>(
     text: &'a str,
     max_depth: usize,
@@ -83,25 +83,18 @@ fn scan<'a>(
     const OUTSIDE: usize = usize::MAX;
     let mut source = TextSource::<true>::new(text, max_depth);
     let mut top = OUTSIDE;
-    let mut depth = 0;
-    // Bit `d`: whether the open container at depth `d + 1` is an object.
-    let mut objects = 0u128;
     let mut token = source.read_value()?;
     loop {
-        match token {
-            Tok::Map { .. } | Tok::Seq { .. } => {
-                let object = matches!(token, Tok::Map { .. });
-                if object {
-                    objects |= 1 << depth;
-                    tape.push(Tok::Map { end: top });
-                } else {
-                    objects &= !(1 << depth);
-                    tape.push(Tok::Seq { end: top });
-                }
-                depth += 1;
+        let first = match token {
+            Tok::Map { .. } => {
+                tape.push(Tok::Map { end: top });
                 top = tape.len() - 1;
-                token = next(&mut source, object, true, tape, escaped)?;
-                continue;
+                true
+            }
+            Tok::Seq { .. } => {
+                tape.push(Tok::Seq { end: top });
+                top = tape.len() - 1;
+                true
             }
             Tok::End => {
                 let end = tape.len();
@@ -110,52 +103,33 @@ fn scan<'a>(
                     Tok::Map { end: slot } | Tok::Seq { end: slot } => std::mem::replace(slot, end),
                     _ => return None,
                 };
-                depth -= 1;
+                false
             }
-            Tok::Str(_) => push_string(&mut source, token, tape, escaped)?,
-            scalar => tape.push(scalar),
-        }
-        if depth == 0 {
-            return source.finish().then_some(());
-        }
-        let object = objects & (1 << (depth - 1)) != 0;
-        token = next(&mut source, object, false, tape, escaped)?;
+            token => {
+                push(token, tape, escaped)?;
+                false
+            }
+        };
+        token = match tape.get(top) {
+            None => return source.finish().then_some(()),
+            Some(Tok::Map { .. }) => match source.read_member(first)? {
+                Tok::End => Tok::End,
+                key => {
+                    push(key, tape, escaped)?;
+                    source.read_value()?
+                }
+            },
+            Some(_) => source.read_item(first)?,
+        };
     }
 }
 
-/// In the container open last: an array's next element's first token, or an object's next
-/// key (put on the tape here) and its value's first token; or the container's `End`.
+/// A scalar or key on the tape; a string with escapes (raw, quotes included) decoded into
+/// `escaped`, its token a placeholder until the scan is over.
 #[inline(always)]
-fn next<'a>(
-    source: &mut TextSource<'a, true>,
-    object: bool,
-    first: bool,
-    tape: &mut Tape<'a>,
-    escaped: &mut Escaped,
-) -> Option<Tok<'a>> {
-    if !object {
-        return source.read_item(first);
-    }
-    match source.read_member(first)? {
-        Tok::End => Some(Tok::End),
-        key => {
-            push_string(source, key, tape, escaped)?;
-            source.read_value()
-        }
-    }
-}
-
-/// A string token on the tape: borrowed from the text, or, when it has escapes, decoded into
-/// `escaped` and a placeholder until the scan is over.
-#[inline(always)]
-fn push_string<'a>(
-    source: &mut TextSource<'a, true>,
-    token: Tok<'a>,
-    tape: &mut Tape<'a>,
-    escaped: &mut Escaped,
-) -> Option<()> {
+fn push<'a>(token: Tok<'a>, tape: &mut Tape<'a>, escaped: &mut Escaped) -> Option<()> {
     match token {
-        Tok::Str(quoted) if source.take_escaped() => decode(quoted, tape, escaped),
+        Tok::Str(raw) if raw.starts_with('"') => decode(raw, tape, escaped),
         token => {
             tape.push(token);
             Some(())
