@@ -175,6 +175,8 @@ impl Provider {
 /// assert_eq!(strict, Form::new(Provider::OpenAiChat).with_strict(true));
 /// assert_eq!(strict.to_string(), "OpenAI strict");
 /// assert_eq!(Form::new(Provider::Mcp).with_strict(true), Form::from(Provider::Mcp));
+/// assert_eq!(Form::strict(Provider::Gemini).with_gemini_json_schema(true), Form::gemini_json_schema());
+/// assert_eq!(strict.with_gemini_json_schema(true), strict);
 /// ```
 ///
 /// [`ToolDefinition::lint`]: crate::ToolDefinition::lint
@@ -215,11 +217,7 @@ impl Form {
     /// Gemini with `parametersJsonSchema` (JSON Schema) instead of `parameters` (the OpenAPI
     /// subset).
     pub const fn gemini_json_schema() -> Form {
-        Form {
-            provider: Provider::Gemini,
-            strict: false,
-            json_schema: true,
-        }
+        Form::new(Provider::Gemini).with_gemini_json_schema(true)
     }
 
     /// The form in the provider's strict mode, or out of it; ignored by a provider without one.
@@ -227,6 +225,16 @@ impl Form {
     pub const fn with_strict(self, strict: bool) -> Form {
         Form {
             strict: strict && self.provider.has_strict(),
+            ..self
+        }
+    }
+
+    /// The form with Gemini's `parametersJsonSchema` field, or its `parameters`; ignored by the
+    /// other providers (their fields take JSON Schema as it is).
+    #[must_use]
+    pub const fn with_gemini_json_schema(self, on: bool) -> Form {
+        Form {
+            json_schema: on && matches!(self.provider, Provider::Gemini),
             ..self
         }
     }

@@ -164,8 +164,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let mut downgraded = Vec::new();
         let mut errors = LintReport::new();
         let mut reports = Vec::with_capacity(self.tools.len());
+        let plain = self.form(provider, false);
         for def in self.definitions() {
-            let plain = self.form(provider, false);
             let strict = self.form(provider, def.strict().unwrap_or(self.strict));
             let mut form = def.provider_form(strict);
             if strict.is_strict()
@@ -187,7 +187,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             }
             entries.push(&form.entry);
         }
-        errors.extend(self.name_clashes(self.form(provider, false)));
+        errors.extend(self.name_clashes(plain));
         if errors.is_clean() {
             Ok(ProviderTools {
                 provider,
@@ -202,10 +202,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// The form this toolbox sends to `provider`, strict or not.
     fn form(&self, provider: Provider, strict: bool) -> Form {
-        if provider == Provider::Gemini && self.gemini_json_schema {
-            Form::gemini_json_schema()
-        } else {
-            Form::new(provider).with_strict(strict)
-        }
+        Form::new(provider)
+            .with_strict(strict)
+            .with_gemini_json_schema(self.gemini_json_schema)
     }
 }
