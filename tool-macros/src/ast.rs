@@ -90,9 +90,8 @@ pub(crate) fn unraw(ident: &Ident) -> String {
 
 /// A tool's handle, one scheme for free fns and toolset methods: the fn's name in
 /// upper camel case after the service's, then `Tool` (`AddTool` for `add`, `ShopFindOrdersTool`
-/// for `Shop::find_orders`). A free fn's handle has the fn's span, so that diagnostics about it
-/// point at the fn; a method's has the call site's.
-pub(crate) fn handle_ident(service: &str, function: &Ident) -> Ident {
+/// for `Shop::find_orders`), spanned at `span`.
+pub(crate) fn handle_ident(service: &str, function: &Ident, span: Span) -> Ident {
     let camel: String = unraw(function)
         .split('_')
         .map(|word| {
@@ -102,15 +101,18 @@ pub(crate) fn handle_ident(service: &str, function: &Ident) -> Ident {
             })
         })
         .collect();
-    let span = if service.is_empty() {
-        function.span()
-    } else {
-        Span::call_site()
-    };
     Ident::new(&format!("{service}{camel}Tool"), span)
 }
 
 impl ToolFn {
+    /// The handle the tool's `Tool` impl is for. A free fn's has the fn's span, so that
+    /// diagnostics about it point at the fn.
+    pub(crate) fn handle(&self) -> Ident {
+        match &self.owner {
+            Owner::Free => handle_ident("", &self.ident, self.ident.span()),
+            Owner::Method { handle, .. } => handle.clone(),
+        }
+    }
     /// Reads the fn and strips the helper attributes on its parameters. Receivers are reported here
     /// (they have no type to model); everything else is checked in `valid`.
     pub(crate) fn from_item(

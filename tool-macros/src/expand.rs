@@ -7,7 +7,7 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemFn, parse_quote};
 
-use crate::ast::{Owner, ParamKind, ToolFn, handle_ident, unraw};
+use crate::ast::{Owner, ParamKind, ToolFn, unraw};
 use crate::ctxt::{self, Ctxt};
 
 use crate::{attr, fallback, valid};
@@ -41,7 +41,7 @@ pub(crate) fn tool(args: TokenStream, input: &TokenStream) -> TokenStream {
 /// A free fn's handle: a unit struct named for the fn (`AddTool` for `add`).
 fn free_handle(tool: &ToolFn) -> TokenStream {
     let function = &tool.ident;
-    let ident = &handle_ident("", function);
+    let ident = &tool.handle();
     let vis = &tool.vis;
     let name = tool.name();
     let handle_doc = format!(
@@ -105,7 +105,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     // The handle the `Tool` impl is for, how the body is called, and where the definition is.
     let (ident, callee, definition) = match &tool.owner {
         Owner::Free => (
-            handle_ident("", &tool.ident),
+            tool.handle(),
             tool.ident.to_token_stream(),
             quote!(__tool_definition()),
         ),

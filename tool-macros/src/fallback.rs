@@ -12,7 +12,8 @@ pub(crate) fn expand(item: &ItemFn, krate: &syn::Path, errors: &syn::Error) -> T
         return quote!(#errors #item);
     }
     let vis = &item.vis;
-    let ident = &crate::ast::handle_ident("", &item.sig.ident);
+    let function = &item.sig.ident;
+    let ident = &crate::ast::handle_ident("", function, function.span());
     let rt = quote!(#krate::__private);
     // A tool in every toolbox, so that registering it (`.with(NameTool)`) adds no error of its
     // own to the ones above. Its bodies never run: the build has already failed.

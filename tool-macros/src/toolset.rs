@@ -105,7 +105,7 @@ fn generate(
     // Each tool's handle, named so that its typed arguments can be (`<ShopFindOrdersTool as
     // toolwright::Tool>::Args`, for a parser of its own), beside the impl block.
     let structs = tools.iter().map(|tool| {
-        let handle = handle(tool);
+        let handle = tool.handle();
         let vis = &tool.vis;
         let method = &tool.ident;
         let doc = format!(
@@ -122,7 +122,7 @@ fn generate(
         }
     });
     let handles = tools.iter().map(|tool| {
-        let handle = handle(tool);
+        let handle = tool.handle();
         let name = tool.name();
         let generated = expand::generate(tool);
         quote! {
@@ -175,7 +175,7 @@ fn toolset_fn(
         "The tools of this `#[toolset]` ({list}), each with a share of `self`, to register with `Toolbox::with_all` (`toolbox.with_all(service.toolset())`). `.prefixed(\"..\")` renames them all."
     );
     let pushes = tools.iter().zip(&names).map(|(tool, name)| {
-        let handle = handle(tool);
+        let handle = tool.handle();
         quote! {
             __tool_set.push(#name, {
                 let __tool_service = #rt::Arc::clone(&self);
@@ -198,14 +198,6 @@ fn toolset_fn(
     }
 }
 
-/// The handle of a tool of the set.
-fn handle(tool: &ToolFn) -> &syn::Ident {
-    match &tool.owner {
-        Owner::Method { handle, .. } => handle,
-        Owner::Free => unreachable!("a toolset's tools are its methods"),
-    }
-}
-
 /// A toolset tool's handle: `ShopFindOrdersTool` for `Shop::find_orders`.
 fn handle_name(service: &Type, method: &syn::Ident) -> syn::Ident {
     let service = match service {
@@ -216,7 +208,7 @@ fn handle_name(service: &Type, method: &syn::Ident) -> syn::Ident {
             .map_or_else(|| "Toolset".to_owned(), |s| s.ident.to_string()),
         _ => "Toolset".to_owned(),
     };
-    crate::ast::handle_ident(&service, method)
+    crate::ast::handle_ident(&service, method, proc_macro2::Span::call_site())
 }
 
 /// `#[toolset]` or `#[toolset(crate = path)]`.
