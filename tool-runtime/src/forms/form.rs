@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::str::FromStr;
 
 /// A provider: the tool list it is sent, the tool calls in its responses, the results sent back.
 ///
@@ -91,6 +92,18 @@ impl Provider {
         Ok(())
     }
 
+    /// The name used on the command line and in messages: `openai`, `openai-responses`,
+    /// `anthropic`, `gemini`, `mcp`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "openai",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::Anthropic => "anthropic",
+            Provider::Gemini => "gemini",
+            Provider::Mcp => "mcp",
+        }
+    }
+
     /// The provider's name in words, as its documentation writes it.
     pub(crate) fn title(self) -> &'static str {
         match self {
@@ -155,6 +168,28 @@ impl Provider {
             wire.push_str(&format!("_{:08x}", fnv1a(name)));
         }
         Cow::Owned(wire)
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A provider name that is not one of [`Provider::as_str`]'s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown provider `{0}`; expected one of openai, openai-responses, anthropic, gemini, mcp")]
+pub struct UnknownProvider(pub String);
+
+impl FromStr for Provider {
+    type Err = UnknownProvider;
+
+    fn from_str(name: &str) -> Result<Self, UnknownProvider> {
+        Provider::ALL
+            .into_iter()
+            .find(|provider| provider.as_str() == name)
+            .ok_or_else(|| UnknownProvider(name.to_owned()))
     }
 }
 

@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-pub use self::form::{Form, Provider};
+pub use self::form::{Form, Provider, UnknownProvider};
 pub use self::lint::{Lint, LintReport, Rule, Severity};
 use self::walk::Pass;
 

@@ -248,12 +248,11 @@ mod toolbox;
 mod turn;
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
 use crate::content::ContentPart;
-pub use crate::forms::Provider;
+pub use crate::forms::{Provider, UnknownProvider};
 use crate::result::ToolResult;
 use toolwright_json::value as json;
 
@@ -348,40 +347,6 @@ impl Provider {
     /// Gemini `candidates`).
     pub fn has_choices(self) -> bool {
         matches!(self, Provider::OpenAiChat | Provider::Gemini)
-    }
-
-    /// The name used on the command line and in messages: `openai`, `openai-responses`,
-    /// `anthropic`, `gemini`, `mcp`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "openai",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-            Provider::Mcp => "mcp",
-        }
-    }
-}
-
-impl fmt::Display for Provider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A provider name that is not one of [`Provider::as_str`]'s.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown provider `{0}`; expected one of openai, openai-responses, anthropic, gemini, mcp")]
-pub struct UnknownProvider(pub String);
-
-impl FromStr for Provider {
-    type Err = UnknownProvider;
-
-    fn from_str(name: &str) -> Result<Self, UnknownProvider> {
-        Provider::ALL
-            .into_iter()
-            .find(|provider| provider.as_str() == name)
-            .ok_or_else(|| UnknownProvider(name.to_owned()))
     }
 }
 
