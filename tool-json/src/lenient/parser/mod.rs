@@ -91,7 +91,7 @@ impl Parser<'_> {
     #[inline]
     fn skip_space(&mut self) {
         // Most calls find a token at once: printable ASCII other than `/`.
-        if matches!(self.peek(), Some(b'!'..=b'~')) && self.peek() != Some(b'/') {
+        if let Some(b'!'..=b'.' | b'0'..=b'~') = self.peek() {
             return;
         }
         self.skip_space_slow();
