@@ -137,11 +137,6 @@ impl MacroTool {
     }
 }
 
-/// The schema of a generated arguments struct or return type.
-pub fn schema_for<T: JsonSchema>() -> Value {
-    forms::schema_for::<T>()
-}
-
 /// What a sync tool's future gives if its `call_now` ever handed the arguments back, which it
 /// does not: an error rather than a panic.
 #[cold]
@@ -446,7 +441,7 @@ impl<A: DeserializeOwned + JsonSchema> ArgsViaSerde<A> for &ArgsProbe<A> {
     }
 
     fn __tool_schema(&self) -> Value {
-        forms::schema_for::<A>()
+        forms::arguments_schema(A::json_schema)
     }
 }
 

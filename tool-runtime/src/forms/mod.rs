@@ -11,8 +11,8 @@ pub(crate) mod mcp;
 mod openai;
 pub(crate) mod walk;
 
-use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
 pub use self::form::{Form, Provider, UnknownProvider};
@@ -74,6 +74,29 @@ pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
         .into_generator()
         .into_root_schema_for::<T>()
         .to_value()
+}
+
+/// The schema of a generated arguments struct, from its own `json_schema`: the root of
+/// [`schema_for`] built by shared code, so that each tool compiles only its fields' schema.
+///
+/// An arguments struct is never referred to by its own fields, so its root needs neither the
+/// struct's id (which `into_root_schema_for` keeps for recursive references, and which for the
+/// macro's generic struct is a `format!` of its type parameters) nor its name (the `title`, which
+/// [`canonical_parameters`] removes with `$schema`). The definitions its fields made go under
+/// `$defs`, last, as `into_root_schema_for` puts them.
+pub(crate) fn arguments_schema(json_schema: fn(&mut SchemaGenerator) -> Schema) -> Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    let mut schema = json_schema(&mut generator).to_value();
+    let mut definitions = generator.take_definitions(false);
+    if !definitions.is_empty()
+        && let Value::Object(root) = &mut schema
+        && let Value::Object(defs) = root
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()))
+    {
+        defs.append(&mut definitions);
+    }
+    schema
 }
 
 /// Why a parameters schema was refused.
