@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value, json};
 use toolwright::{
-    Arguments, CallStatus, DynamicTool, ToolCall, ToolDefinition, ToolOutput, Toolbox,
+    Arguments, CallStatus, DynamicTool, Outcome, Tool, ToolCall, ToolDefinition, ToolOutput,
+    Toolbox,
     dynamic::{FunctionParam, ParamType},
 };
 
@@ -239,4 +240,64 @@ fn calls_deserialize_from_provider_neutral_json() {
         serde_json::from_value(json!({"call_id": "c1", "name": "add", "arguments": {"a": 1}}))
             .unwrap();
     assert_eq!(call.arguments, Arguments::Json(json!({"a": 1})));
+}
+
+/// A hand-written tool whose `call_now` hands the arguments back, saying (`RUNS_NOW`) or not
+/// that its body runs at once.
+struct HandsBack<const RUNS_NOW: bool>(ToolDefinition);
+
+impl<const RUNS_NOW: bool> Tool for HandsBack<RUNS_NOW> {
+    type Args = Value;
+    const RUNS_NOW: bool = RUNS_NOW;
+
+    fn definition(&self) -> &ToolDefinition {
+        &self.0
+    }
+
+    fn parse_args(
+        &self,
+        arguments: &Arguments,
+        _: &(),
+        session: &mut toolwright::args::ParseSession,
+    ) -> Result<Value, toolwright::ArgumentError> {
+        toolwright::args::parse(&self.0, arguments, session)
+    }
+
+    fn call<'a>(
+        &'a self,
+        args: Value,
+        _: &'a (),
+        _: toolwright::exec::CallScope<'a>,
+    ) -> impl Future<Output = Outcome> + Send + 'a {
+        std::future::ready(Outcome::from_serialize(json!({"awaited": args})))
+    }
+
+    fn call_now(
+        &self,
+        args: Value,
+        _: &(),
+        _: &toolwright::exec::CallScope<'_>,
+    ) -> Result<Outcome, Value> {
+        Err(args)
+    }
+}
+
+#[test]
+fn a_tool_that_runs_now_has_no_call_path() {
+    let definition = || ToolDefinition::new("echo", "Echo.", json!({})).unwrap();
+    let call = ToolCall::new("c", "echo", r#"{"x": 1}"#);
+    // Handing the arguments back is how an async body asks to be awaited...
+    let tools = Toolbox::new()
+        .with(HandsBack::<false>(definition()))
+        .unwrap();
+    let result = tools.execute_blocking(&call, &());
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(result.text(), r#"{"awaited":{"x":1}}"#);
+    // ...and an error from a tool that said its body runs at once: `call` is not awaited.
+    let tools = Toolbox::new()
+        .with(HandsBack::<true>(definition()))
+        .unwrap();
+    let result = tools.execute_blocking(&call, &());
+    assert!(result.is_error);
+    assert_eq!(result.text(), "the tool's sync body did not run");
 }

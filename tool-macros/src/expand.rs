@@ -331,6 +331,8 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
             ) -> ::core::result::Result<#rt::Outcome, __ToolArgsOf> {
                 ::core::result::Result::Ok({ #body })
             }
+
+            const RUNS_NOW: bool = true;
         }
     });
     // A sync body's future is the one `Ready` type all sync tools share, around `call_now`: no

@@ -139,9 +139,8 @@ impl MacroTool {
 
 /// What a sync tool's future gives if its `call_now` ever handed the arguments back, which it
 /// does not: an error rather than a panic.
-#[cold]
 pub fn deferred_sync_body() -> Outcome {
-    Outcome::from_error("the tool's sync body did not run")
+    crate::tool::did_not_run()
 }
 
 fn definition(tool: &MacroTool) -> ToolDefinition {

@@ -60,6 +60,12 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
         call: CallScope<'a>,
     ) -> impl Future<Output = Outcome> + Send + 'a;
 
+    /// Whether [`call_now`](Self::call_now) always runs the body, never handing the arguments
+    /// back. `#[tool]` says so for sync fns; a toolbox then compiles no [`call`](Self::call) path
+    /// for the tool (and, should `call_now` hand the arguments back anyway, answers with an
+    /// error result rather than awaiting `call`).
+    const RUNS_NOW: bool = false;
+
     /// Runs a body that never waits right away, sparing the boxed future [`call`](Self::call)
     /// needs: `Ok(outcome)`, or the arguments back (`Err(args)`) when the body must be awaited.
     /// `#[tool]` implements it for sync fns; the default hands the arguments back.
@@ -193,6 +199,13 @@ fn finished(
     result
 }
 
+/// The outcome of a body that was to run at once and did not: an error rather than a panic.
+#[cold]
+#[inline(never)]
+pub(crate) fn did_not_run() -> Outcome {
+    Outcome::from_error("the tool's sync body did not run")
+}
+
 /// The result of a call whose arguments were refused.
 #[cold]
 #[inline(never)]
@@ -269,6 +282,11 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for Erased<T> {
         };
         match tool.call_now(args, ctx, &info) {
             Ok(outcome) => MaybeReady::Ready(finished(call, definition, outcome, session.fixes)),
+            // Known when the tool is compiled: a tool that runs now has no `call` path here (the
+            // outcome's own tag says `Ok`, which the optimizer cannot see through).
+            Err(_) if T::RUNS_NOW => {
+                MaybeReady::Ready(finished(call, definition, did_not_run(), session.fixes))
+            }
             Err(args) => {
                 let running = Box::pin(tool.call(args, ctx, info));
                 MaybeReady::Pending(finish_later(call, definition, running, session.fixes))
