@@ -148,21 +148,9 @@ fn read_with<T: DeserializeOwned>(
     session: &mut ParseSession,
     fast: bool,
 ) -> Result<T, ArgumentError> {
-    let mut parsed = None;
-    let read = pipeline(
-        definition,
-        arguments,
-        session,
-        fast,
-        &mut |source, trail| match stream::read::<T>(source, trail) {
-            Ok(value) => {
-                parsed = Some(value);
-                Ok(())
-            }
-            Err(error) => Err(error),
-        },
-    );
-    match (read, parsed) {
+    let mut slot = Slot::<T>(None);
+    let read = pipeline(definition, arguments, session, fast, &mut slot);
+    match (read, slot.0) {
         (Ok(()), Some(parsed)) => Ok(parsed),
         (Ok(()), None) => Err(unread()),
         (Err(error), _) => Err(error),
@@ -171,7 +159,27 @@ fn read_with<T: DeserializeOwned>(
 
 /// Reads the typed arguments from a source into the caller's slot: the one step of the
 /// pipeline compiled per arguments type (a call through it costs a few instructions).
-type Read<'r> = dyn FnMut(Source<'_, '_>, &Trail) -> Result<(), serde_json::Error> + 'r;
+///
+/// A trait of its own rather than `dyn FnMut`: a closure's vtable also holds a `call_once`
+/// shim, a copy of the read compiled per type that nothing calls.
+trait Read {
+    fn read(&mut self, source: Source<'_, '_>, trail: &Trail) -> Result<(), serde_json::Error>;
+}
+
+/// Where [`read_with`] puts the arguments the pipeline read.
+struct Slot<T>(Option<T>);
+
+impl<T: DeserializeOwned> Read for Slot<T> {
+    fn read(&mut self, source: Source<'_, '_>, trail: &Trail) -> Result<(), serde_json::Error> {
+        match stream::read::<T>(source, trail) {
+            Ok(value) => {
+                self.0 = Some(value);
+                Ok(())
+            }
+            Err(error) => Err(error),
+        }
+    }
+}
 
 /// The pipeline around `read`, compiled once for all arguments types: the fast path (when
 /// `fast`: text read as it is deserialized, a tape when the text is declined, or a value's or
@@ -182,7 +190,7 @@ fn pipeline(
     arguments: &Arguments,
     session: &mut ParseSession,
     fast: bool,
-    read: &mut Read<'_>,
+    read: &mut dyn Read,
 ) -> Result<(), ArgumentError> {
     if fast {
         let trail = Trail::default();
@@ -190,7 +198,7 @@ fn pipeline(
         let tape = match fast_path(definition, arguments, session, &mut escaped) {
             Fast::Text(text) => {
                 let mut source = TextSource::new(text, session.policy.limits.max_depth);
-                if read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
+                if read.read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
                     return Ok(());
                 }
                 // Declined (a string with escapes, say): its tape reads it. Refused by serde:
@@ -210,7 +218,7 @@ fn pipeline(
             Fast::No => None,
         };
         if let Some(tape) = tape {
-            let read = read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
+            let read = read.read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
             tape::recycle(tape);
             if read.is_ok() {
                 return Ok(());
@@ -220,7 +228,7 @@ fn pipeline(
     let value = checked_value(definition, arguments, session)?;
     let trail = Trail::default();
     let tape = tape::of_value(&value);
-    let read = read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
+    let read = read.read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
     tape::recycle(tape);
     match read {
         Ok(()) => Ok(()),
