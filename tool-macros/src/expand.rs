@@ -323,6 +323,9 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     };
     let call_now = call_now_body.filter(|_| !tool.is_async).map(|body| {
         quote! {
+            // Inline into the one place it runs from (the tool's `run_dyn`), wherever that is
+            // compiled.
+            #[inline]
             fn call_now(
                 &self,
                 __tool_args: __ToolArgsOf,

@@ -280,17 +280,17 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for Erased<T> {
                 return MaybeReady::Ready(refused(call, definition, error, session.fixes));
             }
         };
-        match tool.call_now(args, ctx, &info) {
-            Ok(outcome) => MaybeReady::Ready(finished(call, definition, outcome, session.fixes)),
+        let outcome = match tool.call_now(args, ctx, &info) {
+            Ok(outcome) => outcome,
             // Known when the tool is compiled: a tool that runs now has no `call` path here (the
             // outcome's own tag says `Ok`, which the optimizer cannot see through).
-            Err(_) if T::RUNS_NOW => {
-                MaybeReady::Ready(finished(call, definition, did_not_run(), session.fixes))
-            }
+            Err(_) if T::RUNS_NOW => did_not_run(),
             Err(args) => {
                 let running = Box::pin(tool.call(args, ctx, info));
-                MaybeReady::Pending(finish_later(call, definition, running, session.fixes))
+                return MaybeReady::Pending(finish_later(call, definition, running, session.fixes));
             }
-        }
+        };
+        // One place the result is built, so that it is built inline.
+        MaybeReady::Ready(finished(call, definition, outcome, session.fixes))
     }
 }
