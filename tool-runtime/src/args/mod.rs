@@ -148,9 +148,9 @@ fn read_with<T: DeserializeOwned>(
     session: &mut ParseSession,
     fast: bool,
 ) -> Result<T, ArgumentError> {
-    let mut slot = Slot::<T>(None);
-    let read = pipeline(definition, arguments, session, fast, &mut slot);
-    match (read, slot.0) {
+    let mut parsed = None;
+    let read = pipeline(definition, arguments, session, fast, &mut Slot(&mut parsed));
+    match (read, parsed) {
         (Ok(()), Some(parsed)) => Ok(parsed),
         (Ok(()), None) => Err(unread()),
         (Err(error), _) => Err(error),
@@ -166,14 +166,15 @@ trait Read {
     fn read(&mut self, source: Source<'_, '_>, trail: &Trail) -> Result<(), serde_json::Error>;
 }
 
-/// Where [`read_with`] puts the arguments the pipeline read.
-struct Slot<T>(Option<T>);
+/// Where [`read_with`] puts the arguments the pipeline read: borrowed, so that the trait
+/// object's vtable has no drop glue of `T` to compile either.
+struct Slot<'a, T>(&'a mut Option<T>);
 
-impl<T: DeserializeOwned> Read for Slot<T> {
+impl<T: DeserializeOwned> Read for Slot<'_, T> {
     fn read(&mut self, source: Source<'_, '_>, trail: &Trail) -> Result<(), serde_json::Error> {
         match stream::read::<T>(source, trail) {
             Ok(value) => {
-                self.0 = Some(value);
+                *self.0 = Some(value);
                 Ok(())
             }
             Err(error) => Err(error),
