@@ -228,9 +228,9 @@ pub mod exec {
     #[allow(unused_imports)] // For the links above.
     use crate::Toolbox;
     pub use toolwright_runtime::{
-        Batch, BatchOptions, Before, Blocking, BoxFuture, CallScope, Cancellation, Cancelled,
-        DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, Decision, Hook, HookFailure, MaybeReady,
-        Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
+        Batch, BatchOptions, Before, Blocking, BoxFuture, CallScope, Caller, Cancellation,
+        Cancelled, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, Decision, Hook, HookFailure,
+        MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
     };
 }
 

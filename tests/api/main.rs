@@ -2,6 +2,7 @@
 //! the argument pipeline, batches, hostile input on every entry path, and what `#[tool]`
 //! generates under strict lints and shadowed names.
 
+pub mod access;
 pub mod arguments;
 pub mod batch;
 pub mod dynamic;

@@ -14,6 +14,7 @@ pub(crate) struct ToolArgs {
     pub(crate) description: Option<Expr>,
     pub(crate) display: Option<LitStr>,
     pub(crate) tags: Vec<LitStr>,
+    pub(crate) scopes: Vec<LitStr>,
     pub(crate) read_only: Option<LitBool>,
     pub(crate) destructive: Option<LitBool>,
     pub(crate) idempotent: Option<LitBool>,
@@ -38,6 +39,7 @@ const TOOL_KEYS: &[&str] = &[
     "description",
     "display",
     "tags",
+    "scopes",
     "read_only",
     "destructive",
     "idempotent",
@@ -100,16 +102,28 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
             ),
             // tags = ["weather", "read"]
             "tags" => {
-                let value = meta.value()?;
-                let content;
-                syn::bracketed!(content in value);
                 if !args.tags.is_empty() {
                     errors.error(meta.error("duplicate #[tool] argument `tags`"));
                 }
-                args.tags = content
-                    .parse_terminated(syn::parse::ParseBuffer::parse::<LitStr>, syn::Token![,])?
-                    .into_iter()
-                    .collect();
+                args.tags = strings(&meta)?;
+                Ok(())
+            }
+            // scopes = ["notes:write"]: what a caller must hold to see and call the tool
+            "scopes" => {
+                if !args.scopes.is_empty() {
+                    errors.error(meta.error("duplicate #[tool] argument `scopes`"));
+                }
+                args.scopes = strings(&meta)?;
+                for scope in &args.scopes {
+                    if !is_scope_token(&scope.value()) {
+                        errors.error(syn::Error::new(
+                            scope.span(),
+                            "a scope is one OAuth scope token (RFC 6749 section 3.3): printable \
+                             ASCII, no spaces, quotes or backslashes, not empty; list several \
+                             scopes as several strings",
+                        ));
+                    }
+                }
                 Ok(())
             }
             // read_only, read_only = true, destructive = false, ...; repair = false,
@@ -497,6 +511,25 @@ fn levenshtein(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// `["a", "b"]`: a bracketed list of string literals.
+fn strings(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+    let value = meta.value()?;
+    let content;
+    syn::bracketed!(content in value);
+    Ok(content
+        .parse_terminated(syn::parse::ParseBuffer::parse::<LitStr>, syn::Token![,])?
+        .into_iter()
+        .collect())
+}
+
+/// An OAuth 2.0 scope token (RFC 6749, section 3.3): `%x21 / %x23-5B / %x5D-7E`, at least one.
+fn is_scope_token(scope: &str) -> bool {
+    !scope.is_empty()
+        && scope
+            .bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
 }
 
 #[cfg(test)]

@@ -361,6 +361,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     let description = option(&rt, tool.args.description.as_ref().map(|d| quote!(#d)));
     let display = option(&rt, tool.args.display.as_ref().map(|d| quote!(#d)));
     let tags = &tool.args.tags;
+    let scopes = &tool.args.scopes;
     let deprecation = option(
         &rt,
         tool.deprecated.as_ref().map(|(_, since, note)| {
@@ -465,6 +466,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
                 params: &[#(#param_names),*],
                 display: #display,
                 tags: &[#(#tags),*],
+                scopes: &[#(#scopes),*],
                 deprecated: #deprecation,
                 annotations: #rt::ToolAnnotations {
                     read_only: #read_only,

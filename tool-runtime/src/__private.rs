@@ -41,8 +41,9 @@ pub use toolwright_json::echo::Name as EchoName;
 pub fn lookup<'a, C: ?Sized + Sync + 'static>(
     toolbox: &'a crate::toolbox::Toolbox<C>,
     call: &ToolCall,
+    caller: Option<&crate::caller::Caller>,
 ) -> Result<(usize, &'a std::sync::Arc<dyn DynTool<C>>), crate::result::ToolResult> {
-    toolbox.lookup(call)
+    toolbox.lookup_for(call, caller)
 }
 
 /// `(name sent, tool name)` of every tool whose name `provider` cannot carry and that is sent
@@ -101,6 +102,8 @@ pub struct MacroTool {
     pub display: Option<&'static str>,
     /// `#[tool(tags = [..])]`.
     pub tags: &'static [&'static str],
+    /// `#[tool(scopes = [..])]`.
+    pub scopes: &'static [&'static str],
     /// `#[deprecated(since, note)]`.
     pub deprecated: Option<(Option<&'static str>, Option<&'static str>)>,
     /// Behaviour hints.
@@ -172,6 +175,7 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
         .with_unknown_args(tool.unknown_args)
         .with_output_schema(output_schema.and_then(forms::output_schema))
         .with_tags(tool.tags.iter().copied())
+        .with_scopes(tool.scopes.iter().copied())
         .with_annotations(tool.annotations);
     if let Some(on) = tool.repair {
         definition = definition.with_repair(on);

@@ -34,6 +34,7 @@ pub mod provider;
 
 pub mod args;
 mod call;
+mod caller;
 mod collect;
 mod content;
 mod docs;
@@ -50,6 +51,7 @@ pub mod __private;
 
 pub use crate::args::ArgumentError;
 pub use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
+pub use crate::caller::Caller;
 pub use crate::definition::{Downgrade, ProviderTools, StrictFallback};
 pub use crate::dispatch::{Batch, BatchOptions, Decision};
 pub use crate::exec::{

@@ -1,9 +1,14 @@
 //! [`Toolset`]: the tools of one service, as `#[toolset]` makes them, registered together.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::tool::DynTool;
+use crate::args::{ArgumentError, ArgumentPolicy, ParseSession};
+use crate::call::Arguments;
+use crate::exec::{CallScope, MaybeReady};
+use crate::result::ToolResult;
+use crate::tool::{DynTool, ToolDefinition};
 use crate::toolbox::IntoTools;
 
 /// Makes one tool of a set, under its name with the set's prefix when it has one.
@@ -52,6 +57,7 @@ type Make<C> = Box<dyn FnOnce(Option<String>) -> Arc<dyn DynTool<C>> + Send>;
 pub struct Toolset<C: ?Sized = ()> {
     service: &'static str,
     prefix: String,
+    scopes: Vec<String>,
     tools: Vec<(&'static str, Make<C>)>,
 }
 
@@ -62,6 +68,7 @@ impl<C: ?Sized> Toolset<C> {
         Toolset {
             service,
             prefix: String::new(),
+            scopes: Vec::new(),
             tools: Vec::new(),
         }
     }
@@ -78,6 +85,19 @@ impl<C: ?Sized> Toolset<C> {
     #[must_use]
     pub fn prefixed(mut self, prefix: &str) -> Self {
         self.prefix.insert_str(0, prefix);
+        self
+    }
+
+    /// Requires `scopes` of every caller for every tool of the set, besides each tool's own
+    /// (`#[tool(scopes = [..])]`): a caller without them does not see the set's tools and
+    /// cannot call them (see [`Caller`](crate::Caller)).
+    #[must_use]
+    pub fn require_scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.scopes.extend(scopes.into_iter().map(Into::into));
         self
     }
 
@@ -107,13 +127,55 @@ impl<C: ?Sized> Toolset<C> {
     }
 }
 
-impl<C: ?Sized> IntoTools<C> for Toolset<C> {
+impl<C: ?Sized + Sync + 'static> IntoTools<C> for Toolset<C> {
     fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
-        let prefix = self.prefix;
+        let (prefix, scopes) = (self.prefix, self.scopes);
         self.tools
             .into_iter()
-            .map(|(name, make)| make((!prefix.is_empty()).then(|| format!("{prefix}{name}"))))
+            .map(|(name, make)| {
+                let tool = make((!prefix.is_empty()).then(|| format!("{prefix}{name}")));
+                if scopes.is_empty() {
+                    tool
+                } else {
+                    let definition = tool
+                        .definition()
+                        .clone()
+                        .with_scopes(scopes.iter().cloned());
+                    Arc::new(Scoped { tool, definition })
+                }
+            })
             .collect()
+    }
+}
+
+/// A tool of a set with the set's scopes added to its definition; it runs as it is.
+struct Scoped<C: ?Sized> {
+    tool: Arc<dyn DynTool<C>>,
+    definition: ToolDefinition,
+}
+
+impl<C: ?Sized + Sync> DynTool<C> for Scoped<C> {
+    fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    fn parse_dyn(
+        &self,
+        arguments: &Arguments,
+        ctx: &C,
+        session: &mut ParseSession,
+    ) -> Result<Box<dyn Any + Send>, ArgumentError> {
+        self.tool.parse_dyn(arguments, ctx, session)
+    }
+
+    fn run_dyn<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        ctx: &'a C,
+        call: CallScope<'a>,
+        policy: &ArgumentPolicy,
+    ) -> MaybeReady<'a, ToolResult> {
+        self.tool.run_dyn(arguments, ctx, call, policy)
     }
 }
 
@@ -122,6 +184,7 @@ impl<C: ?Sized> fmt::Debug for Toolset<C> {
         f.debug_struct("Toolset")
             .field("service", &self.service)
             .field("prefix", &self.prefix)
+            .field("scopes", &self.scopes)
             .field(
                 "tools",
                 &self.tools.iter().map(|(n, _)| n).collect::<Vec<_>>(),

@@ -129,7 +129,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             None => Arguments::default(),
         };
         let mut call = ToolCall::new(context.id.to_string(), name, arguments);
-        let output_schema = match lookup(toolbox, &call) {
+        // A tool the caller may not call is unknown to it, answered in the same words.
+        let caller = super::caller_of(&context);
+        let output_schema = match lookup(toolbox, &call, caller.as_ref()) {
             Ok((_, tool)) => tool.definition().output_schema().cloned(),
             Err(unknown) => return Err(unknown_tool(&unknown)),
         };
@@ -142,6 +144,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let ctx = (self.shared.context)(&context);
         let calls = [call];
         let mut options = BatchOptions::new();
+        if let Some(caller) = caller {
+            options = options.on_behalf_of(caller);
+        }
         if let Some(token) = context.meta.get_progress_token() {
             options = options.progress(progress_forwarder(context.peer.clone(), token));
         }

@@ -17,7 +17,7 @@ use rmcp::{Peer, ServerHandler, ServiceExt};
 
 use toolwright_runtime::__private::{EchoName, stand_ins};
 use toolwright_runtime::provider::Provider;
-use toolwright_runtime::{Form, Lint, LintReport, Rule, Severity, Toolbox};
+use toolwright_runtime::{Caller, Form, Lint, LintReport, Rule, Severity, Toolbox};
 
 // Names the documentation links to.
 #[cfg(doc)]
@@ -123,6 +123,8 @@ enum Listener {
 struct Listing<C> {
     toolbox: Arc<Toolbox<C>>,
     tools: Vec<McpTool>,
+    /// Each entry's tool by its name in the toolbox (an entry may be sent under a stand-in).
+    names: Vec<String>,
     stand_ins: HashMap<String, String>,
 }
 
@@ -130,6 +132,10 @@ impl<C: Send + Sync + 'static> Listing<C> {
     fn new(toolbox: Arc<Toolbox<C>>) -> Result<Self, LintReport> {
         let form = toolbox.tools_for(Provider::Mcp)?;
         let mut tools = Vec::with_capacity(form.entries().len());
+        let names = toolbox
+            .definitions()
+            .map(|definition| definition.name().to_owned())
+            .collect();
         let mut report = LintReport::default();
         for (entry, definition) in form.entries().iter().zip(toolbox.definitions()) {
             match serde_json::from_value::<McpTool>((*entry).clone()) {
@@ -153,6 +159,7 @@ impl<C: Send + Sync + 'static> Listing<C> {
         Ok(Listing {
             toolbox,
             tools,
+            names,
             stand_ins,
         })
     }
@@ -356,6 +363,18 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
+/// Who a request is made for: the [`Caller`] an authenticating layer in front of the HTTP
+/// service put in the request's extensions (see [`Authorization`](crate::Authorization)); `None`
+/// on stdio and for HTTP served without one.
+pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Option<Caller> {
+    context
+        .extensions
+        .get::<http::request::Parts>()?
+        .extensions
+        .get::<Caller>()
+        .cloned()
+}
+
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
@@ -372,15 +391,26 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let listing = self.listing();
+        // A caller sees only the tools it may call.
+        let visible: Vec<&McpTool> = match caller_of(&context) {
+            None => listing.tools.iter().collect(),
+            Some(caller) => listing
+                .tools
+                .iter()
+                .zip(&listing.names)
+                .filter(|(_, name)| listing.toolbox.may_call(&caller, name))
+                .map(|(tool, _)| tool)
+                .collect(),
+        };
         let start = match request.and_then(|request| request.cursor) {
             None => 0,
             Some(cursor) => cursor
                 .parse::<usize>()
                 .ok()
-                .filter(|at| *at <= listing.tools.len())
+                .filter(|at| *at <= visible.len())
                 .ok_or_else(|| {
                     ErrorData::invalid_params(
                         format!(
@@ -391,11 +421,14 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                     )
                 })?,
         };
-        let end = start
-            .saturating_add(self.page_size)
-            .min(listing.tools.len());
-        let mut page = ListToolsResult::with_all_items(listing.tools[start..end].to_vec());
-        if end < listing.tools.len() {
+        let end = start.saturating_add(self.page_size).min(visible.len());
+        let mut page = ListToolsResult::with_all_items(
+            visible[start..end]
+                .iter()
+                .map(|&tool| tool.clone())
+                .collect(),
+        );
+        if end < visible.len() {
             page.next_cursor = Some(end.to_string());
         }
         Ok(page)

@@ -76,6 +76,7 @@ pub struct ToolDefinition {
     output_schema: Option<Value>,
     display_text: Option<String>,
     tags: Vec<String>,
+    scopes: Vec<String>,
     deprecated: Option<Deprecation>,
     annotations: ToolAnnotations,
     unknown_args: UnknownArgs,
@@ -177,6 +178,7 @@ impl ToolDefinition {
             output_schema: None,
             display_text: None,
             tags: Vec::new(),
+            scopes: Vec::new(),
             deprecated: None,
             annotations: ToolAnnotations::default(),
             unknown_args: UnknownArgs::Reject,
@@ -226,6 +228,14 @@ impl ToolDefinition {
     /// Free-form tags for grouping and filtering tools.
     pub fn tags(&self) -> &[String] {
         &self.tags
+    }
+
+    /// The scopes a caller must hold to see and call the tool (none: any caller), as the tool
+    /// declared them (`#[tool(scopes = [..])]`, [`with_scopes`](Self::with_scopes)); a
+    /// toolbox may require more of every tool a rule selects
+    /// ([`Toolbox::require_scopes`](crate::Toolbox::require_scopes)).
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
     }
 
     /// The tool's `#[deprecated]` attribute, if it has one.
@@ -479,6 +489,24 @@ impl ToolDefinition {
         self
     }
 
+    /// Requires `scopes` of every caller, besides those already required: a caller without one
+    /// of them does not see the tool and cannot call it (see [`Caller`](crate::Caller)).
+    /// Calls made for no caller in particular are not affected.
+    #[must_use]
+    pub fn with_scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        for scope in scopes {
+            let scope = scope.into();
+            if !self.scopes.contains(&scope) {
+                self.scopes.push(scope);
+            }
+        }
+        self
+    }
+
     /// Marks the tool deprecated.
     #[must_use]
     pub fn with_deprecated(mut self, deprecation: Deprecation) -> Self {
@@ -557,6 +585,9 @@ impl Serialize for ToolDefinition {
         }
         if !self.tags.is_empty() {
             map.serialize_entry("tags", &self.tags)?;
+        }
+        if !self.scopes.is_empty() {
+            map.serialize_entry("scopes", &self.scopes)?;
         }
         if let Some(deprecated) = &self.deprecated {
             map.serialize_entry("deprecated", deprecated)?;

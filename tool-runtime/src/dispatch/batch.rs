@@ -4,6 +4,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
@@ -11,6 +12,7 @@ use serde_json::Value;
 use tracing::field::Empty;
 
 use crate::call::ToolCall;
+use crate::caller::Caller;
 use crate::exec::{BoxFuture, Cancellation, MaybeReady, ProgressSink, Signals, block_on};
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
@@ -32,6 +34,7 @@ pub struct BatchOptions {
     cancellation: Option<Cancellation>,
     stop_signal: Option<Cancellation>,
     progress: Option<ProgressSink>,
+    caller: Option<Arc<Caller>>,
 }
 
 impl BatchOptions {
@@ -112,6 +115,37 @@ impl BatchOptions {
         self
     }
 
+    /// Runs the batch for `caller`: a call of a tool whose scopes it lacks
+    /// ([`Toolbox::require_scopes`], [`ToolDefinition::scopes`](crate::ToolDefinition::scopes))
+    /// gets the result a call of an unknown tool gets, naming only the tools it may call, and
+    /// each tool body learns who it serves from [`CallInfo::caller`](crate::CallInfo::caller).
+    ///
+    /// ```
+    /// use toolwright::{Toolbox, ToolCall, tool, exec::{BatchOptions, Caller, block_on}};
+    ///
+    /// /// Who is asking.
+    /// #[tool]
+    /// fn whoami(#[tool(call_info)] info: &toolwright::CallInfo) -> String {
+    ///     info.caller().map_or("nobody", |caller| caller.subject()).to_owned()
+    /// }
+    ///
+    /// /// Drop every table.
+    /// #[tool(scopes = ["admin"])]
+    /// fn drop_all() -> &'static str { "dropped" }
+    ///
+    /// let tools = Toolbox::new().with_all((WhoamiTool, DropAllTool)).unwrap();
+    /// let calls = [ToolCall::new("1", "whoami", "{}"), ToolCall::new("2", "drop_all", "{}")];
+    /// let options = BatchOptions::new().on_behalf_of(Caller::new("ada"));
+    /// let results = block_on(tools.execute_all_with(&calls, &(), options));
+    /// assert_eq!(results[0].text(), "ada");
+    /// assert_eq!(results[1].text(), "unknown tool `drop_all`. Available tools: `whoami`.");
+    /// ```
+    #[must_use]
+    pub fn on_behalf_of(mut self, caller: Caller) -> Self {
+        self.caller = Some(Arc::new(caller));
+        self
+    }
+
     /// Sends the progress the batch's calls report
     /// ([`CallInfo::report_progress`](crate::CallInfo::report_progress)) to `sink`.
     #[must_use]
@@ -140,6 +174,8 @@ pub struct Batch<'a, C: ?Sized> {
     stop: Cancellation,
     /// Where the calls' progress reports go.
     progress: Option<ProgressSink>,
+    /// Who the calls are made for, when someone in particular.
+    caller: Option<Arc<Caller>>,
     /// The next call to start, and every call before `settled` has its result.
     next: usize,
     settled: usize,
@@ -242,6 +278,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 .unwrap_or_else(|| Cancellation::never().clone()),
             stop: options.stop_signal.unwrap_or_default(),
             progress: options.progress,
+            caller: options.caller,
             next: 0,
             settled: 0,
             running: 0,
@@ -276,7 +313,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
         while self.next < self.calls.len() && self.running < self.limit && self.alone.is_none() {
             let at = self.next;
             let call = &self.calls[at];
-            let (index, tool) = match self.toolbox.lookup(call) {
+            let (index, tool) = match self.toolbox.lookup_for(call, self.caller.as_deref()) {
                 Ok(found) => found,
                 Err(result) => {
                     // An unknown tool's call is answered at once; it holds nothing up.
@@ -301,6 +338,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
                     Signals {
                         cancellation: &self.stop,
                         progress: self.progress.as_ref(),
+                        caller: self.caller.as_ref(),
                     },
                 ) {
                     MaybeReady::Ready(result) => {
@@ -312,6 +350,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
             } else {
                 let stop = self.stop.clone();
                 let progress = self.progress.clone();
+                let caller = self.caller.clone();
                 Box::pin(async move {
                     toolbox
                         .run_gated(
@@ -322,6 +361,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
                             Signals {
                                 cancellation: &stop,
                                 progress: progress.as_ref(),
+                                caller: caller.as_ref(),
                             },
                             false,
                         )

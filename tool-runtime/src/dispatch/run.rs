@@ -154,6 +154,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 let info = CallScope::new(call)
                     .with_cancellation(own.clone())
                     .with_progress_opt(signals.progress)
+                    .with_caller_opt(signals.caller)
                     .with_approved(approved);
                 let body = self.body(index, tool, info, ctx);
                 let started = Instant::now();
@@ -174,6 +175,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 let info = CallScope::new(call)
                     .with_cancellation(signals.cancellation.clone())
                     .with_progress_opt(signals.progress)
+                    .with_caller_opt(signals.caller)
                     .with_approved(approved);
                 self.body(index, tool, info, ctx).await
             };

@@ -23,20 +23,26 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
 
+use crate::caller::Caller;
+
 /// A boxed, sendable future, as the erased tool interface returns.
 /// What a running call is told from outside: when to stop, and where its progress goes.
 #[derive(Clone, Copy)]
 pub(crate) struct Signals<'a> {
     pub(crate) cancellation: &'a Cancellation,
     pub(crate) progress: Option<&'a ProgressSink>,
+    /// Who the call is made for, when someone in particular.
+    pub(crate) caller: Option<&'a Arc<Caller>>,
 }
 
 impl Signals<'static> {
-    /// Nothing cancels the call, and nobody hears its progress.
+    /// Nothing cancels the call, nobody hears its progress, and it is made for no one in
+    /// particular.
     pub(crate) fn none() -> Self {
         Signals {
             cancellation: Cancellation::never(),
             progress: None,
+            caller: None,
         }
     }
 }

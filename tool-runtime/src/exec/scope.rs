@@ -1,7 +1,10 @@
 //! The call a tool body serves: the model's call with its cancellation and progress.
 
+use std::sync::Arc;
+
 use super::{Cancellation, Cancelled, Progress, ProgressSink};
 use crate::call::ToolCall;
+use crate::caller::Caller;
 
 /// The call a tool body serves, as the runtime hands it to [`Tool::call`](crate::Tool::call):
 /// the model's call, its cancellation signal, and whether a person approved it. Borrowed and
@@ -12,6 +15,7 @@ pub struct CallScope<'a> {
     cancellation: Cancellation,
     approved: bool,
     progress: Option<ProgressSink>,
+    caller: Option<Arc<Caller>>,
 }
 
 impl<'a> CallScope<'a> {
@@ -22,6 +26,7 @@ impl<'a> CallScope<'a> {
             cancellation: Cancellation::never().clone(),
             approved: false,
             progress: None,
+            caller: None,
         }
     }
 
@@ -43,6 +48,20 @@ impl<'a> CallScope<'a> {
     #[must_use]
     pub fn with_cancellation(mut self, cancellation: Cancellation) -> Self {
         self.cancellation = cancellation;
+        self
+    }
+
+    /// The same scope, the call made for `caller`.
+    #[must_use]
+    pub fn with_caller(mut self, caller: Arc<Caller>) -> Self {
+        self.caller = Some(caller);
+        self
+    }
+
+    /// The same scope, made for `caller` when there is one.
+    #[must_use]
+    pub(crate) fn with_caller_opt(mut self, caller: Option<&Arc<Caller>>) -> Self {
+        self.caller = caller.cloned();
         self
     }
 
@@ -73,6 +92,11 @@ impl<'a> CallScope<'a> {
         self.approved
     }
 
+    /// Who the call is made for, when someone in particular.
+    pub fn caller(&self) -> Option<&Caller> {
+        self.caller.as_deref()
+    }
+
     /// What a tool body may learn about the call, owned.
     pub fn info(&self) -> CallInfo {
         CallInfo {
@@ -82,6 +106,7 @@ impl<'a> CallScope<'a> {
             cancellation: self.cancellation.clone(),
             approved: self.approved,
             progress: self.progress.clone(),
+            caller: self.caller.clone(),
         }
     }
 }
@@ -101,6 +126,7 @@ pub struct CallInfo {
     cancellation: Cancellation,
     approved: bool,
     progress: Option<ProgressSink>,
+    caller: Option<Arc<Caller>>,
 }
 
 impl CallInfo {
@@ -129,6 +155,14 @@ impl CallInfo {
     /// goes ahead when this is set.
     pub fn is_approved(&self) -> bool {
         self.approved
+    }
+
+    /// Who the call is made for (the identity and scopes an authenticated request carried:
+    /// an MCP server behind a bearer token, a batch run
+    /// [`on_behalf_of`](crate::BatchOptions::on_behalf_of) someone); `None` for a call made for
+    /// no one in particular.
+    pub fn caller(&self) -> Option<&Caller> {
+        self.caller.as_deref()
     }
 
     /// The call's cancellation signal.

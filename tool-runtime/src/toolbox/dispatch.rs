@@ -13,6 +13,7 @@ use tracing::Instrument;
 use super::Toolbox;
 use crate::args::{ArgumentError, Fixes, ParseSession};
 use crate::call::{CallKind, CallStatus, ToolCall};
+use crate::caller::Caller;
 use crate::exec::CallScope;
 use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, Signals, block_on};
 use crate::result::{ResultDetail, ToolResult, panic_message};
@@ -299,7 +300,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ctx,
             CallScope::new(call)
                 .with_cancellation(signals.cancellation.clone())
-                .with_progress_opt(signals.progress),
+                .with_progress_opt(signals.progress)
+                .with_caller_opt(signals.caller),
             |result| MaybeReady::Ready(result),
             |running| MaybeReady::Pending(Box::pin(running.finish(self)))
         )
@@ -307,14 +309,34 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// The tool a call names, with its index; or the unknown-tool result.
     #[allow(clippy::result_large_err)]
+    #[inline]
     pub(crate) fn lookup(
         &self,
         call: &ToolCall,
+    ) -> Result<(usize, &Arc<dyn DynTool<C>>), ToolResult> {
+        self.lookup_for(call, None)
+    }
+
+    /// [`lookup`](Self::lookup) for a call made for `caller`: a tool the caller may not call is
+    /// unknown to it, and the unknown-tool result names only the tools it may call.
+    #[allow(clippy::result_large_err)]
+    #[inline]
+    pub(crate) fn lookup_for(
+        &self,
+        call: &ToolCall,
+        caller: Option<&Caller>,
     ) -> Result<(usize, &Arc<dyn DynTool<C>>), ToolResult> {
         if call.kind != CallKind::Function {
             return Err(not_local(call));
         }
         match self.index_of(&call.name) {
+            Some(index)
+                if caller.is_some_and(|caller| {
+                    !self.permits(caller, self.tools[index].definition())
+                }) =>
+            {
+                Err(self.unknown_tool(call, caller))
+            }
             Some(index) => {
                 let tool = &self.tools[index];
                 if call.status == CallStatus::Incomplete
@@ -328,12 +350,19 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 }
                 Ok((index, tool))
             }
-            None => Err(self.unknown_tool(call)),
+            None => Err(self.unknown_tool(call, caller)),
         }
     }
 
-    fn unknown_tool(&self, call: &ToolCall) -> ToolResult {
-        let names: Vec<&str> = self.definitions().map(ToolDefinition::name).collect();
+    /// The result of a call of a tool that is not there, or not there for `caller`: the close
+    /// matches and the tools available are those it may call.
+    #[cold]
+    fn unknown_tool(&self, call: &ToolCall, caller: Option<&Caller>) -> ToolResult {
+        let names: Vec<&str> = self
+            .definitions()
+            .filter(|definition| caller.is_none_or(|caller| self.permits(caller, definition)))
+            .map(ToolDefinition::name)
+            .collect();
         let suggestions = close_matches(&call.name, names.iter().copied());
         let mut message = format!("unknown tool {}", echo::Name(&call.name));
         if !suggestions.is_empty() {

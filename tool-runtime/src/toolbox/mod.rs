@@ -3,6 +3,7 @@
 //! running one call, with what every way of running calls shares (`dispatch`; batches, hooks and
 //! approval are the crate's `dispatch`, above this module).
 
+mod access;
 mod dispatch;
 mod lint;
 mod settings;
@@ -148,6 +149,7 @@ pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) hooks: Vec<Arc<dyn Hook<C>>>,
     /// `(tool index, rule)`: calls of the tool for which the rule says yes need approval.
     pub(crate) approval_rules: Vec<(usize, Arc<ApprovalRule<C>>)>,
+    scope_rules: Vec<(Vec<String>, Arc<access::ScopeRule>)>,
     /// Invalid calls of one tool in a row that end the model's retries (0: no limit).
     pub(crate) retry_budget: u32,
     /// Per tool (by index): invalid calls in a row, and whether its calls take the whole
@@ -196,6 +198,7 @@ impl<C: ?Sized> Clone for Toolbox<C> {
             timeout: self.timeout,
             hooks: self.hooks.clone(),
             approval_rules: self.approval_rules.clone(),
+            scope_rules: self.scope_rules.clone(),
             retry_budget: self.retry_budget,
             states: self
                 .states
@@ -228,6 +231,7 @@ impl<C: ?Sized> Default for Toolbox<C> {
             timeout: None,
             hooks: Vec::new(),
             approval_rules: Vec::new(),
+            scope_rules: Vec::new(),
             retry_budget: DEFAULT_RETRY_BUDGET,
             states: Vec::new(),
             gated: false,
