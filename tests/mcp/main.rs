@@ -1,4 +1,5 @@
 //! MCP both ways: toolwright's server and client against rmcp's, and against the Python SDK.
 
+pub mod auth;
 pub mod python;
 pub mod servers;

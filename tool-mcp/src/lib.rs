@@ -116,6 +116,8 @@ mod server;
 use toolwright_runtime::Toolbox;
 
 pub use self::client::{McpCallError, McpClient, McpTools, McpToolsError, ToolboxExt};
-pub use self::server::{DEFAULT_PAGE_SIZE, McpServer};
+pub use self::server::{
+    Authorization, DEFAULT_PAGE_SIZE, HttpBody, InvalidToken, McpServer, Protected,
+};
 /// The rmcp this crate is built on, so that an application names the same version.
 pub use rmcp;

@@ -1,6 +1,9 @@
 //! A toolbox as an MCP server: rmcp's [`ServerHandler`] over an `Arc<Toolbox<C>>`.
 
+mod auth;
 mod call;
+
+pub use self::auth::{Authorization, HttpBody, InvalidToken, Protected};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};

@@ -1,0 +1,288 @@
+//! A protected MCP server through the real HTTP stack: the server on a loopback port behind
+//! `Authorization`, clients sending real requests (reqwest, and rmcp's Streamable HTTP client
+//! with a bearer token).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, ErrorCode};
+use rmcp::service::ServiceError;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+use toolwright::exec::Caller;
+use toolwright::mcp::{Authorization, InvalidToken, McpServer};
+use toolwright::{CallInfo, Toolbox, tool};
+
+/// Read a note.
+#[tool(read_only)]
+fn read_note(id: u32) -> String {
+    format!("note {id}")
+}
+
+/// Write a note.
+#[tool]
+fn write_note(id: u32, text: String) -> String {
+    format!("wrote {id}: {text}")
+}
+
+/// Who the call is for.
+#[tool(read_only)]
+fn whoami(#[tool(call_info)] info: &CallInfo) -> String {
+    info.caller()
+        .map_or("nobody", |caller| caller.subject())
+        .to_owned()
+}
+
+/// Every tool not marked read-only needs `write`, as the demo server's rule says.
+fn toolbox() -> Toolbox {
+    Toolbox::new()
+        .with_all((ReadNoteTool, WriteNoteTool, WhoamiTool))
+        .unwrap()
+        .require_scopes(["write"], |tool| tool.annotations().read_only != Some(true))
+}
+
+const READER: &str = "reader-token-1f6e";
+const WRITER: &str = "writer-token-93ab";
+const OUTSIDER: &str = "outsider-token-77c0";
+
+fn authorization(resource: &str) -> Authorization {
+    Authorization::new(resource, |token: String| async move {
+        match token.as_str() {
+            READER => Ok(Caller::new("reader").with_scopes(["mcp"])),
+            WRITER => Ok(Caller::new("writer").with_scopes(["mcp", "write"])),
+            // A valid token without the scope every access needs.
+            OUTSIDER => Ok(Caller::new("outsider")),
+            _ => Err(InvalidToken::new("the token is not known here")),
+        }
+    })
+    .authorization_server("https://auth.example.com")
+    .scopes_supported(["mcp", "write"])
+    .require_scopes(["mcp"])
+    .resource_name("notes")
+}
+
+/// The protected server on a loopback port: its address.
+async fn serve() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let server = McpServer::new(Arc::new(toolbox()), ()).unwrap();
+    let service =
+        authorization(&format!("http://{address}/mcp")).protect(server.http_service(false));
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let service = TowerToHyperService::new(service.clone());
+            tokio::spawn(async move {
+                let _ = auto::Builder::new(TokioExecutor::new())
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    address
+}
+
+fn initialize() -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    })
+}
+
+async fn post(address: SocketAddr, token: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(format!("http://{address}/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(initialize().to_string());
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+fn challenge(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get("www-authenticate")
+        .expect("a WWW-Authenticate header")
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_protected_resource_metadata_is_served_at_the_well_known_paths() {
+    let address = serve().await;
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let response = reqwest::get(format!("http://{address}{path}"))
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/json",
+            "{path}"
+        );
+        let metadata: Value = response.json().await.unwrap();
+        // RFC 9728, section 2: `resource` is required; the rest as configured.
+        assert_eq!(
+            metadata,
+            json!({
+                "resource": format!("http://{address}/mcp"),
+                "authorization_servers": ["https://auth.example.com"],
+                "scopes_supported": ["mcp", "write"],
+                "bearer_methods_supported": ["header"],
+                "resource_name": "notes",
+            })
+        );
+    }
+}
+
+#[tokio::test]
+async fn requests_without_a_valid_token_are_refused_as_rfc_6750_says() {
+    let address = serve().await;
+    let metadata = format!("http://{address}/.well-known/oauth-protected-resource/mcp");
+
+    // No token: 401, where to find the metadata, and the scope needed; no error code.
+    let response = post(address, None).await;
+    assert_eq!(response.status(), 401);
+    assert_eq!(
+        challenge(&response),
+        format!(r#"Bearer resource_metadata="{metadata}", scope="mcp""#)
+    );
+    // Another scheme is no bearer token either.
+    let response = reqwest::Client::new()
+        .post(format!("http://{address}/mcp"))
+        .header("authorization", "Basic dXNlcjpwYXNz")
+        .body(initialize().to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    assert!(!challenge(&response).contains("error="));
+
+    // A token the validator refuses: 401 with `invalid_token`, and the token nowhere.
+    let response = post(address, Some("forged-token-0000")).await;
+    assert_eq!(response.status(), 401);
+    let header = challenge(&response);
+    assert_eq!(
+        header,
+        format!(
+            r#"Bearer resource_metadata="{metadata}", error="invalid_token", error_description="the token is not known here""#
+        )
+    );
+    let body = response.text().await.unwrap();
+    assert!(!body.contains("forged-token-0000"), "{body}");
+
+    // A valid token without the scope every access needs: 403, naming it.
+    let response = post(address, Some(OUTSIDER)).await;
+    assert_eq!(response.status(), 403);
+    assert_eq!(
+        challenge(&response),
+        format!(
+            r#"Bearer resource_metadata="{metadata}", error="insufficient_scope", scope="mcp""#
+        )
+    );
+
+    // A valid token with it: the MCP server answers.
+    let response = post(address, Some(READER)).await;
+    assert_eq!(response.status(), 200);
+    let body = response.text().await.unwrap();
+    assert!(body.contains("\"serverInfo\""), "{body}");
+}
+
+async fn client(
+    address: SocketAddr,
+    token: &str,
+) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{address}/mcp"))
+        .auth_header(token);
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .unwrap()
+}
+
+fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object")
+    };
+    CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
+}
+
+fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|text| text.text.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_caller_lists_and_calls_only_the_tools_its_scopes_allow() {
+    let address = serve().await;
+
+    let reader = client(address, READER).await;
+    let names: Vec<String> = reader
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    assert_eq!(names, ["read_note", "whoami"]);
+    let result = reader.call_tool(call("whoami", json!({}))).await.unwrap();
+    assert_eq!(text(&result), "reader");
+    // A tool the reader may not call is refused exactly as a tool that does not exist.
+    let refusal = |error: ServiceError| match error {
+        ServiceError::McpError(error) => error,
+        other => panic!("a JSON-RPC error, not {other:?}"),
+    };
+    let hidden = refusal(
+        reader
+            .call_tool(call("write_note", json!({"id": 1, "text": "x"})))
+            .await
+            .unwrap_err(),
+    );
+    let missing = refusal(
+        reader
+            .call_tool(call("erase_note", json!({"id": 1})))
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(hidden.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(
+        hidden.message,
+        "unknown tool `write_note`. Available tools: `read_note` and `whoami`."
+    );
+    assert_eq!(
+        missing.message,
+        "unknown tool `erase_note`. Available tools: `read_note` and `whoami`."
+    );
+    assert_eq!(hidden.data, missing.data);
+    reader.cancel().await.unwrap();
+
+    let writer = client(address, WRITER).await;
+    let tools = writer.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 3);
+    let result = writer
+        .call_tool(call("write_note", json!({"id": 1, "text": "x"})))
+        .await
+        .unwrap();
+    assert_eq!(text(&result), "wrote 1: x");
+    writer.cancel().await.unwrap();
+}
