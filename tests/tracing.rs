@@ -100,8 +100,14 @@ mod spans {
     }
 }
 
+/// One test at a time: each installs a subscriber of its own.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn batches_and_calls_are_traced_without_argument_values() {
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (subscriber, spans) = spans::Keep::new();
     let calls = [
         ToolCall::new("c0", "add", json!({"a": 1, "b": "2"})),
@@ -143,4 +149,174 @@ fn batches_and_calls_are_traced_without_argument_values() {
     });
     let spans = spans.lock().unwrap();
     assert_eq!(spans[1].1["arguments"], r#"{"a":1,"b":"2"}"#);
+}
+
+mod everything {
+    //! A subscriber that writes down every span's and event's fields, at every level.
+
+    use std::fmt::Debug;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    pub type Lines = Arc<Mutex<Vec<String>>>;
+
+    pub struct Everything {
+        pub lines: Lines,
+        next: AtomicU64,
+    }
+
+    impl Everything {
+        pub fn new() -> (Self, Lines) {
+            let lines = Lines::default();
+            let everything = Everything {
+                lines: Arc::clone(&lines),
+                next: AtomicU64::new(1),
+            };
+            (everything, lines)
+        }
+    }
+
+    struct Line<'a>(&'a mut String);
+
+    impl Visit for Line<'_> {
+        fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
+            self.0.push_str(&format!(" {}={value:?}", field.name()));
+        }
+
+        fn record_str(&mut self, field: &Field, value: &str) {
+            self.0.push_str(&format!(" {}={value}", field.name()));
+        }
+    }
+
+    impl Subscriber for Everything {
+        fn enabled(&self, _: &Metadata<'_>) -> bool {
+            true
+        }
+
+        fn new_span(&self, span: &Attributes<'_>) -> Id {
+            let mut line = format!("span {}", span.metadata().name());
+            span.record(&mut Line(&mut line));
+            self.lines.lock().unwrap().push(line);
+            Id::from_u64(self.next.fetch_add(1, Ordering::Relaxed))
+        }
+
+        fn record(&self, _: &Id, values: &Record<'_>) {
+            let mut line = "record".to_owned();
+            values.record(&mut Line(&mut line));
+            self.lines.lock().unwrap().push(line);
+        }
+
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+        fn event(&self, event: &Event<'_>) {
+            let mut line = format!("event {}", event.metadata().target());
+            event.record(&mut Line(&mut line));
+            self.lines.lock().unwrap().push(line);
+        }
+
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
+}
+
+/// A protected MCP server and its clients traced at every level (the server's, rmcp's, hyper's
+/// and reqwest's events): the bearer tokens sent, accepted or refused, appear in no line.
+#[test]
+fn bearer_tokens_appear_in_no_trace() {
+    use std::sync::Arc;
+
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use hyper_util::server::conn::auto;
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use toolwright::exec::Caller;
+    use toolwright::mcp::{Authorization, InvalidToken, McpServer};
+
+    const GOOD: &str = "tok-9d2c61f0a4b84e7e";
+    const BAD: &str = "tok-0a5f7c3e91d24b68";
+
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (subscriber, lines) = everything::Everything::new();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    tracing::subscriber::with_default(subscriber, || {
+        runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let address = listener.local_addr().unwrap();
+            let server = McpServer::new(Arc::new(toolbox().log_arguments(true)), ()).unwrap();
+            let auth = Authorization::new(
+                format!("http://{address}/mcp"),
+                |token: String| async move {
+                    if token == GOOD {
+                        Ok(Caller::new("ada"))
+                    } else {
+                        Err(InvalidToken::new("unknown token"))
+                    }
+                },
+            );
+            let service = auth.protect(server.http_service(true));
+            tokio::spawn(async move {
+                loop {
+                    let Ok((stream, _)) = listener.accept().await else {
+                        return;
+                    };
+                    let service = TowerToHyperService::new(service.clone());
+                    tokio::spawn(async move {
+                        let _ = auto::Builder::new(TokioExecutor::new())
+                            .serve_connection(TokioIo::new(stream), service)
+                            .await;
+                    });
+                }
+            });
+            let uri = format!("http://{address}/mcp");
+            // Refused: a token the validator does not know.
+            let refused = ()
+                .serve(StreamableHttpClientTransport::from_config(
+                    StreamableHttpClientTransportConfig::with_uri(uri.clone()).auth_header(BAD),
+                ))
+                .await;
+            assert!(refused.is_err());
+            // Accepted: a session, a list, a call (with its arguments logged) and an error.
+            let client = ()
+                .serve(StreamableHttpClientTransport::from_config(
+                    StreamableHttpClientTransportConfig::with_uri(uri).auth_header(GOOD),
+                ))
+                .await
+                .unwrap();
+            assert_eq!(client.list_all_tools().await.unwrap().len(), 2);
+            let mut arguments = serde_json::Map::new();
+            arguments.insert("a".into(), json!(1));
+            arguments.insert("b".into(), json!(2));
+            let result = client
+                .call_tool(CallToolRequestParams::new("add").with_arguments(arguments))
+                .await
+                .unwrap();
+            assert_eq!(result.is_error, Some(false));
+            let _ = client.call_tool(CallToolRequestParams::new("boom")).await;
+            client.cancel().await.unwrap();
+        });
+    });
+    let lines = lines.lock().unwrap();
+    // The run was traced: the calls' spans are there.
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("span tool_call") && line.contains("tool=add")),
+        "{lines:#?}"
+    );
+    for token in [GOOD, BAD] {
+        let leaks: Vec<&String> = lines.iter().filter(|line| line.contains(token)).collect();
+        assert!(leaks.is_empty(), "the token is in the trace: {leaks:#?}");
+    }
 }
