@@ -4,7 +4,8 @@
 #     Streamable HTTP (stateless and stateful), each in its default (2026-07-28) and legacy mode;
 #   - the same SDK as a server (tests/python/mcp_tools_server.py) used through toolwright's client:
 #     tests/mcp_python.rs, and examples/mcp_client as a line driver;
-#   - the MCP Inspector's CLI (npm) listing and calling the demo server's tools.
+#   - the MCP Inspector's CLI (npm) listing and calling the demo server's tools;
+#   - both with bearer tokens against `mcp_server --token` (issue 30), and refused without one.
 # Needs python3 (venv) and npm; installs the packages into temporary folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,18 @@ stateful="$url"
 "$py" tests/python/check_mcp_server.py --url "$stateful"
 "$py" tests/python/check_mcp_server.py --url "$stateful" --mode legacy
 
+echo "== the Python SDK with a bearer token against examples/mcp_server --token (issue 30)"
+reader="reader-$RANDOM$RANDOM"
+writer="writer-$RANDOM$RANDOM"
+start_http --token "$reader=" --token "$writer=write"
+protected="$url"
+start_http --stateful --token "$reader=" --token "$writer=write"
+protected_stateful="$url"
+"$py" tests/python/check_mcp_auth.py --url "$protected" --reader "$reader" --writer "$writer"
+"$py" tests/python/check_mcp_auth.py --url "$protected" --reader "$reader" --writer "$writer" --mode legacy
+"$py" tests/python/check_mcp_auth.py --url "$protected_stateful" --reader "$reader" --writer "$writer"
+"$py" tests/python/check_mcp_auth.py --url "$protected_stateful" --reader "$reader" --writer "$writer" --mode legacy
+
 echo "== the Python SDK as a server, used through toolwright's client"
 TOOLWRIGHT_MCP_PYTHON="$py" cargo test --quiet -p toolwright-tests --test mcp python::
 out="$(printf '%s\n' \
@@ -66,8 +79,8 @@ echo "$out" | sed -n 2p | grep -q '"is_error":true.*from 1 to 7' || { echo "mcp_
 echo "== the MCP Inspector's CLI (@modelcontextprotocol/inspector 2.12.0, from npm)"
 (cd "$work" && npm install --silent --no-audit --no-fund @modelcontextprotocol/inspector@2.12.0 > /dev/null)
 inspector="$work/node_modules/.bin/mcp-inspector"
-check_json() { # stdin: JSON; $1: a Python expression over `r` that must be true
-  python3 -c "import json,sys; r=json.load(sys.stdin); assert $1, r; print('ok:', '''$1''')"
+check_json() { # stdin: JSON (what follows it, such as the CLI's schema notes, is left); $1: a Python expression over `r` that must be true
+  python3 -c "import json,sys; r=json.JSONDecoder().raw_decode(sys.stdin.read().lstrip())[0]; assert $1, r; print('ok:', '''$1''')"
 }
 "$inspector" --cli "$server" --method tools/list | check_json 'len(r["tools"]) == 12 and r["tools"][0]["name"] == "add"'
 "$inspector" --cli "$server" --method tools/call --tool-name add --tool-arg a=2 --tool-arg b=40 \
@@ -80,4 +93,17 @@ if wrong="$("$inspector" --cli "$stateless" --transport http --method tools/call
   exit 1
 fi
 echo "$wrong" | check_json 'r["isError"] is True and "missing required argument `a`" in r["content"][0]["text"]'
+# With bearer tokens: the CLI's --header, and without one the CLI stops at the server's 401 (it
+# would start an OAuth flow from the metadata, which needs a person).
+"$inspector" --cli "$protected" --transport http --header "Authorization: Bearer $reader" --method tools/list \
+  | check_json 'sorted(t["name"] for t in r["tools"]) == ["add", "cancelled_counts", "count", "divide", "get_weather", "search", "whoami"]'
+"$inspector" --cli "$protected" --transport http --header "Authorization: Bearer $writer" \
+  --method tools/call --tool-name set_tags --tool-arg 'tags=["a","b"]' \
+  | check_json 'r["content"][0]["text"] == "2" and r["isError"] is False'
+if refused="$("$inspector" --cli "$protected" --transport http --method tools/list 2>&1)"; then
+  echo "the inspector listed a protected server's tools without a token: $refused" >&2
+  exit 1
+fi
+echo "$refused" | grep -q 'auth_required' || { echo "the inspector failed otherwise: $refused" >&2; exit 1; }
+echo "ok: without a token the inspector stops at the 401"
 echo "the MCP checks passed"

@@ -15,21 +15,50 @@
 //! Besides the demo toolbox's tools it serves `count`, which reports progress at every step and
 //! stops when the call is cancelled, and `cancelled_counts`, how many `count` calls saw their
 //! cancellation: the MCP checks use them.
+//!
+//! Serving on a network (HTTP only; stdio's process boundary is its trust boundary):
+//!
+//! ```text
+//! cargo run --example mcp_server -- --http 0.0.0.0:8000 \
+//!     --token reader-secret= --token writer-secret=write \
+//!     --resource-url https://mcp.example.com/mcp --authorization-server https://auth.example.com \
+//!     --allowed-host mcp.example.com --max-body 1048576
+//! ```
+//!
+//! - `--token TOKEN=SCOPE[,SCOPE...]` (repeatable): a bearer token and the scopes it grants, a
+//!   static table for trying it out (an application plugs in its own validator: see
+//!   `toolwright_mcp::Authorization`). With tokens, every request needs one of them (`401`
+//!   otherwise), and every demo tool not marked read-only needs the scope `write`: a token
+//!   without it neither sees nor can call them. Without `--token` the server serves everyone, as
+//!   before, and says so on stderr when bound to an address other than loopback.
+//! - `--resource-url URL`: the server's URL as clients reach it, named in the Protected Resource
+//!   Metadata (`/.well-known/oauth-protected-resource`) and in `WWW-Authenticate`; by default
+//!   `http://ADDR/mcp` with the address it listens on.
+//! - `--authorization-server URL` (repeatable): the issuers the metadata lists.
+//! - `--allowed-host HOST` (repeatable): `Host` headers accepted besides none (default:
+//!   loopback names only, rmcp's guard against DNS rebinding).
+//! - `--max-body BYTES`: the largest request body taken (`413` beyond it; default 4 MiB).
 
 #[path = "../../examples/demo/mod.rs"]
 mod demo;
 
+use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use toolwright::exec::Caller;
 use toolwright::{CallInfo, tool};
-use toolwright_mcp::McpServer;
+use toolwright_mcp::{Authorization, HttpBody, InvalidToken, McpServer, Protected};
 
 static CANCELLED: AtomicU64 = AtomicU64::new(0);
 
@@ -67,35 +96,132 @@ fn cancelled_counts() -> u64 {
     CANCELLED.load(Ordering::SeqCst)
 }
 
+#[derive(Default)]
 struct Options {
     http: Option<String>,
     stateful: bool,
     reuse_port: bool,
+    /// Bearer tokens and the scopes each grants.
+    tokens: Vec<(String, Vec<String>)>,
+    resource_url: Option<String>,
+    authorization_servers: Vec<String>,
+    allowed_hosts: Vec<String>,
+    max_body: Option<usize>,
 }
 
+const USAGE: &str = "usage: mcp_server [--stdio | --http ADDR [--stateful] [--reuse-port] \
+    [--token TOKEN=SCOPE[,SCOPE...]]... [--resource-url URL] [--authorization-server URL]... \
+    [--allowed-host HOST]... [--max-body BYTES]]";
+
 fn options() -> Result<Options, String> {
-    let usage = "usage: mcp_server [--stdio | --http ADDR [--stateful] [--reuse-port]]";
-    let mut options = Options {
-        http: None,
-        stateful: false,
-        reuse_port: false,
-    };
+    let mut options = Options::default();
     let mut args = std::env::args().skip(1);
+    let value = |args: &mut std::iter::Skip<std::env::Args>, flag: &str, what: &str| {
+        args.next()
+            .ok_or_else(|| format!("{flag} needs {what}; {USAGE}"))
+    };
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--stdio" => options.http = None,
-            "--http" => {
-                options.http = Some(
-                    args.next()
-                        .ok_or_else(|| format!("--http needs an address; {usage}"))?,
-                );
-            }
+            "--http" => options.http = Some(value(&mut args, "--http", "an address")?),
             "--stateful" => options.stateful = true,
             "--reuse-port" => options.reuse_port = true,
-            other => return Err(format!("unknown option `{other}`; {usage}")),
+            "--token" => {
+                let entry = value(&mut args, "--token", "TOKEN=SCOPE[,SCOPE...]")?;
+                let (token, scopes) = entry.split_once('=').unwrap_or((&entry, ""));
+                if token.is_empty() {
+                    return Err(format!("--token needs a token before `=`; {USAGE}"));
+                }
+                let scopes = scopes
+                    .split(',')
+                    .filter(|scope| !scope.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                options.tokens.push((token.to_owned(), scopes));
+            }
+            "--resource-url" => {
+                options.resource_url = Some(value(&mut args, "--resource-url", "a URL")?);
+            }
+            "--authorization-server" => options.authorization_servers.push(value(
+                &mut args,
+                "--authorization-server",
+                "a URL",
+            )?),
+            "--allowed-host" => {
+                options
+                    .allowed_hosts
+                    .push(value(&mut args, "--allowed-host", "a host")?)
+            }
+            "--max-body" => {
+                let bytes = value(&mut args, "--max-body", "a number of bytes")?;
+                options.max_body = Some(bytes.parse().map_err(|_| {
+                    format!("--max-body needs a number of bytes, not `{bytes}`; {USAGE}")
+                })?);
+            }
+            other => return Err(format!("unknown option `{other}`; {USAGE}")),
         }
     }
+    if options.http.is_none()
+        && (!options.tokens.is_empty()
+            || options.resource_url.is_some()
+            || !options.authorization_servers.is_empty()
+            || !options.allowed_hosts.is_empty()
+            || options.max_body.is_some())
+    {
+        return Err(format!(
+            "--token, --resource-url, --authorization-server, --allowed-host and --max-body are \
+             for HTTP serving (--http ADDR); {USAGE}"
+        ));
+    }
     Ok(options)
+}
+
+/// Whether two byte strings are equal, in a time that does not depend on where they differ.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+/// The static token table as an authorization for `resource`: each token stands for a caller
+/// named after its place in the table (never after the token), with its scopes.
+fn authorization(options: &Options, resource: String) -> Authorization {
+    let tokens: Arc<Vec<(String, Caller)>> = Arc::new(
+        options
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(at, (token, scopes))| {
+                let caller = Caller::new(format!("token-{}", at + 1)).with_scopes(scopes.clone());
+                (token.clone(), caller)
+            })
+            .collect(),
+    );
+    let mut scopes: Vec<String> = vec!["write".to_owned()];
+    for (_, granted) in &options.tokens {
+        for scope in granted {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+    }
+    let mut auth = Authorization::new(resource, move |token: String| {
+        let tokens = Arc::clone(&tokens);
+        async move {
+            // Every entry compared, so that the time taken says nothing of the tokens.
+            let mut found = None;
+            for (known, caller) in tokens.iter() {
+                if same_secret(known.as_bytes(), token.as_bytes()) {
+                    found = Some(caller.clone());
+                }
+            }
+            found.ok_or_else(|| InvalidToken::new("the token is not one of this server's"))
+        }
+    })
+    .scopes_supported(scopes)
+    .resource_name("toolwright demo");
+    for server in &options.authorization_servers {
+        auth = auth.authorization_server(server.clone());
+    }
+    auth
 }
 
 #[tokio::main]
@@ -119,10 +245,15 @@ async fn main() -> ExitCode {
 async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let mut toolbox = demo::toolbox();
     toolbox.register(CountTool)?.register(CancelledCountsTool)?;
+    if !options.tokens.is_empty() {
+        // With tokens, a tool that may change something needs `write`.
+        toolbox =
+            toolbox.require_scopes(["write"], |tool| tool.annotations().read_only != Some(true));
+    }
     let server = McpServer::new(Arc::new(toolbox), demo::context())
         .map_err(|report| format!("{report:#}"))?
         .named("toolwright-demo", env!("CARGO_PKG_VERSION"));
-    let Some(address) = options.http else {
+    let Some(address) = options.http.clone() else {
         return server.serve_stdio().await;
     };
     let address: SocketAddr = address.parse()?;
@@ -137,10 +268,40 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
     }
     socket.bind(address)?;
     let listener = socket.listen(1024)?;
-    let service = server.http_service(options.stateful);
+    let local = listener.local_addr()?;
+    let mut config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(options.stateful)
+        .with_json_response(!options.stateful);
+    if !options.allowed_hosts.is_empty() {
+        config = config.with_allowed_hosts(options.allowed_hosts.clone());
+    }
+    if let Some(bytes) = options.max_body {
+        config = config.with_max_request_body_bytes(bytes);
+    }
+    let service = server.http_service_with(config);
+    let service = if options.tokens.is_empty() {
+        if !local.ip().is_loopback() {
+            eprintln!(
+                "mcp_server: serving WITHOUT authentication on {local}: anyone who reaches this \
+                 address can list and call every tool (give --token to require bearer tokens)"
+            );
+        }
+        Either::Open(service)
+    } else {
+        let resource = options
+            .resource_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}/mcp"));
+        let auth = authorization(&options, resource);
+        eprintln!(
+            "bearer tokens required ({} known); metadata at {}",
+            options.tokens.len(),
+            auth.metadata_url()
+        );
+        Either::Protected(auth.protect(service))
+    };
     eprintln!(
-        "listening on http://{}/mcp ({})",
-        listener.local_addr()?,
+        "listening on http://{local}/mcp ({})",
         if options.stateful {
             "stateful"
         } else {
@@ -158,5 +319,42 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
                 eprintln!("connection ended: {error}");
             }
         });
+    }
+}
+
+/// The HTTP service, open or behind the token check.
+#[derive(Clone)]
+enum Either<S> {
+    Open(S),
+    Protected(Protected<S>),
+}
+
+impl<S> tower_service::Service<http::Request<hyper::body::Incoming>> for Either<S>
+where
+    S: tower_service::Service<
+            http::Request<hyper::body::Incoming>,
+            Response = http::Response<HttpBody>,
+            Error = Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = http::Response<HttpBody>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        match self {
+            Either::Open(service) => service.poll_ready(cx),
+            Either::Protected(service) => service.poll_ready(cx),
+        }
+    }
+
+    fn call(&mut self, request: http::Request<hyper::body::Incoming>) -> Self::Future {
+        match self {
+            Either::Open(service) => Box::pin(service.call(request)),
+            Either::Protected(service) => service.call(request),
+        }
     }
 }

@@ -18,6 +18,10 @@ use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
 use toolwright_runtime::Caller;
 
+// Names the documentation links to.
+#[cfg(doc)]
+use toolwright_runtime::Toolbox;
+
 /// The response body every HTTP answer of the server has (rmcp's).
 pub type HttpBody = BoxBody<Bytes, Infallible>;
 
@@ -75,7 +79,7 @@ impl std::error::Error for InvalidToken {}
 /// - An accepted request goes on with its [`Caller`] in the request's extensions, where the
 ///   [`McpServer`](crate::McpServer) finds it: `tools/list` then shows the caller only the tools
 ///   it may call, and other tools are unknown to it
-///   ([`Toolbox::require_scopes`](toolwright_runtime::Toolbox::require_scopes),
+///   ([`Toolbox::require_scopes`],
 ///   `#[tool(scopes = [..])]`).
 ///
 /// The token itself is handed to the validator and goes nowhere else: not into the caller, a
