@@ -4,7 +4,7 @@
 //! two replicas on one port) and runs this against it.
 //!
 //! ```text
-//! cargo bench -p toolwright-benches --bench mcp_load -- --url http://127.0.0.1:8000/mcp --clients 50 --calls 200
+//! cargo bench -p toolwright-benches --bench mcp_load -- --url http://127.0.0.1:8000/mcp --clients 50 --calls 200 [--token TOKEN]
 //! ```
 
 use std::time::{Duration, Instant};
@@ -21,6 +21,8 @@ struct Options {
     calls: usize,
     /// A new connection per call, so that replicas behind one port share every client's calls.
     fresh_connections: bool,
+    /// A bearer token sent with every request (a server run with `--token`).
+    token: Option<String>,
 }
 
 fn options() -> Option<Options> {
@@ -29,6 +31,7 @@ fn options() -> Option<Options> {
         clients: 50,
         calls: 200,
         fresh_connections: false,
+        token: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -37,6 +40,7 @@ fn options() -> Option<Options> {
             "--clients" => options.clients = args.next()?.parse().ok()?,
             "--calls" => options.calls = args.next()?.parse().ok()?,
             "--fresh-connections" => options.fresh_connections = true,
+            "--token" => options.token = Some(args.next()?),
             // cargo bench passes `--bench`.
             _ => {}
         }
@@ -50,18 +54,20 @@ async fn client(
     id: usize,
     calls: usize,
     fresh_connections: bool,
+    token: Option<String>,
 ) -> Result<Vec<Duration>, String> {
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    if let Some(token) = token {
+        config = config.auth_header(token);
+    }
     let transport = if fresh_connections {
         let http = reqwest::Client::builder()
             .pool_max_idle_per_host(0)
             .build()
             .map_err(|e| e.to_string())?;
-        StreamableHttpClientTransport::with_client(
-            http,
-            StreamableHttpClientTransportConfig::with_uri(url),
-        )
+        StreamableHttpClientTransport::with_client(http, config)
     } else {
-        StreamableHttpClientTransport::from_uri(url)
+        StreamableHttpClientTransport::from_config(config)
     };
     let service = ()
         .serve(transport)
@@ -126,6 +132,7 @@ fn main() {
                     id,
                     options.calls,
                     options.fresh_connections,
+                    options.token.clone(),
                 ))
             })
             .collect();

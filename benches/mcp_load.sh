@@ -3,6 +3,7 @@
 # first one process, then two replicas sharing one port (SO_REUSEPORT: the kernel spreads the
 # connections, the replicas share nothing), each loaded by benches/mcp_load.rs.
 #   benches/mcp_load.sh [CLIENTS] [CALLS]      (50 x 200 by default)
+# Last, three rounds of one process without and with bearer tokens (issue 30), interleaved.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients="${1:-50}"
@@ -14,8 +15,13 @@ trap 'for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; done' EXIT
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 url="http://127.0.0.1:$port/mcp"
 start() {
-  target/release/examples/mcp_server --http "127.0.0.1:$port" --reuse-port > /dev/null 2>> "$log" &
+  target/release/examples/mcp_server --http "127.0.0.1:$port" --reuse-port "$@" > /dev/null 2>> "$log" &
   pids+=("$!")
+}
+stop_all() {
+  for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; wait "$pid" 2> /dev/null || true; done
+  pids=()
+  : > "$log"
 }
 wait_up() {
   for _ in $(seq 100); do
@@ -35,3 +41,20 @@ echo "== two replicas on one port (a connection per call: each client's calls go
 start
 wait_up 2
 cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --fresh-connections
+stop_all
+# Issue 30: the same load with bearer tokens (every request's token checked against the server's
+# table before rmcp sees it), interleaved with runs without, on fresh servers each time, so that
+# the ratio is taken on the same machine in the same minutes.
+token="load-$RANDOM$RANDOM"
+for round in 1 2 3; do
+  echo "== round $round: one server process, no authentication"
+  start
+  wait_up 1
+  cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls"
+  stop_all
+  echo "== round $round: one server process, bearer tokens (--token)"
+  start --token "$token="
+  wait_up 1
+  cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --token "$token"
+  stop_all
+done

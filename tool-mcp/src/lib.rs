@@ -117,7 +117,10 @@ use toolwright_runtime::Toolbox;
 
 pub use self::client::{McpCallError, McpClient, McpTools, McpToolsError, ToolboxExt};
 pub use self::server::{
-    Authorization, DEFAULT_PAGE_SIZE, HttpBody, InvalidToken, McpServer, Protected,
+    Authorization, DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY, DEFAULT_MAX_IN_FLIGHT,
+    DEFAULT_MAX_IN_FLIGHT_PER_SESSION, DEFAULT_MAX_QUEUED, DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_STREAMS_PER_SESSION, DEFAULT_PAGE_SIZE, DEFAULT_SESSION_IDLE, Drained, HttpBody,
+    HttpLimits, InvalidToken, Limited, McpServer, Protected, ShutdownHandle,
 };
 /// The rmcp this crate is built on, so that an application names the same version.
 pub use rmcp;

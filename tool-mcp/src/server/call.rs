@@ -151,6 +151,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             options = options.progress(progress_forwarder(context.peer.clone(), token));
         }
         let stop = Cancellation::new();
+        // The HTTP request's own signal: its client gone, or the server shutting down.
+        let gone = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<super::RequestGone>())
+            .map_or_else(|| Cancellation::never().clone(), |gone| gone.0.clone());
         let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
         let mut batch = std::pin::pin!(batch);
         let result = tokio::select! {
@@ -161,6 +167,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 stop.cancel();
                 let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
                 return Err(ErrorData::internal_error("the request was cancelled", None));
+            }
+            () = gone.cancelled() => {
+                stop.cancel();
+                let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
+                return Err(ErrorData::internal_error(
+                    "the call was cancelled: its client went away, or the server is shutting down",
+                    None,
+                ));
             }
         };
         let Some(mut result) = result else {

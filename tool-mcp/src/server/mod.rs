@@ -2,8 +2,16 @@
 
 mod auth;
 mod call;
+mod limits;
 
 pub use self::auth::{Authorization, HttpBody, InvalidToken, Protected};
+pub(crate) use self::limits::RequestGone;
+pub use self::limits::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY, DEFAULT_MAX_IN_FLIGHT,
+    DEFAULT_MAX_IN_FLIGHT_PER_SESSION, DEFAULT_MAX_QUEUED, DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_STREAMS_PER_SESSION, DEFAULT_SESSION_IDLE, Drained, HttpLimits, Limited,
+    ShutdownHandle,
+};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -300,7 +308,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// The Streamable HTTP endpoint (a tower `Service` of HTTP requests; mount it at `/mcp` with
-    /// hyper, axum or any tower server).
+    /// hyper, axum or any tower server), under the default [`HttpLimits`].
     ///
     /// Stateless (`stateful: false`) answers every request on its own: no session lives on the
     /// server, so replicas sit behind any HTTP load balancer with no shared state. Stateful keeps
@@ -309,8 +317,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ///
     /// Only loopback `Host` headers are accepted (rmcp's guard against DNS rebinding); pass a
     /// config of your own to [`http_service_with`](Self::http_service_with) to serve other
-    /// hosts.
-    pub fn http_service(&self, stateful: bool) -> StreamableHttpService<Self, LocalSessionManager> {
+    /// hosts. Anyone who reaches the port may call every tool: to serve beyond this machine, put
+    /// it behind an [`Authorization`](crate::Authorization).
+    pub fn http_service(
+        &self,
+        stateful: bool,
+    ) -> Limited<StreamableHttpService<Self, LocalSessionManager>> {
         let config = StreamableHttpServerConfig::default()
             .with_legacy_session_mode(stateful)
             .with_json_response(!stateful);
@@ -322,13 +334,27 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     pub fn http_service_with(
         &self,
         config: StreamableHttpServerConfig,
-    ) -> StreamableHttpService<Self, LocalSessionManager> {
+    ) -> Limited<StreamableHttpService<Self, LocalSessionManager>> {
+        self.http_service_limited(config, HttpLimits::default())
+    }
+
+    /// [`http_service_with`](Self::http_service_with) under limits of your own: body size and
+    /// arrival time, requests in flight in total and per session, live sessions and their idle
+    /// time, streams per session.
+    pub fn http_service_limited(
+        &self,
+        config: StreamableHttpServerConfig,
+        limits: HttpLimits,
+    ) -> Limited<StreamableHttpService<Self, LocalSessionManager>> {
         let server = self.clone();
-        StreamableHttpService::new(
-            move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        )
+        let stateful = config.legacy_session_mode;
+        let config = config.with_max_request_body_bytes(limits.body_limit());
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(limits.idle());
+        let sessions = Arc::new(sessions);
+        let service =
+            StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
+        Limited::new(service, limits, stateful.then_some(sessions))
     }
 
     fn listing(&self) -> Arc<Listing<C>> {
