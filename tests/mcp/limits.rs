@@ -52,11 +52,19 @@ fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
+/// Always panics.
+#[tool(read_only)]
+fn explode() -> String {
+    panic!("boom")
+}
+
 /// The server under `limits` on a loopback port: its address and shutdown handle.
 async fn serve(stateful: bool, limits: HttpLimits) -> (SocketAddr, ShutdownHandle) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    let toolbox = Toolbox::new().with_all((WaitTool, AddTool)).unwrap();
+    let toolbox = Toolbox::new()
+        .with_all((WaitTool, AddTool, ExplodeTool))
+        .unwrap();
     let server = McpServer::new(Arc::new(toolbox), ()).unwrap();
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(stateful)
@@ -398,4 +406,37 @@ async fn a_shutdown_drains_then_cancels_and_refuses_new_requests() {
         "{body}"
     );
     assert!(stuck.cancelled.load(Ordering::SeqCst));
+}
+
+#[tokio::test]
+async fn a_tool_that_hangs_or_panics_affects_only_its_own_call() {
+    let (address, _) = serve(false, HttpLimits::new()).await;
+    let stuck = hold("alone-stuck");
+    let hanging = tokio::spawn(async move {
+        post(
+            address,
+            &call(1, "wait", json!({"key": "alone-stuck"})),
+            None,
+        )
+        .await
+    });
+    within(stuck.started.notified()).await;
+    let body: Value = within(post(address, &call(2, "explode", json!({})), None))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["result"]["isError"], true, "{body}");
+    let body: Value = within(post(
+        address,
+        &call(3, "add", json!({"a": 2, "b": 3})),
+        None,
+    ))
+    .await
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(body["result"]["content"][0]["text"], "5", "{body}");
+    stuck.release.notify_one();
+    assert_eq!(within(hanging).await.unwrap().status(), 200);
 }

@@ -37,7 +37,11 @@
 //! - `--authorization-server URL` (repeatable): the issuers the metadata lists.
 //! - `--allowed-host HOST` (repeatable): `Host` headers accepted besides none (default:
 //!   loopback names only, rmcp's guard against DNS rebinding).
-//! - `--max-body BYTES`: the largest request body taken (`413` beyond it; default 4 MiB).
+//! - `--max-body BYTES`: the largest request body taken (`413` beyond it; default 4 MiB). The
+//!   other limits are `toolwright_mcp::HttpLimits`'s defaults; headers must arrive within 10 s.
+//!
+//! Ctrl-C stops taking connections and requests, gives calls in flight 10 s to finish, answers
+//! the rest with an error, and exits.
 
 #[path = "../../examples/demo/mod.rs"]
 mod demo;
@@ -52,13 +56,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use toolwright::exec::Caller;
 use toolwright::{CallInfo, tool};
-use toolwright_mcp::{Authorization, HttpBody, InvalidToken, McpServer, Protected};
+use toolwright_mcp::{Authorization, HttpBody, HttpLimits, InvalidToken, McpServer, Protected};
 
 static CANCELLED: AtomicU64 = AtomicU64::new(0);
 
@@ -275,10 +279,12 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
     if !options.allowed_hosts.is_empty() {
         config = config.with_allowed_hosts(options.allowed_hosts.clone());
     }
+    let mut limits = HttpLimits::new();
     if let Some(bytes) = options.max_body {
-        config = config.with_max_request_body_bytes(bytes);
+        limits = limits.max_body(bytes);
     }
-    let service = server.http_service_with(config);
+    let service = server.http_service_limited(config, limits);
+    let shutdown = service.shutdown_handle();
     let service = if options.tokens.is_empty() {
         if !local.ip().is_loopback() {
             eprintln!(
@@ -309,10 +315,20 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
         }
     );
     loop {
-        let (stream, _) = listener.accept().await?;
+        let stream = tokio::select! {
+            accepted = listener.accept() => accepted?.0,
+            _ = tokio::signal::ctrl_c() => break,
+        };
         let service = TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
-            let connection = auto::Builder::new(TokioExecutor::new())
+            let mut builder = auto::Builder::new(TokioExecutor::new());
+            // A client that sends its headers a byte at a time is cut off (its body is the
+            // limits' to bound).
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let connection = builder
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
             if let Err(error) = connection {
@@ -320,7 +336,24 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
             }
         });
     }
+    // Ctrl-C: no new connections; calls in flight get a grace period, the rest an error.
+    eprintln!(
+        "shutting down: calls in flight have {} s",
+        SHUTDOWN_GRACE.as_secs()
+    );
+    let drained = shutdown.shutdown(SHUTDOWN_GRACE).await;
+    eprintln!(
+        "shut down: {} finished, {} cancelled",
+        drained.finished, drained.cancelled
+    );
+    Ok(())
 }
+
+/// How long a request's headers may take to arrive.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long calls in flight may go on after Ctrl-C.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// The HTTP service, open or behind the token check.
 #[derive(Clone)]
