@@ -5,7 +5,12 @@
 //!
 //! ```text
 //! cargo bench -p toolwright-benches --bench mcp_load -- --url http://127.0.0.1:8000/mcp --clients 50 --calls 200 [--token TOKEN]
+//! cargo bench -p toolwright-benches --bench mcp_load -- --url URL --flood no-token|big-body --requests 10000 [--token TOKEN]
 //! ```
+//!
+//! `--flood` sends requests a protected or limited server must refuse (issue 30): `no-token`, a
+//! `tools/call` without credentials (`401` expected), or `big-body`, a 64 KiB body over a server
+//! run with `--max-body 16384` (`413` expected); 32 at a time, every status checked.
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +28,9 @@ struct Options {
     fresh_connections: bool,
     /// A bearer token sent with every request (a server run with `--token`).
     token: Option<String>,
+    /// Requests the server must refuse, instead of calls: `no-token` or `big-body`.
+    flood: Option<String>,
+    requests: usize,
 }
 
 fn options() -> Option<Options> {
@@ -32,6 +40,8 @@ fn options() -> Option<Options> {
         calls: 200,
         fresh_connections: false,
         token: None,
+        flood: None,
+        requests: 10_000,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -41,6 +51,8 @@ fn options() -> Option<Options> {
             "--calls" => options.calls = args.next()?.parse().ok()?,
             "--fresh-connections" => options.fresh_connections = true,
             "--token" => options.token = Some(args.next()?),
+            "--flood" => options.flood = Some(args.next()?),
+            "--requests" => options.requests = args.next()?.parse().ok()?,
             // cargo bench passes `--bench`.
             _ => {}
         }
@@ -117,11 +129,103 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[at.min(sorted.len() - 1)]
 }
 
+/// Sends `options.requests` requests the server must refuse, 32 at a time, and checks each
+/// status; exits non-zero on any other answer.
+fn flood(options: &Options, kind: &str) {
+    let (expected, body) = match kind {
+        "no-token" => (
+            401,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": "add", "arguments": {"a": 1, "b": 2}}})
+            .to_string()
+            .into_bytes(),
+        ),
+        "big-body" => (413, vec![b' '; 64 * 1024]),
+        other => {
+            eprintln!("unknown flood `{other}`: no-token or big-body");
+            std::process::exit(2);
+        }
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
+    let started = Instant::now();
+    let wrong = runtime.block_on(async {
+        let client = reqwest::Client::new();
+        let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(32));
+        let mut tasks = Vec::with_capacity(options.requests);
+        for _ in 0..options.requests {
+            let permit = std::sync::Arc::clone(&gate).acquire_owned().await;
+            let mut request = client
+                .post(&options.url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .body(body.clone());
+            if kind == "big-body"
+                && let Some(token) = &options.token
+            {
+                request = request.bearer_auth(token);
+            }
+            tasks.push(tokio::spawn(async move {
+                let status = request.send().await.map(|r| r.status().as_u16());
+                drop(permit);
+                status
+            }));
+        }
+        let (mut wrong, mut cut_off) = (0usize, 0usize);
+        for task in tasks {
+            match task.await {
+                Ok(Ok(status)) if status == expected => {}
+                // The server answered before the body was all sent, and closed the connection:
+                // the client sees its write fail instead of the answer. Refused either way.
+                Ok(Err(error))
+                    if kind == "big-body" && error.is_request() && cut_while_sending(&error) =>
+                {
+                    cut_off += 1;
+                }
+                other => {
+                    if wrong == 0 {
+                        eprintln!("unexpected answer: {other:?}");
+                    }
+                    wrong += 1;
+                }
+            }
+        }
+        (wrong, cut_off)
+    });
+    let (wrong, cut_off) = wrong;
+    println!(
+        "{} {kind} requests: {} answered {expected}{}, in {:.2} s",
+        options.requests,
+        options.requests - wrong - cut_off,
+        if cut_off > 0 {
+            format!(", {cut_off} cut off while still sending the body")
+        } else {
+            String::new()
+        },
+        started.elapsed().as_secs_f64()
+    );
+    if wrong > 0 {
+        std::process::exit(1);
+    }
+}
+
+/// Whether a request failed because the server closed the connection while its body was still
+/// being written (a write that broke, or an answer cut off with the connection).
+fn cut_while_sending(error: &reqwest::Error) -> bool {
+    let chain = format!("{error:?}");
+    ["BrokenPipe", "ConnectionReset", "IncompleteMessage"]
+        .iter()
+        .any(|kind| chain.contains(kind))
+}
+
 fn main() {
     let Some(options) = options() else {
         eprintln!("mcp_load needs a server: run benches/mcp_load.sh (see BENCHMARKS.md)");
         return;
     };
+    if let Some(kind) = &options.flood {
+        flood(&options, kind);
+        return;
+    }
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
     let started = Instant::now();
     let results = runtime.block_on(async {

@@ -3,7 +3,8 @@
 # first one process, then two replicas sharing one port (SO_REUSEPORT: the kernel spreads the
 # connections, the replicas share nothing), each loaded by benches/mcp_load.rs.
 #   benches/mcp_load.sh [CLIENTS] [CALLS]      (50 x 200 by default)
-# Last, three rounds of one process without and with bearer tokens (issue 30), interleaved.
+# Last, three rounds of one process without and with bearer tokens (issue 30), interleaved, and
+# the server's memory through floods of refused requests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients="${1:-50}"
@@ -58,3 +59,21 @@ for round in 1 2 3; do
   cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients "$clients" --calls "$calls" --token "$token"
   stop_all
 done
+# Issue 30: what 10,000 requests without a token, then 10,000 bodies over the limit, cost the
+# server's memory (resident set, and its peak, from /proc before and after each flood).
+memory() {
+  awk '/^VmRSS|^VmHWM/ {printf "%s %s kB  ", $1, $2} END {print ""}' "/proc/$1/status"
+}
+echo "== floods: one server process with --token and --max-body 16384"
+start --token "$token=" --max-body 16384
+wait_up 1
+server_pid="${pids[0]}"
+cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --clients 10 --calls 100 --token "$token" > /dev/null
+echo "after 1,000 calls (warm):          $(memory "$server_pid")"
+cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --flood no-token --requests 10000
+echo "after 10,000 without a token:      $(memory "$server_pid")"
+cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --flood big-body --requests 10000 --token "$token"
+echo "after 10,000 bodies over the limit: $(memory "$server_pid")"
+cargo bench --quiet -p toolwright-benches --bench mcp_load -- --url "$url" --flood no-token --requests 10000
+echo "after 10,000 more without a token: $(memory "$server_pid")"
+stop_all

@@ -440,3 +440,24 @@ async fn a_tool_that_hangs_or_panics_affects_only_its_own_call() {
     stuck.release.notify_one();
     assert_eq!(within(hanging).await.unwrap().status(), 200);
 }
+
+#[tokio::test]
+async fn an_idle_session_is_closed_and_makes_room_for_another() {
+    let limits = HttpLimits::new()
+        .max_sessions(1)
+        .session_idle(Duration::from_millis(300));
+    let (address, _) = serve(true, limits).await;
+    let session = initialize(address).await.unwrap();
+    assert_eq!(initialize(address).await.unwrap_err().0, 429);
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    // Idle past its time, the session is gone (rmcp answers `404` for an unknown session)...
+    let response = post(
+        address,
+        &call(2, "add", json!({"a": 1, "b": 2})),
+        Some(&session),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    // ...and a new one may open.
+    within(initialize(address)).await.unwrap();
+}

@@ -2,15 +2,16 @@
 
 mod auth;
 mod call;
+mod limited;
 mod limits;
 
 pub use self::auth::{Authorization, HttpBody, InvalidToken, Protected};
-pub(crate) use self::limits::RequestGone;
+pub(crate) use self::limited::RequestGone;
+pub use self::limited::{Drained, Limited, ShutdownHandle};
 pub use self::limits::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_MAX_IN_FLIGHT_PER_SESSION, DEFAULT_MAX_QUEUED, DEFAULT_MAX_SESSIONS,
-    DEFAULT_MAX_STREAMS_PER_SESSION, DEFAULT_SESSION_IDLE, Drained, HttpLimits, Limited,
-    ShutdownHandle,
+    DEFAULT_MAX_STREAMS_PER_SESSION, DEFAULT_SESSION_IDLE, HttpLimits,
 };
 
 use std::collections::HashMap;

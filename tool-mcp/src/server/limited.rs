@@ -1,0 +1,544 @@
+//! The HTTP service under its limits, each excess answered with the HTTP status and a JSON-RPC
+//! error a client understands, and the signal a call gets from the request it came on: the
+//! client gone, the server shutting down.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
+use http::{HeaderValue, Method, Request, Response, StatusCode};
+use http_body::{Body, Frame, SizeHint};
+use http_body_util::{BodyExt, Full, Limited as LimitedBody};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::json;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use toolwright_runtime::Cancellation;
+
+use super::auth::HttpBody;
+use super::limits::HttpLimits;
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// The session header of Streamable HTTP.
+const SESSION_ID: &str = "mcp-session-id";
+
+/// What a call learns from the HTTP request it came on: raised when the client goes away
+/// before its answer is sent, or when the server shuts down and the call outlives the grace
+/// period. The [`McpServer`](crate::McpServer) finds it in the request's extensions and cancels
+/// the call, as `notifications/cancelled` would.
+#[derive(Debug, Clone)]
+pub(crate) struct RequestGone(pub(crate) Cancellation);
+
+/// What [`ShutdownHandle::shutdown`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Drained {
+    /// Requests that finished within the grace period.
+    pub finished: usize,
+    /// Requests still running at its end: cancelled, and answered with an error.
+    pub cancelled: usize,
+}
+
+/// The service's limits, counters and requests in flight, shared by its clones.
+struct State {
+    limits: HttpLimits,
+    places: Arc<Semaphore>,
+    queued: AtomicUsize,
+    sessions: Option<Arc<LocalSessionManager>>,
+    per_session: Mutex<HashMap<String, SessionUse>>,
+    closing: AtomicBool,
+    /// Every request in flight's signal, by a number of its own.
+    running: Mutex<HashMap<u64, Cancellation>>,
+    next: AtomicUsize,
+    drained: Notify,
+}
+
+#[derive(Default)]
+struct SessionUse {
+    requests: usize,
+    streams: usize,
+}
+
+impl State {
+    fn session_use(&self) -> std::sync::MutexGuard<'_, HashMap<String, SessionUse>> {
+        self.per_session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Cancellation>> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The Streamable HTTP service under [`HttpLimits`]: what
+/// [`McpServer::http_service`](crate::McpServer::http_service) gives.
+pub struct Limited<S> {
+    inner: S,
+    state: Arc<State>,
+}
+
+impl<S: Clone> Clone for Limited<S> {
+    fn clone(&self) -> Self {
+        Limited {
+            inner: self.inner.clone(),
+            state: Arc::clone(&self.state),
+        }
+    }
+}
+
+impl<S> fmt::Debug for Limited<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Limited")
+            .field("limits", &self.state.limits)
+            .field(
+                "in_flight",
+                &(self.state.limits.max_in_flight - self.state.places.available_permits()),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S> Limited<S> {
+    pub(crate) fn new(
+        inner: S,
+        limits: HttpLimits,
+        sessions: Option<Arc<LocalSessionManager>>,
+    ) -> Self {
+        Limited {
+            inner,
+            state: Arc::new(State {
+                places: Arc::new(Semaphore::new(limits.max_in_flight)),
+                limits,
+                queued: AtomicUsize::new(0),
+                sessions,
+                per_session: Mutex::new(HashMap::new()),
+                closing: AtomicBool::new(false),
+                running: Mutex::new(HashMap::new()),
+                next: AtomicUsize::new(0),
+                drained: Notify::new(),
+            }),
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &HttpLimits {
+        &self.state.limits
+    }
+
+    /// How many requests are being handled now.
+    pub fn in_flight(&self) -> usize {
+        self.state.running().len()
+    }
+
+    /// A handle that shuts the service down: see [`ShutdownHandle::shutdown`].
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        ShutdownHandle {
+            state: Arc::clone(&self.state),
+        }
+    }
+}
+
+/// Shuts a [`Limited`] service down, from anywhere (a signal handler, an admin endpoint).
+#[derive(Clone)]
+pub struct ShutdownHandle {
+    state: Arc<State>,
+}
+
+impl fmt::Debug for ShutdownHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ShutdownHandle")
+            .field("closing", &self.state.closing.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+impl ShutdownHandle {
+    /// Stops taking requests (new ones get `503` and a JSON-RPC error), lets the requests in
+    /// flight finish for up to `grace`, then cancels the rest (their tools see the call
+    /// cancelled, and each is answered with an error) and waits a moment for those answers;
+    /// returns what it found. The HTTP server's accept loop is the application's to end.
+    pub async fn shutdown(&self, grace: Duration) -> Drained {
+        let state = &self.state;
+        state.closing.store(true, Ordering::SeqCst);
+        let at_start = state.running().len();
+        let drained = async {
+            loop {
+                let notified = state.drained.notified();
+                if state.running().is_empty() {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        if tokio::time::timeout(grace, drained).await.is_ok() {
+            return Drained {
+                finished: at_start,
+                cancelled: 0,
+            };
+        }
+        let left: Vec<Cancellation> = state.running().values().cloned().collect();
+        for signal in &left {
+            signal.cancel();
+        }
+        // The cancelled calls answer with their error; give them a moment to be written.
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            loop {
+                let notified = state.drained.notified();
+                if state.running().is_empty() {
+                    return;
+                }
+                notified.await;
+            }
+        })
+        .await;
+        Drained {
+            finished: at_start.saturating_sub(left.len()),
+            cancelled: left.len(),
+        }
+    }
+
+    /// Whether [`shutdown`](Self::shutdown) has begun.
+    pub fn is_closing(&self) -> bool {
+        self.state.closing.load(Ordering::SeqCst)
+    }
+}
+
+/// A refusal: the status and a JSON-RPC error naming the limit.
+fn refuse(status: StatusCode, message: &str) -> Response<HttpBody> {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32000, "message": message},
+    });
+    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    if status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    response
+}
+
+/// What a request holds while it is handled, given back when its answer has been sent or
+/// dropped: its place, its session's count, its signal's registration.
+struct Held {
+    state: Arc<State>,
+    place: Option<OwnedSemaphorePermit>,
+    session: Option<(String, bool)>,
+    id: Option<u64>,
+    gone: Cancellation,
+    sent: bool,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        // Dropped before the whole answer went out: the client is gone.
+        if !self.sent {
+            self.gone.cancel();
+        }
+        if let Some((session, stream)) = self.session.take() {
+            let mut uses = self.state.session_use();
+            if let Some(entry) = uses.get_mut(&session) {
+                if stream {
+                    entry.streams = entry.streams.saturating_sub(1);
+                } else {
+                    entry.requests = entry.requests.saturating_sub(1);
+                }
+                if entry.requests == 0 && entry.streams == 0 {
+                    uses.remove(&session);
+                }
+            }
+        }
+        if let Some(id) = self.id {
+            let mut running = self.state.running();
+            running.remove(&id);
+            if running.is_empty() {
+                self.state.drained.notify_waiters();
+            }
+        }
+    }
+}
+
+/// An answer's body that gives back what its request held once it has been sent.
+struct Answer {
+    body: HttpBody,
+    held: Option<Held>,
+}
+
+impl Body for Answer {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        if let Poll::Ready(None) = polled
+            && let Some(mut held) = self.held.take()
+        {
+            held.sent = true;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// A request's body, read whole within the limits: the bytes, or the refusal.
+async fn read_body<B>(body: B, limits: &HttpLimits) -> Result<Bytes, Response<HttpBody>>
+where
+    B: Body + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let read = tokio::time::timeout(
+        limits.body_timeout,
+        LimitedBody::new(body, limits.max_body).collect(),
+    )
+    .await;
+    match read {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("the request body is over {} bytes", limits.max_body),
+        )),
+        Ok(Err(_)) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "the request body could not be read",
+        )),
+        Err(_) => Err(refuse(
+            StatusCode::REQUEST_TIMEOUT,
+            &format!(
+                "the request body did not arrive within {} s",
+                limits.body_timeout.as_secs_f64()
+            ),
+        )),
+    }
+}
+
+impl<S, B> tower_service::Service<Request<B>> for Limited<S>
+where
+    S: tower_service::Service<
+            Request<Full<Bytes>>,
+            Response = Response<HttpBody>,
+            Error = Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = Response<HttpBody>;
+    type Error = Infallible;
+    type Future = BoxFuture<Result<Response<HttpBody>, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let state = Arc::clone(&self.state);
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        Box::pin(async move { Ok(handle(&state, &mut inner, request).await) })
+    }
+}
+
+impl Held {
+    fn new(state: &Arc<State>) -> Self {
+        Held {
+            state: Arc::clone(state),
+            place: None,
+            session: None,
+            id: None,
+            gone: Cancellation::new(),
+            sent: false,
+        }
+    }
+
+    /// Counts the request in its session (a stream, or a request in flight); or the refusal.
+    fn count_in_session(&mut self, session: &str, stream: bool) -> Option<Response<HttpBody>> {
+        let limits = &self.state.limits;
+        let mut uses = self.state.session_use();
+        let entry = uses.entry(session.to_owned()).or_default();
+        let (count, most, what) = if stream {
+            (
+                &mut entry.streams,
+                limits.max_streams_per_session,
+                "open streams",
+            )
+        } else {
+            (
+                &mut entry.requests,
+                limits.max_in_flight_per_session,
+                "requests in flight",
+            )
+        };
+        if *count >= most {
+            drop(uses);
+            self.sent = true;
+            return Some(refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                &format!("the session has its most {what} ({most})"),
+            ));
+        }
+        *count += 1;
+        drop(uses);
+        self.session = Some((session.to_owned(), stream));
+        None
+    }
+
+    /// Takes a place among the requests in flight, waiting in the queue if there is room in it,
+    /// and registers the request's signal; or the refusal.
+    async fn take_place(&mut self) -> Option<Response<HttpBody>> {
+        let state = Arc::clone(&self.state);
+        let limits = &state.limits;
+        if let Ok(place) = Arc::clone(&state.places).try_acquire_owned() {
+            self.place = Some(place);
+        } else {
+            if state.queued.fetch_add(1, Ordering::SeqCst) >= limits.max_queued {
+                state.queued.fetch_sub(1, Ordering::SeqCst);
+                self.sent = true;
+                return Some(refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    &format!(
+                        "the server is handling its most requests ({}) and {} more wait",
+                        limits.max_in_flight, limits.max_queued
+                    ),
+                ));
+            }
+            let place = Arc::clone(&state.places).acquire_owned().await;
+            state.queued.fetch_sub(1, Ordering::SeqCst);
+            self.place = place.ok();
+        }
+        let id = state.next.fetch_add(1, Ordering::Relaxed) as u64;
+        state.running().insert(id, self.gone.clone());
+        self.id = Some(id);
+        None
+    }
+}
+
+/// The refusal of a request before anything of it is taken: the server closing, a body
+/// announced over the limit (`length`), no room for the new session a `post` without a
+/// `session` opens.
+async fn refused_at_once(
+    state: &State,
+    post: bool,
+    length: Option<u64>,
+    session: Option<&str>,
+) -> Option<Response<HttpBody>> {
+    let limits = &state.limits;
+    if state.closing.load(Ordering::SeqCst) {
+        return Some(refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is shutting down",
+        ));
+    }
+    if length.is_some_and(|length| length > limits.max_body as u64) {
+        return Some(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("the request body is over {} bytes", limits.max_body),
+        ));
+    }
+    if post
+        && session.is_none()
+        && let Some(sessions) = &state.sessions
+        && sessions.sessions.read().await.len() >= limits.max_sessions
+    {
+        return Some(refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!(
+                "the server holds its most sessions ({})",
+                limits.max_sessions
+            ),
+        ));
+    }
+    None
+}
+
+async fn handle<S, B>(state: &Arc<State>, inner: &mut S, request: Request<B>) -> Response<HttpBody>
+where
+    S: tower_service::Service<
+            Request<Full<Bytes>>,
+            Response = Response<HttpBody>,
+            Error = Infallible,
+        >,
+    B: Body + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let session = request
+        .headers()
+        .get(SESSION_ID)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    let stream = request.method() == Method::GET;
+    let post = request.method() == Method::POST;
+    let length = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if let Some(refusal) = refused_at_once(state, post, length, session.as_deref()).await {
+        return refusal;
+    }
+    let mut held = Held::new(state);
+    if (post || stream)
+        && let Some(session) = &session
+        && let Some(refusal) = held.count_in_session(session, stream)
+    {
+        return refusal;
+    }
+    if post && let Some(refusal) = held.take_place().await {
+        return refusal;
+    }
+    let (mut parts, body) = request.into_parts();
+    let bytes = if post {
+        match read_body(body, &state.limits).await {
+            Ok(bytes) => bytes,
+            Err(refusal) => {
+                held.sent = true;
+                return refusal;
+            }
+        }
+    } else {
+        Bytes::new()
+    };
+    parts.extensions.insert(RequestGone(held.gone.clone()));
+    let response = match inner
+        .call(Request::from_parts(parts, Full::new(bytes)))
+        .await
+    {
+        Ok(response) => response,
+        Err(never) => match never {},
+    };
+    let (parts, body) = response.into_parts();
+    Response::from_parts(
+        parts,
+        Answer {
+            body,
+            held: Some(held),
+        }
+        .boxed(),
+    )
+}
