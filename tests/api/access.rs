@@ -28,6 +28,15 @@ fn delete_notes() -> &'static str {
     "deleted"
 }
 
+/// Purge the notes, once a person agrees.
+#[tool(needs_approval, scopes = ["notes:write"])]
+fn purge(#[tool(call_info)] info: &CallInfo) -> String {
+    format!(
+        "purged for {}",
+        info.caller().map_or("nobody", |caller| caller.subject())
+    )
+}
+
 /// Who the call is for.
 #[tool]
 fn whoami(#[tool(call_info)] info: &CallInfo) -> String {
@@ -201,5 +210,24 @@ fn the_caller_reaches_the_tool_body() {
             .execute_blocking(&ToolCall::new("2", "whoami", "{}"), &())
             .text(),
         "nobody"
+    );
+}
+
+#[test]
+fn an_approval_made_for_a_caller_keeps_the_callers_rules() {
+    let tools = toolbox().with(PurgeTool).unwrap();
+    let call = ToolCall::new("1", "purge", "{}");
+    let writer = Caller::new("writer").with_scopes(["notes:write"]);
+    let held = run_for(&tools, &writer, std::slice::from_ref(&call));
+    assert!(held[0].is_interrupt());
+    let approved = block_on(tools.approve_for(&call, &(), &writer));
+    assert_eq!(approved.text(), "purged for writer");
+    // A caller without the scope cannot have it approved either: it is unknown to them.
+    let reader = Caller::new("reader");
+    let refused = block_on(tools.approve_for(&call, &(), &reader));
+    assert!(
+        matches!(refused.detail, ResultDetail::UnknownTool { .. }),
+        "{}",
+        refused.text()
     );
 }

@@ -234,7 +234,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                         .and_then(|content| content.get("approve"))
                         == Some(&Value::Bool(true)) =>
             {
-                toolbox.approve(call, ctx).await
+                match super::caller_of(context) {
+                    Some(caller) => toolbox.approve_for(call, ctx, &caller).await,
+                    None => toolbox.approve(call, ctx).await,
+                }
             }
             Some(_) => toolbox.reject(call, ""),
             None => not_approved(

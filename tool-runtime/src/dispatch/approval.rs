@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::call::ToolCall;
-use crate::exec::{Signals, block_on};
+use crate::caller::Caller;
+use crate::exec::{Cancellation, Signals, block_on};
 use crate::output::Interrupt;
 use crate::result::{ResultDetail, ToolResult};
 use crate::tool::Tool;
@@ -131,6 +132,24 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         };
         self.run_gated(index, tool, call, ctx, Signals::none(), true)
             .await
+    }
+
+    /// [`approve`](Self::approve) for a call made on behalf of `caller`: as in a batch run
+    /// [`on_behalf_of`](crate::BatchOptions::on_behalf_of) it, a tool whose scopes the caller
+    /// lacks is unknown to it, and the body sees the caller
+    /// ([`CallInfo::caller`](crate::CallInfo::caller)).
+    pub async fn approve_for(&self, call: &ToolCall, ctx: &C, caller: &Caller) -> ToolResult {
+        let (index, tool) = match self.lookup_for(call, Some(caller)) {
+            Ok(found) => found,
+            Err(result) => return result,
+        };
+        let caller = Arc::new(caller.clone());
+        let signals = Signals {
+            cancellation: Cancellation::never(),
+            progress: None,
+            caller: Some(&caller),
+        };
+        self.run_gated(index, tool, call, ctx, signals, true).await
     }
 
     /// [`approve`](Self::approve) for sync callers, as [`execute_blocking`](Self::execute_blocking).
