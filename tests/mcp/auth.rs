@@ -38,10 +38,20 @@ fn whoami(#[tool(call_info)] info: &CallInfo) -> String {
         .to_owned()
 }
 
+/// Move notes to a region; the region travels in a header too (SEP-2243's `x-mcp-header`).
+#[tool]
+fn relocate(
+    /// Where to.
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    region: String,
+) -> String {
+    format!("moved to {region}")
+}
+
 /// Every tool not marked read-only needs `write`, as the demo server's rule says.
 fn toolbox() -> Toolbox {
     Toolbox::new()
-        .with_all((ReadNoteTool, WriteNoteTool, WhoamiTool))
+        .with_all((ReadNoteTool, WriteNoteTool, WhoamiTool, RelocateTool))
         .unwrap()
         .require_scopes(["write"], |tool| tool.annotations().read_only != Some(true))
 }
@@ -278,11 +288,64 @@ async fn a_caller_lists_and_calls_only_the_tools_its_scopes_allow() {
 
     let writer = client(address, WRITER).await;
     let tools = writer.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 3);
+    assert_eq!(tools.len(), 4);
     let result = writer
         .call_tool(call("write_note", json!({"id": 1, "text": "x"})))
         .await
         .unwrap();
     assert_eq!(text(&result), "wrote 1: x");
     writer.cancel().await.unwrap();
+}
+
+/// A `tools/call` of protocol 2026-07-28 with its SEP-2243 headers, none for the arguments.
+async fn call_with_standard_headers(address: SocketAddr, token: &str, name: &str) -> (u16, String) {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {
+            "name": name,
+            "arguments": {"region": "eu"},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+            },
+        },
+    });
+    let response = reqwest::Client::new()
+        .post(format!("http://{address}/mcp"))
+        .bearer_auth(token)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", name)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_hidden_tool_is_absent_from_header_validation_too() {
+    let address = serve().await;
+    // The writer may call `relocate`: its schema's header annotation is checked (no
+    // `Mcp-Param-Region` was sent for `region`).
+    let (status, body) = call_with_standard_headers(address, WRITER, "relocate").await;
+    assert!(body.contains("Mcp-Param-Region"), "{status} {body}");
+    // To the reader it is not there: answered as a tool that does not exist is.
+    let (hidden_status, hidden) = call_with_standard_headers(address, READER, "relocate").await;
+    let (absent_status, absent) = call_with_standard_headers(address, READER, "relocator").await;
+    assert_eq!((hidden_status, absent_status), (200, 200));
+    for (body, name) in [(&hidden, "relocate"), (&absent, "relocator")] {
+        let body: Value = serde_json::from_str(body).unwrap();
+        assert_eq!(body["error"]["code"], -32602, "{body}");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("unknown tool `{name}`"))
+                && message.ends_with("Available tools: `read_note` and `whoami`."),
+            "{message}"
+        );
+    }
 }

@@ -22,6 +22,13 @@ use toolwright_runtime::Caller;
 #[cfg(doc)]
 use toolwright_runtime::Toolbox;
 
+tokio::task_local! {
+    /// The caller of the request being handled, for what rmcp asks of the server outside a
+    /// request context (a tool's schema, to check `Mcp-Param-*` headers): a tool the caller
+    /// may not call is not there for it either.
+    pub(crate) static CALLER: Caller;
+}
+
 /// The response body every HTTP answer of the server has (rmcp's).
 pub type HttpBody = BoxBody<Bytes, Infallible>;
 
@@ -424,8 +431,8 @@ where
             }
             match auth.admit(request.headers().get(AUTHORIZATION)).await {
                 Ok(caller) => {
-                    request.extensions_mut().insert(caller);
-                    inner.call(request).await
+                    request.extensions_mut().insert(caller.clone());
+                    CALLER.scope(caller, inner.call(request)).await
                 }
                 Err(refusal) => Ok(auth.refusal_response(&refusal)),
             }

@@ -465,9 +465,20 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
-        // `name` is the name the client calls: the one in the list.
+        // `name` is the name the client calls: the one in the list. rmcp asks outside a
+        // request context (to check `Mcp-Param-*` headers against the tool's schema); the
+        // caller comes from the authorization layer's task-local, so that a tool the caller may
+        // not call is as absent here as in `tools/list`.
         let listing = self.listing();
-        listing.tools.iter().find(|tool| tool.name == name).cloned()
+        let (tool, toolbox_name) = listing
+            .tools
+            .iter()
+            .zip(&listing.names)
+            .find(|(tool, _)| tool.name == name)?;
+        let hidden = auth::CALLER
+            .try_with(|caller| !listing.toolbox.may_call(caller, toolbox_name))
+            .unwrap_or(false);
+        (!hidden).then(|| tool.clone())
     }
 
     async fn call_tool(
