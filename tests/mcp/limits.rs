@@ -461,3 +461,29 @@ async fn an_idle_session_is_closed_and_makes_room_for_another() {
     // ...and a new one may open.
     within(initialize(address)).await.unwrap();
 }
+
+#[tokio::test]
+async fn requests_queued_when_a_shutdown_begins_are_refused() {
+    let (address, shutdown) = serve(false, HttpLimits::new().max_in_flight(1).max_queued(4)).await;
+    let first = hold("queued-1");
+    let held = tokio::spawn(async move {
+        post(address, &call(1, "wait", json!({"key": "queued-1"})), None).await
+    });
+    within(first.started.notified()).await;
+    let queued =
+        tokio::spawn(
+            async move { post(address, &call(2, "add", json!({"a": 1, "b": 2})), None).await },
+        );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let draining = tokio::spawn(async move { shutdown.shutdown(Duration::from_secs(5)).await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    first.release.notify_one();
+    assert_eq!(within(held).await.unwrap().status(), 200);
+    let (status, message) = refusal(within(queued).await.unwrap()).await;
+    assert_eq!(
+        (status, message.as_str()),
+        (503, "the server is shutting down")
+    );
+    let drained = within(draining).await.unwrap();
+    assert_eq!((drained.finished, drained.cancelled), (1, 0));
+}

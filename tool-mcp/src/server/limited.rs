@@ -431,6 +431,14 @@ impl Held {
             let place = Arc::clone(&state.places).acquire_owned().await;
             state.queued.fetch_sub(1, Ordering::SeqCst);
             self.place = place.ok();
+            // Queued before a shutdown began: refused as a new request is.
+            if state.closing.load(Ordering::SeqCst) {
+                self.sent = true;
+                return Some(refuse(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server is shutting down",
+                ));
+            }
         }
         let id = state.next.fetch_add(1, Ordering::Relaxed) as u64;
         state.running().insert(id, self.gone.clone());
