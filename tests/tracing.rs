@@ -100,6 +100,10 @@ mod spans {
     }
 }
 
+#[path = "mcp/http.rs"]
+#[allow(dead_code)] // This binary serves on a listener of its own.
+mod http;
+
 /// One test at a time: each installs a subscriber of its own.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -229,9 +233,6 @@ mod everything {
 fn bearer_tokens_appear_in_no_trace() {
     use std::sync::Arc;
 
-    use hyper_util::rt::{TokioExecutor, TokioIo};
-    use hyper_util::server::conn::auto;
-    use hyper_util::service::TowerToHyperService;
     use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::StreamableHttpClientTransport;
@@ -265,20 +266,7 @@ fn bearer_tokens_appear_in_no_trace() {
                     }
                 },
             );
-            let service = auth.protect(server.http_service(true));
-            tokio::spawn(async move {
-                loop {
-                    let Ok((stream, _)) = listener.accept().await else {
-                        return;
-                    };
-                    let service = TowerToHyperService::new(service.clone());
-                    tokio::spawn(async move {
-                        let _ = auto::Builder::new(TokioExecutor::new())
-                            .serve_connection(TokioIo::new(stream), service)
-                            .await;
-                    });
-                }
-            });
+            http::serve_on(listener, auth.protect(server.http_service(true)));
             let uri = format!("http://{address}/mcp");
             // Refused: a token the validator does not know.
             let refused = ()

@@ -5,11 +5,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
-use hyper_util::service::TowerToHyperService;
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ErrorCode};
+use rmcp::model::ErrorCode;
 use rmcp::service::ServiceError;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -17,6 +14,8 @@ use serde_json::{Value, json};
 use toolwright::exec::Caller;
 use toolwright::mcp::{Authorization, InvalidToken, McpServer};
 use toolwright::{CallInfo, Toolbox, tool};
+
+use crate::servers::{call, text};
 
 /// Read a note.
 #[tool(read_only)]
@@ -78,24 +77,13 @@ fn authorization(resource: &str) -> Authorization {
 
 /// The protected server on a loopback port: its address.
 async fn serve() -> SocketAddr {
+    // The resource names the address: the port is taken first.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let server = McpServer::new(Arc::new(toolbox()), ()).unwrap();
     let service =
         authorization(&format!("http://{address}/mcp")).protect(server.http_service(false));
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                return;
-            };
-            let service = TowerToHyperService::new(service.clone());
-            tokio::spawn(async move {
-                let _ = auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
+    crate::http::serve_on(listener, service);
     address
 }
 
@@ -225,21 +213,6 @@ async fn client(
     ().serve(StreamableHttpClientTransport::from_config(config))
         .await
         .unwrap()
-}
-
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object")
-    };
-    CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
-}
-
-fn text(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|block| block.as_text().map(|text| text.text.clone()))
-        .collect()
 }
 
 #[tokio::test]

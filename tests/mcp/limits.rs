@@ -8,9 +8,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
-use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -60,8 +57,6 @@ fn explode() -> String {
 
 /// The server under `limits` on a loopback port: its address and shutdown handle.
 async fn serve(stateful: bool, limits: HttpLimits) -> (SocketAddr, ShutdownHandle) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
     let toolbox = Toolbox::new()
         .with_all((WaitTool, AddTool, ExplodeTool))
         .unwrap();
@@ -71,19 +66,7 @@ async fn serve(stateful: bool, limits: HttpLimits) -> (SocketAddr, ShutdownHandl
         .with_json_response(!stateful);
     let service = server.http_service_limited(config, limits);
     let shutdown = service.shutdown_handle();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                return;
-            };
-            let service = TowerToHyperService::new(service.clone());
-            tokio::spawn(async move {
-                let _ = auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
+    let address = crate::http::serve(service).await;
     (address, shutdown)
 }
 

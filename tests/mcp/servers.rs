@@ -108,14 +108,14 @@ fn server() -> McpServer<()> {
     McpServer::new(Arc::new(toolbox()), ()).unwrap()
 }
 
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+pub(crate) fn call(name: &str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object")
     };
     CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
 }
 
-fn text(result: &rmcp::model::CallToolResult) -> String {
+pub(crate) fn text(result: &rmcp::model::CallToolResult) -> String {
     result
         .content
         .iter()
