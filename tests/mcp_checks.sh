@@ -28,7 +28,7 @@ start_http() {
   pids+=("$!")
   for _ in $(seq 100); do
     if grep -q 'listening on' "$log"; then
-      url="$(grep -o 'http://[^ ]*' "$log")"
+      url="$(grep -o 'listening on http://[^ ]*' "$log" | cut -d' ' -f3)"
       return
     fi
     sleep 0.1
