@@ -75,14 +75,19 @@ fn authorization(resource: &str) -> Authorization {
     .resource_name("notes")
 }
 
-/// The protected server on a loopback port: its address.
+/// The protected server on a loopback port, stateless: its address.
 async fn serve() -> SocketAddr {
+    serve_with_sessions(false).await
+}
+
+/// The protected server on a loopback port, with sessions or not: its address.
+async fn serve_with_sessions(stateful: bool) -> SocketAddr {
     // The resource names the address: the port is taken first.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let server = McpServer::new(Arc::new(toolbox()), ()).unwrap();
     let service =
-        authorization(&format!("http://{address}/mcp")).protect(server.http_service(false));
+        authorization(&format!("http://{address}/mcp")).protect(server.http_service(stateful));
     crate::http::serve_on(listener, service);
     address
 }
@@ -321,4 +326,55 @@ async fn a_hidden_tool_is_absent_from_header_validation_too() {
             "{message}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_session_belongs_to_the_caller_that_opened_it() {
+    let address = serve_with_sessions(true).await;
+    let opened = post(address, Some(READER)).await;
+    assert_eq!(opened.status(), 200);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let _ = opened.bytes().await;
+    let client = reqwest::Client::new();
+    let send = |token: &'static str, method: reqwest::Method, body: Option<Value>| {
+        let mut request = client
+            .request(method, format!("http://{address}/mcp"))
+            .bearer_auth(token)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2025-06-18")
+            .header("mcp-session-id", &session);
+        if let Some(body) = body {
+            request = request.body(body.to_string());
+        }
+        request.send()
+    };
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    // Another caller, with a valid token of its own, finds no such session: not its list,
+    // not its stream, not its end.
+    for (method, body) in [
+        (reqwest::Method::POST, Some(list.clone())),
+        (reqwest::Method::GET, None),
+        (reqwest::Method::DELETE, None),
+    ] {
+        let response = send(WRITER, method.clone(), body).await.unwrap();
+        assert_eq!(response.status(), 404, "{method}");
+        assert_eq!(
+            response.text().await.unwrap(),
+            "Not Found: Session not found"
+        );
+    }
+    // Its own caller goes on using it.
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let _ = send(READER, reqwest::Method::POST, Some(initialized))
+        .await
+        .unwrap();
+    let response = send(READER, reqwest::Method::POST, Some(list))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.text().await.unwrap().contains("read_note"));
 }

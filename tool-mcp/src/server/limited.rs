@@ -13,15 +13,15 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::{CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
-use http::{HeaderValue, Method, Request, Response, StatusCode};
+use http::header::CONTENT_LENGTH;
+use http::{Method, Request, Response, StatusCode};
 use http_body::{Body, Frame, SizeHint};
-use http_body_util::{BodyExt, Full, Limited as LimitedBody};
+use http_body_util::{BodyExt, Full};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use serde_json::json;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
-use toolwright_runtime::Cancellation;
+use toolwright_runtime::{Caller, Cancellation};
 
+use super::answers::{no_such_session, read_body, refuse};
 use super::auth::HttpBody;
 use super::limits::HttpLimits;
 
@@ -54,6 +54,9 @@ struct State {
     queued: AtomicUsize,
     sessions: Option<Arc<LocalSessionManager>>,
     per_session: Mutex<HashMap<String, SessionUse>>,
+    /// Who opened each session, behind an authorization: another caller's requests for it are
+    /// answered as for a session that does not exist.
+    owners: Mutex<HashMap<String, String>>,
     closing: AtomicBool,
     /// Every request in flight's signal, by a number of its own.
     running: Mutex<HashMap<u64, Cancellation>>,
@@ -76,6 +79,39 @@ impl State {
 
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Cancellation>> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.owners.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether `session` was opened by a caller other than `caller`.
+    fn owned_by_another(&self, session: &str, caller: &Caller) -> bool {
+        self.owners()
+            .get(session)
+            .is_some_and(|owner| owner != caller.subject())
+    }
+
+    /// Notes that `caller` opened `session`, and forgets the owners of sessions that have
+    /// closed (so the table holds at most the live sessions and this one).
+    async fn own(&self, session: String, caller: &Caller) {
+        let live: Option<std::collections::HashSet<String>> = match &self.sessions {
+            Some(sessions) => Some(
+                sessions
+                    .sessions
+                    .read()
+                    .await
+                    .keys()
+                    .map(ToString::to_string)
+                    .collect(),
+            ),
+            None => None,
+        };
+        let mut owners = self.owners();
+        if let Some(live) = live {
+            owners.retain(|id, _| live.contains(id));
+        }
+        owners.insert(session, caller.subject().to_owned());
     }
 }
 
@@ -121,6 +157,7 @@ impl<S> Limited<S> {
                 queued: AtomicUsize::new(0),
                 sessions,
                 per_session: Mutex::new(HashMap::new()),
+                owners: Mutex::new(HashMap::new()),
                 closing: AtomicBool::new(false),
                 running: Mutex::new(HashMap::new()),
                 next: AtomicUsize::new(0),
@@ -212,26 +249,6 @@ impl ShutdownHandle {
     }
 }
 
-/// A refusal: the status and a JSON-RPC error naming the limit.
-fn refuse(status: StatusCode, message: &str) -> Response<HttpBody> {
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": -32000, "message": message},
-    });
-    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    if status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE {
-        response
-            .headers_mut()
-            .insert(RETRY_AFTER, HeaderValue::from_static("1"));
-    }
-    response
-}
-
 /// What a request holds while it is handled, given back when its answer has been sent or
 /// dropped: its place, its session's count, its signal's registration.
 struct Held {
@@ -301,37 +318,6 @@ impl Body for Answer {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
-    }
-}
-
-/// A request's body, read whole within the limits: the bytes, or the refusal.
-async fn read_body<B>(body: B, limits: &HttpLimits) -> Result<Bytes, Response<HttpBody>>
-where
-    B: Body + Send,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    let read = tokio::time::timeout(
-        limits.body_timeout,
-        LimitedBody::new(body, limits.max_body).collect(),
-    )
-    .await;
-    match read {
-        Ok(Ok(collected)) => Ok(collected.to_bytes()),
-        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(refuse(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("the request body is over {} bytes", limits.max_body),
-        )),
-        Ok(Err(_)) => Err(refuse(
-            StatusCode::BAD_REQUEST,
-            "the request body could not be read",
-        )),
-        Err(_) => Err(refuse(
-            StatusCode::REQUEST_TIMEOUT,
-            &format!(
-                "the request body did not arrive within {} s",
-                limits.body_timeout.as_secs_f64()
-            ),
-        )),
     }
 }
 
@@ -510,6 +496,12 @@ where
     if let Some(refusal) = refused_at_once(state, post, length, session.as_deref()).await {
         return refusal;
     }
+    let caller = request.extensions().get::<Caller>().cloned();
+    if let (Some(session), Some(caller)) = (&session, &caller)
+        && state.owned_by_another(session, caller)
+    {
+        return no_such_session();
+    }
     let mut held = Held::new(state);
     if (post || stream)
         && let Some(session) = &session
@@ -540,6 +532,16 @@ where
         Ok(response) => response,
         Err(never) => match never {},
     };
+    // A session opened behind an authorization belongs to its caller.
+    if session.is_none()
+        && let Some(caller) = &caller
+        && let Some(opened) = response
+            .headers()
+            .get(SESSION_ID)
+            .and_then(|value| value.to_str().ok())
+    {
+        state.own(opened.to_owned(), caller).await;
+    }
     let (parts, body) = response.into_parts();
     Response::from_parts(
         parts,

@@ -1,5 +1,6 @@
 //! A toolbox as an MCP server: rmcp's [`ServerHandler`] over an `Arc<Toolbox<C>>`.
 
+mod answers;
 mod auth;
 mod call;
 mod limited;
