@@ -298,7 +298,7 @@ impl Authorization {
                 StatusCode::UNAUTHORIZED,
                 format!(
                     "Bearer resource_metadata={metadata}, error=\"invalid_token\", error_description={}",
-                    quoted(invalid.description())
+                    quoted(&header_text(invalid.description()))
                 ),
                 json!({"error": "invalid_token", "error_description": invalid.description()}),
             ),
@@ -316,12 +316,10 @@ impl Authorization {
             ),
         };
         let mut response = json_response(status, &body);
-        // A header value cannot hold control characters; the challenge is ASCII by
-        // construction, but a description from a validator might not be.
-        let challenge = HeaderValue::from_str(&challenge).unwrap_or_else(|_| {
-            HeaderValue::from_str(&format!("Bearer resource_metadata={metadata}"))
-                .unwrap_or(HeaderValue::from_static("Bearer"))
-        });
+        // Visible ASCII by construction (a validator's description is made so); should a
+        // resource URL still not be, the bare scheme.
+        let challenge =
+            HeaderValue::from_str(&challenge).unwrap_or(HeaderValue::from_static("Bearer"));
         response.headers_mut().insert(WWW_AUTHENTICATE, challenge);
         response
     }
@@ -355,6 +353,20 @@ fn split_url(url: &str) -> (&str, &str) {
     let path = &url[path_at..];
     let path = path.split(['?', '#']).next().unwrap_or("");
     (&url[..path_at], path)
+}
+
+/// `text` as a header parameter can hold it (RFC 6750, section 3: `error_description` is
+/// visible ASCII): other characters become `?`. The JSON body keeps the text as it is.
+fn header_text(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c == ' ' || c.is_ascii_graphic() {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect()
 }
 
 /// `text` as an RFC 9110 quoted-string.
@@ -465,6 +477,22 @@ mod tests {
         assert_eq!(token("bearer  abc ").as_deref(), Some("abc"));
         assert_eq!(token("Basic YTpi"), None);
         assert_eq!(token("Bearer").as_deref(), Some(""));
+    }
+
+    #[test]
+    fn descriptions_in_the_challenge_are_visible_ascii() {
+        assert_eq!(header_text("jeton expiré\n"), "jeton expir??");
+        let auth = Authorization::new("https://h/mcp", |_: String| async {
+            Err(InvalidToken::new("jeton expiré"))
+        });
+        let response = auth.refusal_response(&Refusal::Unauthorized(Some(InvalidToken::new(
+            "jeton expiré",
+        ))));
+        assert_eq!(
+            response.headers()[WWW_AUTHENTICATE],
+            "Bearer resource_metadata=\"https://h/.well-known/oauth-protected-resource/mcp\", \
+             error=\"invalid_token\", error_description=\"jeton expir?\""
+        );
     }
 
     #[test]
