@@ -470,3 +470,42 @@ async fn requests_queued_when_a_shutdown_begins_are_refused() {
     let drained = within(draining).await.unwrap();
     assert_eq!((drained.finished, drained.cancelled), (1, 0));
 }
+
+#[tokio::test]
+async fn a_queued_request_whose_client_goes_away_leaves_its_place_in_the_queue() {
+    let (address, _) = serve(false, HttpLimits::new().max_in_flight(1).max_queued(1)).await;
+    let first = hold("queue-gone-1");
+    let held = tokio::spawn(async move {
+        post(
+            address,
+            &call(1, "wait", json!({"key": "queue-gone-1"})),
+            None,
+        )
+        .await
+    });
+    within(first.started.notified()).await;
+    // Queued, then gone, several times over: each leaves the queue as it came.
+    for n in 0..3 {
+        let body = call(10 + n, "add", json!({"a": 1, "b": 2})).to_string();
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+             accept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18\r\n\
+             content-length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        drop(stream);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The queue of one is free again: a request waits in it, and is answered once the place is.
+    let queued =
+        tokio::spawn(
+            async move { post(address, &call(2, "add", json!({"a": 1, "b": 2})), None).await },
+        );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    first.release.notify_one();
+    assert_eq!(within(held).await.unwrap().status(), 200);
+    assert_eq!(within(queued).await.unwrap().status(), 200);
+}

@@ -403,8 +403,9 @@ impl Held {
         if let Ok(place) = Arc::clone(&state.places).try_acquire_owned() {
             self.place = Some(place);
         } else {
-            if state.queued.fetch_add(1, Ordering::SeqCst) >= limits.max_queued {
-                state.queued.fetch_sub(1, Ordering::SeqCst);
+            // Counted while it waits, however the wait ends (a client that goes away drops it).
+            let waiting = Waiting::enter(&state.queued);
+            if waiting.ahead >= limits.max_queued {
                 self.sent = true;
                 return Some(refuse(
                     StatusCode::TOO_MANY_REQUESTS,
@@ -415,7 +416,7 @@ impl Held {
                 ));
             }
             let place = Arc::clone(&state.places).acquire_owned().await;
-            state.queued.fetch_sub(1, Ordering::SeqCst);
+            drop(waiting);
             self.place = place.ok();
             // Queued before a shutdown began: refused as a new request is.
             if state.closing.load(Ordering::SeqCst) {
@@ -430,6 +431,26 @@ impl Held {
         state.running().insert(id, self.gone.clone());
         self.id = Some(id);
         None
+    }
+}
+
+/// A request counted among those waiting for a place, until it is dropped.
+struct Waiting<'a> {
+    queued: &'a AtomicUsize,
+    /// How many were waiting before it.
+    ahead: usize,
+}
+
+impl<'a> Waiting<'a> {
+    fn enter(queued: &'a AtomicUsize) -> Self {
+        let ahead = queued.fetch_add(1, Ordering::SeqCst);
+        Waiting { queued, ahead }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.queued.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
