@@ -78,6 +78,24 @@ async fn within<T>(future: impl std::future::Future<Output = T>) -> T {
         .expect("an answer within ten seconds")
 }
 
+/// A POST on a connection of its own, for the tests that break HTTP's rules or go away:
+/// `headers` (each ending in CRLF) after the usual ones, `length` announced, `sent` sent.
+async fn raw_post(
+    address: SocketAddr,
+    headers: &str,
+    length: usize,
+    sent: &str,
+) -> tokio::net::TcpStream {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18\r\n\
+         {headers}content-length: {length}\r\n\r\n{sent}"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+}
+
 fn request(id: u64, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
@@ -155,10 +173,8 @@ async fn a_body_that_trickles_in_is_cut_off_with_408() {
         HttpLimits::new().body_timeout(Duration::from_millis(300)),
     )
     .await;
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let head = "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
-         accept: application/json, text/event-stream\r\ncontent-length: 200\r\n\r\n{\"jsonrpc\"";
-    stream.write_all(head.as_bytes()).await.unwrap();
+    // 200 bytes announced, 10 sent.
+    let mut stream = raw_post(address, "", 200, r#"{"jsonrpc""#).await;
     // One byte now and then, never the whole body.
     let started = std::time::Instant::now();
     let mut answer = Vec::new();
@@ -315,14 +331,7 @@ async fn a_client_that_goes_away_has_its_call_cancelled() {
         let key = format!("gone-{stateful}");
         let gone = hold(&key);
         let body = call(7, "wait", json!({"key": key})).to_string();
-        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-        let head = format!(
-            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
-             accept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18\r\n\
-             {session}content-length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).await.unwrap();
+        let stream = raw_post(address, &session, body.len(), &body).await;
         within(gone.started.notified()).await;
         drop(stream);
         within(async {
@@ -487,14 +496,7 @@ async fn a_queued_request_whose_client_goes_away_leaves_its_place_in_the_queue()
     // Queued, then gone, several times over: each leaves the queue as it came.
     for n in 0..3 {
         let body = call(10 + n, "add", json!({"a": 1, "b": 2})).to_string();
-        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-        let head = format!(
-            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
-             accept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-06-18\r\n\
-             content-length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).await.unwrap();
+        let stream = raw_post(address, "", body.len(), &body).await;
         tokio::time::sleep(Duration::from_millis(100)).await;
         drop(stream);
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -22,18 +22,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
+from check_mcp_server import check, text
+
 READ_ONLY = {"add", "get_weather", "divide", "search", "whoami", "count", "cancelled_counts"}
 ALL = READ_ONLY | {"set_tags", "update_preferences", "explode", "create_invoice", "sleep"}
-
-
-def text(result):
-    return "".join(block.text for block in result.content if block.type == "text")
-
-
-def check(condition, what):
-    if not condition:
-        raise AssertionError(what)
-    print(f"ok: {what}")
 
 
 def connect(url, token, mode):

@@ -367,29 +367,31 @@ impl Held {
     fn count_in_session(&mut self, session: &str, stream: bool) -> Option<Response<HttpBody>> {
         let limits = &self.state.limits;
         let mut uses = self.state.session_use();
-        let entry = uses.entry(session.to_owned()).or_default();
-        let (count, most, what) = if stream {
-            (
-                &mut entry.streams,
-                limits.max_streams_per_session,
-                "open streams",
-            )
+        let (most, what) = if stream {
+            (limits.max_streams_per_session, "open streams")
         } else {
-            (
-                &mut entry.requests,
-                limits.max_in_flight_per_session,
-                "requests in flight",
-            )
+            (limits.max_in_flight_per_session, "requests in flight")
         };
-        if *count >= most {
-            drop(uses);
-            self.sent = true;
+        let taken = uses.get(session).map_or(0, |entry| {
+            if stream {
+                entry.streams
+            } else {
+                entry.requests
+            }
+        });
+        if taken >= most {
             return Some(refuse(
                 StatusCode::TOO_MANY_REQUESTS,
                 &format!("the session has its most {what} ({most})"),
             ));
         }
-        *count += 1;
+        // Counted only when taken: a refused request leaves no entry behind.
+        let entry = uses.entry(session.to_owned()).or_default();
+        if stream {
+            entry.streams += 1;
+        } else {
+            entry.requests += 1;
+        }
         drop(uses);
         self.session = Some((session.to_owned(), stream));
         None
@@ -406,7 +408,6 @@ impl Held {
             // Counted while it waits, however the wait ends (a client that goes away drops it).
             let waiting = Waiting::enter(&state.queued);
             if waiting.ahead >= limits.max_queued {
-                self.sent = true;
                 return Some(refuse(
                     StatusCode::TOO_MANY_REQUESTS,
                     &format!(
@@ -420,7 +421,6 @@ impl Held {
             self.place = place.ok();
             // Queued before a shutdown began: refused as a new request is.
             if state.closing.load(Ordering::SeqCst) {
-                self.sent = true;
                 return Some(refuse(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "the server is shutting down",
@@ -537,10 +537,7 @@ where
     let bytes = if post {
         match read_body(body, &state.limits).await {
             Ok(bytes) => bytes,
-            Err(refusal) => {
-                held.sent = true;
-                return refusal;
-            }
+            Err(refusal) => return refusal,
         }
     } else {
         Bytes::new()

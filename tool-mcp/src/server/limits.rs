@@ -128,12 +128,4 @@ impl HttpLimits {
         self.max_streams_per_session = streams;
         self
     }
-
-    pub(crate) fn body_limit(&self) -> usize {
-        self.max_body
-    }
-
-    pub(crate) fn idle(&self) -> Duration {
-        self.session_idle
-    }
 }

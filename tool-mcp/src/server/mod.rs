@@ -350,9 +350,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ) -> Limited<StreamableHttpService<Self, LocalSessionManager>> {
         let server = self.clone();
         let stateful = config.legacy_session_mode;
-        let config = config.with_max_request_body_bytes(limits.body_limit());
+        let config = config.with_max_request_body_bytes(limits.max_body);
         let mut sessions = LocalSessionManager::default();
-        sessions.session_config.keep_alive = Some(limits.idle());
+        sessions.session_config.keep_alive = Some(limits.session_idle);
         let sessions = Arc::new(sessions);
         let service =
             StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
