@@ -265,6 +265,83 @@ pub use toolwright_runtime::__private;
 #[doc(inline)]
 pub use toolwright_mcp as mcp;
 
+/// A toolbox's tools in a [rig](https://docs.rs/rig-core) agent (feature `rig`; rig-core and
+/// rig-agent 0.44).
+///
+/// [`RigTools`](crate::rig::RigTools) takes the toolbox and the context its tools run with, once;
+/// it converts into the tools rig's agent builder takes and the hook that repairs the argument
+/// text rig would not hand a tool:
+///
+/// ```
+/// use toolwright::rig::rig_agent::AgentBuilder;
+/// use toolwright::rig::rig_core::{DynModel, operation::Completion, tool::DynamicTool};
+/// use toolwright::rig::{AgentBuilderExt, RigTools};
+/// use toolwright::{Toolbox, tool};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// # fn agent(model: DynModel<Completion>, tools: &RigTools) -> toolwright::rig::rig_agent::Agent {
+/// let agent = AgentBuilder::new(model).toolwright(tools).build();
+/// // The same by hand: `.dynamic_tools(tools.tools()).add_hook(tools.hook())`.
+/// # agent }
+/// let tools = RigTools::new(Toolbox::new().with(AddTool).unwrap(), ());
+/// let rig_tools: Vec<DynamicTool> = tools.into();
+/// assert_eq!(rig_tools[0].name().as_str(), "add");
+/// ```
+///
+/// A call rig makes runs through the toolbox as any call does (lenient arguments, coercion, the
+/// whole schema, hooks, approval, timeouts, panics caught); bad arguments come back to the model
+/// as toolwright's feedback, for it to call again.
+#[cfg(feature = "rig")]
+pub mod rig {
+    #[doc(inline)]
+    pub use toolwright_runtime::rig::*;
+}
+
+/// A toolbox's tools, calls and results as [async-openai](https://docs.rs/async-openai)'s types
+/// (feature `async-openai`; async-openai 0.43, its Chat Completions and Responses types).
+///
+/// Conversions go through toolwright's own readers and writers, so nothing of a call is lost
+/// on the way: its id, name and argument text arrive as the provider sent them.
+///
+/// ```
+/// use toolwright::async_openai::async_openai::types::chat::CreateChatCompletionResponse;
+/// use toolwright::async_openai::ToolboxExt;
+/// use toolwright::{Toolbox, tool};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let tools = Toolbox::<()>::new().with(AddTool).unwrap();
+/// let request_tools = tools.chat_tools().unwrap(); // a request's `tools`
+/// assert_eq!(request_tools.len(), 1);
+///
+/// let response: CreateChatCompletionResponse = serde_json::from_value(serde_json::json!({
+///     "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+///     "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+///         "tool_calls": [{"id": "call_1", "type": "function",
+///             "function": {"name": "add", "arguments": "{'a': 2, 'b': 3,}"}}]}}],
+/// }))
+/// .unwrap();
+/// let turn = tools.read_chat_completion(&response).unwrap();
+/// let results: Vec<_> = turn.calls.iter().map(|call| tools.execute_blocking(call, &())).collect();
+/// assert_eq!(results[0].text(), "5"); // the broken JSON repaired
+/// let messages = tools.chat_tool_messages(&turn.calls, &results).unwrap(); // the next request's
+/// assert_eq!(messages.len(), 1);
+/// ```
+#[cfg(feature = "async-openai")]
+pub mod async_openai {
+    #[doc(inline)]
+    pub use toolwright_runtime::openai_types::*;
+}
+
 #[doc = include_str!("tool_attr.md")]
 pub use toolwright_macros::tool;
 

@@ -10,24 +10,7 @@ use serde_json::{Value, json};
 use crate::data;
 use crate::demo;
 use crate::support;
-
-fn example(name: &str) -> PathBuf {
-    // From the workspace's root, as a user runs them: the examples are the facade's and the
-    // MCP crate's (the root's default members), not this test package's.
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--example", name])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building example {name}");
-    let mut path = std::env::current_exe().unwrap();
-    path.pop();
-    if path.ends_with("deps") {
-        path.pop();
-    }
-    path.join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
-}
+use crate::support::example;
 
 /// Starts an example with `args`, its stdin, stdout and stderr piped.
 fn spawn(name: &str, args: &[&str]) -> Child {

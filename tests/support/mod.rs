@@ -2,6 +2,9 @@
 //! streams. (Each test binary uses some of them.)
 #![allow(dead_code)]
 
+use std::path::PathBuf;
+use std::process::Command;
+
 use serde_json::Value;
 use toolwright::{Arguments, CallKind, ToolCall};
 
@@ -77,4 +80,23 @@ pub fn check_recorded_call(call: &ToolCall, expected: &Value, notes: &[String], 
         },
         "{context}"
     );
+}
+
+/// An example of the workspace's root, built as a user builds it: its executable.
+pub fn example(name: &str) -> PathBuf {
+    // From the workspace's root, as a user runs them: the examples are the facade's and the
+    // MCP crate's (the root's default members), not this test package's.
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--example", name])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building example {name}");
+    let mut path = std::env::current_exe().unwrap();
+    path.pop();
+    if path.ends_with("deps") {
+        path.pop();
+    }
+    path.join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }

@@ -46,6 +46,11 @@ mod output;
 mod policy;
 mod result;
 
+#[cfg(feature = "async-openai")]
+pub mod openai_types;
+#[cfg(feature = "rig")]
+pub mod rig;
+
 #[doc(hidden)]
 pub mod __private;
 
