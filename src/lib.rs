@@ -273,9 +273,7 @@ pub use toolwright_mcp as mcp;
 /// text rig would not hand a tool:
 ///
 /// ```
-/// use toolwright::rig::rig_agent::AgentBuilder;
-/// use toolwright::rig::rig_core::{DynModel, operation::Completion, tool::DynamicTool};
-/// use toolwright::rig::{AgentBuilderExt, RigTools};
+/// use toolwright::rig::RigTools;
 /// use toolwright::{Toolbox, tool};
 ///
 /// /// Adds two numbers.
@@ -284,12 +282,11 @@ pub use toolwright_mcp as mcp;
 ///     a + b
 /// }
 ///
-/// # fn agent(model: DynModel<Completion>, tools: &RigTools) -> toolwright::rig::rig_agent::Agent {
-/// let agent = AgentBuilder::new(model).toolwright(tools).build();
-/// // The same by hand: `.dynamic_tools(tools.tools()).add_hook(tools.hook())`.
-/// # agent }
 /// let tools = RigTools::new(Toolbox::new().with(AddTool).unwrap(), ());
-/// let rig_tools: Vec<DynamicTool> = tools.into();
+/// // With rig-agent's builder: `AgentBuilder::new(model).toolwright(&tools).build()`
+/// // (`toolwright::rig::AgentBuilderExt`), or by hand
+/// // `.dynamic_tools(tools.tools()).add_hook(tools.hook())`.
+/// let rig_tools = tools.tools(); // `Vec<rig_core::tool::DynamicTool>`
 /// assert_eq!(rig_tools[0].name().as_str(), "add");
 /// ```
 ///

@@ -2,12 +2,12 @@
 //! client, pointed at a scripted OpenAI-compatible server on loopback. What the server receives
 //! next is what the model would read: each call's result as a `tool` message.
 
+use rig_agent::AgentBuilder;
+use rig_core::providers::openai::OpenAIConfig;
+use rig_core::tool::ToolErrorKind;
 use serde_json::json;
 use toolwright::ToolCall;
 use toolwright::provider::Provider;
-use toolwright::rig::rig_agent::AgentBuilder;
-use toolwright::rig::rig_core::providers::openai::OpenAIConfig;
-use toolwright::rig::rig_core::tool::ToolErrorKind;
 use toolwright::rig::{APPROVAL_REQUIRED, AgentBuilderExt, PendingApproval, RigTools};
 
 use crate::demo;
@@ -15,9 +15,7 @@ use crate::server::{self, Reply, calls_response, text_response, tool_messages};
 
 fn model(
     server: &server::Replay,
-) -> toolwright::rig::rig_core::driver::Model<
-    toolwright::rig::rig_core::providers::openai::wire::Chat,
-> {
+) -> rig_core::driver::Model<rig_core::providers::openai::wire::Chat> {
     OpenAIConfig::new("test-key")
         .with_base_url(server.base_url())
         .client()

@@ -47,9 +47,8 @@ use crate::tool::DynTool;
 use crate::toolbox::Toolbox;
 
 pub use self::hook::RepairHook;
-/// The rig crates these conversions are written against, for naming their types at the same
-/// version.
-pub use {rig_agent, rig_core};
+// rig-core and rig-agent are not re-exported: rig-core re-exports serde and schemars, and the
+// compiler would then name those traits through it in every message about a tool's types.
 
 /// The code of the refusal rig gets for a call that waits for approval.
 pub const APPROVAL_REQUIRED: &str = "approval_required";
