@@ -411,15 +411,15 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     };
     // Free tools are gathered for `Toolbox::collect`; a toolset's need their service.
     let submit = entry.map(|entry| quote!(#rt::submit! { #entry }));
-    // A toolset's handle is made with its service, and its definition renamed when the toolset
-    // is given a prefix.
+    // A toolset's handle is made with its service, and its definition changed when the toolset
+    // changes it (a prefix, scopes).
     let constructor = match &tool.owner {
         Owner::Free => None,
         Owner::Method { service, .. } => Some(quote! {
             impl #ident {
                 fn __tool_new(
                     __tool_service: #rt::Arc<#service>,
-                    __tool_name: ::core::option::Option<#rt::String>,
+                    __tool_name: #rt::Member,
                 ) -> Self {
                     #ident {
                         __tool_service,

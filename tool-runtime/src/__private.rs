@@ -529,14 +529,13 @@ pub use crate::exec::run_blocking;
 
 pub use std::any::Any;
 pub use std::boxed::Box;
-pub use std::string::String;
 
-pub use crate::toolset::Toolset;
+pub use crate::toolset::{Member, Toolset};
 
-/// A toolset tool's definition under another name (the set's prefix), or `None` to use the
-/// static one.
+/// A toolset tool's definition as its set has it (another name, more scopes), or `None` to use
+/// the static one.
 #[inline(never)]
-pub fn renamed(definition: &ToolDefinition, name: Option<String>) -> Option<Box<ToolDefinition>> {
-    name.map(|name| Box::new(definition.clone().with_name(name)))
+pub fn renamed(definition: &ToolDefinition, member: Member) -> Option<Box<ToolDefinition>> {
+    member.definition(definition)
 }
 pub use std::sync::{Arc, OnceLock};

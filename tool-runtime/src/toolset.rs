@@ -1,18 +1,39 @@
 //! [`Toolset`]: the tools of one service, as `#[toolset]` makes them, registered together.
 
-use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::args::{ArgumentError, ArgumentPolicy, ParseSession};
-use crate::call::Arguments;
-use crate::exec::{CallScope, MaybeReady};
-use crate::result::ToolResult;
 use crate::tool::{DynTool, ToolDefinition};
 use crate::toolbox::IntoTools;
 
-/// Makes one tool of a set, under its name with the set's prefix when it has one.
-type Make<C> = Box<dyn FnOnce(Option<String>) -> Arc<dyn DynTool<C>> + Send>;
+/// Makes one tool of a set, its definition as the set says ([`Member`]).
+type Make<C> = Box<dyn FnOnce(Member) -> Arc<dyn DynTool<C>> + Send>;
+
+/// What a set changes in the definition of each of its tools: the name (the set's prefix) and
+/// the scopes the set requires. The generated constructor of a toolset's tool takes it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Default)]
+pub struct Member {
+    name: Option<String>,
+    scopes: Arc<[String]>,
+}
+
+impl Member {
+    /// The tool's definition as the set has it, or `None` when the set changes nothing (the
+    /// static definition is then used, and nothing is copied).
+    pub(crate) fn definition(self, definition: &ToolDefinition) -> Option<Box<ToolDefinition>> {
+        if self.name.is_none() && self.scopes.is_empty() {
+            return None;
+        }
+        let mut definition = definition.clone();
+        if let Some(name) = self.name {
+            definition = definition.with_name(name);
+        }
+        Some(Box::new(
+            definition.with_scopes(self.scopes.iter().cloned()),
+        ))
+    }
+}
 
 /// The tools of one service, each holding a share of it: what `Service::toolset` gives for a
 /// `#[toolset] impl Service`. Register them together with
@@ -74,7 +95,7 @@ impl<C: ?Sized> Toolset<C> {
     }
 
     #[doc(hidden)]
-    /// Adds the tool `name`, made by `make` under the name it is given (`None`: its own).
+    /// Adds the tool `name`, made by `make` with the definition the set gives it.
     pub fn push(&mut self, name: &'static str, make: Make<C>) {
         self.tools.push((name, make));
     }
@@ -129,53 +150,16 @@ impl<C: ?Sized> Toolset<C> {
 
 impl<C: ?Sized + Sync + 'static> IntoTools<C> for Toolset<C> {
     fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
-        let (prefix, scopes) = (self.prefix, self.scopes);
+        let (prefix, scopes): (String, Arc<[String]>) = (self.prefix, self.scopes.into());
         self.tools
             .into_iter()
             .map(|(name, make)| {
-                let tool = make((!prefix.is_empty()).then(|| format!("{prefix}{name}")));
-                if scopes.is_empty() {
-                    tool
-                } else {
-                    let definition = tool
-                        .definition()
-                        .clone()
-                        .with_scopes(scopes.iter().cloned());
-                    Arc::new(Scoped { tool, definition })
-                }
+                make(Member {
+                    name: (!prefix.is_empty()).then(|| format!("{prefix}{name}")),
+                    scopes: Arc::clone(&scopes),
+                })
             })
             .collect()
-    }
-}
-
-/// A tool of a set with the set's scopes added to its definition; it runs as it is.
-struct Scoped<C: ?Sized> {
-    tool: Arc<dyn DynTool<C>>,
-    definition: ToolDefinition,
-}
-
-impl<C: ?Sized + Sync> DynTool<C> for Scoped<C> {
-    fn definition(&self) -> &ToolDefinition {
-        &self.definition
-    }
-
-    fn parse_dyn(
-        &self,
-        arguments: &Arguments,
-        ctx: &C,
-        session: &mut ParseSession,
-    ) -> Result<Box<dyn Any + Send>, ArgumentError> {
-        self.tool.parse_dyn(arguments, ctx, session)
-    }
-
-    fn run_dyn<'a>(
-        &'a self,
-        arguments: &'a Arguments,
-        ctx: &'a C,
-        call: CallScope<'a>,
-        policy: &ArgumentPolicy,
-    ) -> MaybeReady<'a, ToolResult> {
-        self.tool.run_dyn(arguments, ctx, call, policy)
     }
 }
 
