@@ -100,8 +100,7 @@ mod spans {
     }
 }
 
-#[path = "mcp/http.rs"]
-#[allow(dead_code)] // This binary serves on a listener of its own.
+#[path = "support/http.rs"]
 mod http;
 
 /// One test at a time: each installs a subscriber of its own.

@@ -7,6 +7,8 @@ mod data;
 #[allow(dead_code)]
 mod demo;
 
+#[path = "../support/http.rs"]
+mod http;
 #[path = "../support/mod.rs"]
 mod support;
 

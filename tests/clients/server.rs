@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
 use serde_json::{Value, json};
+
+use crate::http as http_server;
 
 /// One scripted answer.
 #[derive(Debug, Clone)]
@@ -64,46 +64,33 @@ pub async fn start(replies: Vec<Reply>) -> Replay {
         address,
         received: Arc::clone(&received),
     };
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                return;
+    let service = service_fn(move |request: http::Request<hyper::body::Incoming>| {
+        let received = Arc::clone(&received);
+        let script = Arc::clone(&script);
+        async move {
+            let path = request.uri().path().to_owned();
+            let authorization = request
+                .headers()
+                .get(http::header::AUTHORIZATION)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned);
+            let bytes = request.into_body().collect().await.unwrap().to_bytes();
+            let body = serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+            received.lock().unwrap().push(Received {
+                path: path.clone(),
+                authorization,
+                body,
+            });
+            let next = if path.ends_with("/chat/completions") {
+                script.lock().unwrap().next()
+            } else {
+                None
             };
-            let received = Arc::clone(&received);
-            let script = Arc::clone(&script);
-            let service = service_fn(move |request: http::Request<hyper::body::Incoming>| {
-                let received = Arc::clone(&received);
-                let script = Arc::clone(&script);
-                async move {
-                    let path = request.uri().path().to_owned();
-                    let authorization = request
-                        .headers()
-                        .get(http::header::AUTHORIZATION)
-                        .and_then(|value| value.to_str().ok())
-                        .map(str::to_owned);
-                    let bytes = request.into_body().collect().await.unwrap().to_bytes();
-                    let body = serde_json::from_slice(&bytes)
-                        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-                    received.lock().unwrap().push(Received {
-                        path: path.clone(),
-                        authorization,
-                        body,
-                    });
-                    let next = if path.ends_with("/chat/completions") {
-                        script.lock().unwrap().next()
-                    } else {
-                        None
-                    };
-                    Ok::<_, Infallible>(answer(next, &path))
-                }
-            });
-            tokio::spawn(async move {
-                let _ = auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
+            Ok::<_, Infallible>(answer(next, &path))
         }
     });
+    http_server::serve_hyper(listener, service);
     replay
 }
 
