@@ -11,8 +11,9 @@
 //! Environment, as the official SDKs read it: `OPENAI_BASE_URL` (default
 //! `https://api.openai.com/v1`), `OPENAI_API_KEY` (sent as a bearer token when set; a local
 //! server may need none) and `OPENAI_MODEL` (required). Each step is printed on stdout as it
-//! happens (`[turn] call name arguments`, then `[turn] result name: text`), and last the model's
-//! final answer. Exit status: 0 with an answer; 1 for an HTTP or provider error, a stream that
+//! happens (`[turn] text ...` for what the model said beside its calls, `[turn] call name
+//! arguments`, then `[turn] result name: text`), and last the model's final answer; what the
+//! stream held that could not be read whole goes to stderr as `warning: ...`. Exit status: 0 with an answer; 1 for an HTTP or provider error, a stream that
 //! cannot be read, or no answer after 8 turns (the message on stderr); 2 for a usage error.
 //!
 //! HTTP is reqwest's, behind this example only: toolwright itself reads and writes the JSON.
@@ -80,9 +81,16 @@ async fn run(prompt: &str, base: &str, model: &str, key: Option<&str>) -> Result
             "stream": true,
         });
         let turn = stream_turn(&client, &url, key, &body, &tools).await?;
+        // What the stream held that could not be read whole is said, not dropped.
+        for warning in &turn.warnings {
+            eprintln!("warning: {warning}");
+        }
         let calls: Vec<_> = turn.local_calls().cloned().collect();
         if calls.is_empty() {
             return Ok(turn.text);
+        }
+        if !turn.text.trim().is_empty() {
+            println!("[{turn_number}] text {}", turn.text.replace('\n', " "));
         }
         messages.push(
             turn.assistant_message()

@@ -203,3 +203,33 @@ async fn a_model_that_keeps_calling_is_stopped_after_8_turns() {
     assert!(stderr.contains("no answer after 8 turns"), "{stderr}");
     assert_eq!(server.received().len(), 8);
 }
+
+#[tokio::test]
+async fn text_beside_calls_is_printed_and_what_the_stream_could_not_read_is_warned_of() {
+    let mut turn = vec![
+        chunk(json!({"role": "assistant", "content": "Let me add."}), None),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                "function": {"name": "add", "arguments": "{\"a\": 1, \"b\": 2}"}}]}),
+            None,
+        ),
+    ];
+    // A finish reason that is not text: the call still runs, and the oddity is reported.
+    let mut odd = chunk(json!({}), None);
+    odd["choices"][0]["finish_reason"] = json!(7);
+    turn.push(odd);
+    let server = server::start(vec![Reply::Stream(turn), streamed_text(&["3"])]).await;
+    let output = run_agent(&server, &["add"], None).await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("[1] text Let me add.\n[1] call add"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[1] result add: 3"), "{stdout}");
+    assert!(
+        stderr.contains("warning:") && stderr.contains("finish_reason"),
+        "{stderr}"
+    );
+}

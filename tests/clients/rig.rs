@@ -196,6 +196,16 @@ async fn panics_timeouts_and_callers_keep_their_meaning_in_rig() {
         Some(toolwright_says(&ToolCall::new("x", "add", r#"{"a": true}"#)).as_str())
     );
 
+    // The size limit holds on the arguments rig hands over as a value.
+    let huge = json!({"a": "x".repeat(9 << 20), "b": 1});
+    let refused = find("add").execute(huge.clone()).await.unwrap_err();
+    assert_eq!(refused.kind(), ToolErrorKind::InvalidArgs);
+    let said = demo::toolbox()
+        .execute_blocking(&ToolCall::new("x", "add", huge), &demo::context())
+        .text();
+    assert!(said.contains("limit"), "{said}");
+    assert_eq!(refused.model_output().as_text(), Some(said.as_str()));
+
     // On behalf of a caller, only the tools it may call are given to rig.
     let toolbox = demo::toolbox().require_scopes(["write"], |definition| {
         definition.annotations().read_only != Some(true)

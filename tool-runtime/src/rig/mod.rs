@@ -308,21 +308,15 @@ fn into_rig(call: ToolCall, result: ToolResult) -> Result<ToolOutput, ToolExecut
 }
 
 fn output(content: Content) -> ToolOutput {
-    let parts = content.into_vec();
-    if parts
+    if content
         .iter()
         .all(|part| matches!(part, ContentPart::Text { .. }))
     {
-        let text: String = parts
-            .into_iter()
-            .map(|part| match part {
-                ContentPart::Text { text } => text,
-                ContentPart::Image { .. } => String::new(),
-            })
-            .collect();
-        return ToolOutput::text(text);
+        // Joined as every provider's text is (`ToolResult::text`).
+        return ToolOutput::text(content.text());
     }
-    let content = parts
+    let content = content
+        .into_vec()
         .into_iter()
         .map(|part| match part {
             ContentPart::Text { text } => ToolResultContent::text(text),
