@@ -11,12 +11,80 @@ use toolwright::{Arguments, Tool, ToolCall, Toolbox};
 
 mod common;
 
-use common::{AddTool, SearchTool, baseline, baseline_value};
+use common::{
+    ADD_ARGS, AddTool, REGISTER_ARGS, RegisterTool, SEARCH_ARGS, SearchTool, baseline,
+    baseline_owned, baseline_register, baseline_search, baseline_value,
+};
+
+/// The three tools of issue 32, each one valid call through the whole dispatch (`<tool>-base`,
+/// `<tool>-toolwright`), and from strings a provider reader owns, one set per call (`<tool>-owned-base`,
+/// `<tool>-owned`).
+fn three_tools(which: &str, iterations: usize) -> Option<usize> {
+    let (tool, path) = which.split_once('-')?;
+    let (base, arguments): (fn(&str, &str) -> common::Baseline, &str) = match tool {
+        "add" => (baseline, ADD_ARGS),
+        "search" => (baseline_search, SEARCH_ARGS),
+        "register" => (baseline_register, REGISTER_ARGS),
+        _ => return None,
+    };
+    let tools = Toolbox::<()>::new()
+        .with(AddTool)
+        .and_then(|tools| tools.with(SearchTool))
+        .and_then(|tools| tools.with(RegisterTool))
+        .expect("three tools");
+    let call = ToolCall::new("call_1", tool, arguments);
+    assert!(!tools.execute_blocking(&call, &()).is_error, "{which}");
+    let owned = || {
+        (
+            black_box("call_1").to_owned(),
+            black_box(tool).to_owned(),
+            black_box(arguments).to_owned(),
+        )
+    };
+    let mut checksum = 0;
+    match path {
+        "base" => {
+            for _ in 0..iterations {
+                let result = black_box(base(black_box("call_1"), black_box(arguments)));
+                checksum += result.content.len() + usize::from(result.is_error);
+            }
+        }
+        "toolwright" => {
+            for _ in 0..iterations {
+                checksum += black_box(tools.execute_blocking(black_box(&call), &()))
+                    .content
+                    .len();
+            }
+        }
+        "owned-base" => {
+            for _ in 0..iterations {
+                let (id, name, text) = owned();
+                let result = black_box(baseline_owned(id, name, text));
+                checksum += result.content.len() + usize::from(result.is_error);
+            }
+        }
+        "owned" => {
+            for _ in 0..iterations {
+                let (id, name, text) = owned();
+                let call = ToolCall::new(id, name, text);
+                checksum += black_box(tools.execute_blocking(black_box(&call), &()))
+                    .content
+                    .len();
+            }
+        }
+        _ => return None,
+    }
+    Some(checksum)
+}
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let which = args.next().unwrap_or_else(|| "both".to_owned());
     let iterations: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
+    if let Some(checksum) = three_tools(&which, iterations) {
+        println!("{which}: {iterations} iterations, checksum {checksum}");
+        return;
+    }
     let tools = Toolbox::<()>::new().with(AddTool).expect("one tool");
     let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
     let mut checksum = 0;
