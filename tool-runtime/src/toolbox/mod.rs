@@ -6,6 +6,7 @@
 mod access;
 mod dispatch;
 mod lint;
+mod names;
 mod settings;
 
 pub use self::dispatch::ParsedArguments;
@@ -129,8 +130,8 @@ tuples!(A B D E F G H I J K L M N O P Q);
 #[allow(clippy::struct_excessive_bools)]
 pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) tools: Vec<Arc<dyn DynTool<C>>>,
-    /// `(name, index into tools)`, sorted by name: a binary search beats hashing for toolbox sizes.
-    by_name: Vec<(Box<str>, usize)>,
+    /// The index of each tool by its name.
+    by_name: names::Names,
     expose_panic_messages: bool,
     pub(crate) policy: ArgumentPolicy,
     strict: bool,
@@ -218,7 +219,7 @@ impl<C: ?Sized> Default for Toolbox<C> {
     fn default() -> Self {
         Toolbox {
             tools: Vec::new(),
-            by_name: Vec::new(),
+            by_name: names::Names::default(),
             expose_panic_messages: false,
             policy: ArgumentPolicy::default(),
             strict: false,
@@ -298,14 +299,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         }
         let name = definition.name().to_owned();
         self.mapped_names |= Provider::ALL.iter().any(|p| p.check_name(&name).is_err());
-        match self
-            .by_name
-            .binary_search_by(|(n, _)| (**n).cmp(name.as_str()))
-        {
-            Ok(_) => return Err(RegisterError::DuplicateName(name)),
-            Err(at) => self
-                .by_name
-                .insert(at, (name.into_boxed_str(), self.tools.len())),
+        if !self.by_name.insert(&name, self.tools.len()) {
+            return Err(RegisterError::DuplicateName(name));
         }
         self.states.push(ToolState {
             failures: AtomicU32::new(0),
@@ -358,10 +353,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         while self.tools.len() > before {
             if let Some(tool) = self.tools.pop() {
                 self.states.pop();
-                let name = tool.definition().name();
-                if let Ok(at) = self.by_name.binary_search_by(|(n, _)| (**n).cmp(name)) {
-                    self.by_name.remove(at);
-                }
+                self.by_name.remove(tool.definition().name(), false);
             }
         }
         self.mapped_names = mapped_names;
@@ -395,16 +387,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// assert!(tools.is_empty() && tools.remove("hello").is_none());
     /// ```
     pub fn remove(&mut self, name: &str) -> Option<Arc<dyn DynTool<C>>> {
-        let at = self
-            .by_name
-            .binary_search_by(|(n, _)| (**n).cmp(name))
-            .ok()?;
-        let (_, index) = self.by_name.remove(at);
-        for (_, i) in &mut self.by_name {
-            if *i > index {
-                *i -= 1;
-            }
-        }
+        let index = self.by_name.remove(name, true)?;
         self.approval_rules.retain(|(i, _)| *i != index);
         for (i, _) in &mut self.approval_rules {
             if *i > index {
@@ -479,11 +462,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// The index of the tool with this name.
+    #[inline]
     pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
-        let at = self
-            .by_name
-            .binary_search_by(|(n, _)| (**n).cmp(name))
-            .ok()?;
-        Some(self.by_name[at].1)
+        self.by_name.get(name)
     }
 }
