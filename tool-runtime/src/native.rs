@@ -7,9 +7,10 @@ use std::sync::Arc;
 /// A tool's native (processed) value, of any `'static + Send + Sync` type; get it back with
 /// [`downcast_ref`](Self::downcast_ref) or [`downcast`](Self::downcast).
 ///
-/// Scalars (integers, floats, `bool`, `char`, `()`) are held inline, the rest behind an `Arc`:
-/// most tools return small values, and a result should not cost an allocation for them; a
-/// clone (of a [`ToolResult`](crate::ToolResult), say) shares the value rather than copying it.
+/// Scalars (integers, floats, `bool`, `char`, `()`) and a `String` are held inline, the rest
+/// behind an `Arc`: most tools return small values or text, and a result should not cost an
+/// allocation for them; a clone (of a [`ToolResult`](crate::ToolResult), say) shares a value
+/// behind an `Arc` rather than copying it.
 ///
 /// ```
 /// use toolwright::Native;
@@ -85,12 +86,16 @@ macro_rules! inline_scalars {
                 match self.0 {
                     $(Repr::$variant(scalar) => {
                         let mut slot = Some(scalar);
-                        match (&mut slot as &mut dyn Any)
+                        if let Some(value) = (&mut slot as &mut dyn Any)
                             .downcast_mut::<Option<T>>()
                             .and_then(Option::take)
                         {
-                            Some(value) => Ok(value),
-                            None => Err(self),
+                            return Ok(value);
+                        }
+                        // Not a `T`: the value goes back as it was (only a `T` is taken out).
+                        match slot {
+                            Some(scalar) => Err(Native(Repr::$variant(scalar))),
+                            None => Err(Native(Repr::Unit(()))),
                         }
                     })*
                     Repr::Shared(value) => match value.downcast::<T>() {
@@ -120,6 +125,7 @@ inline_scalars! {
     Usize(usize),
     F32(f32),
     F64(f64),
+    Text(String),
 }
 
 impl Native {
@@ -171,15 +177,33 @@ mod tests {
 
     #[test]
     fn clones_share_the_value() {
-        let native = Native::new(String::from("shared"));
+        let native = Native::new(vec![String::from("shared")]);
         let copy = native.clone();
         assert!(std::ptr::eq(
-            native.downcast_ref::<String>().unwrap(),
-            copy.downcast_ref::<String>().unwrap()
+            native.downcast_ref::<Vec<String>>().unwrap(),
+            copy.downcast_ref::<Vec<String>>().unwrap()
         ));
         // Shared: not movable out until the other holder is gone.
-        let native = native.downcast::<String>().unwrap_err();
+        let native = native.downcast::<Vec<String>>().unwrap_err();
         drop(copy);
-        assert_eq!(native.downcast::<String>().ok().as_deref(), Some("shared"));
+        assert_eq!(
+            native.downcast::<Vec<String>>().ok(),
+            Some(vec![String::from("shared")])
+        );
+    }
+
+    #[test]
+    fn text_is_held_inline_and_comes_back_whole() {
+        // The commonest result beside scalars: no allocation of its own, a clone copies it.
+        let native = Native::new(String::from("text"));
+        let copy = native.clone();
+        assert_eq!(
+            copy.downcast_ref::<String>().map(String::as_str),
+            Some("text")
+        );
+        let native = native.downcast::<i64>().unwrap_err();
+        assert!(native.is::<String>());
+        assert_eq!(native.downcast::<String>().ok().as_deref(), Some("text"));
+        assert!(copy.into_arc().downcast::<String>().is_ok());
     }
 }
