@@ -1,9 +1,11 @@
 //! The whole arguments pipeline (repair, coercion, validation, feedback) on any input, through
 //! the public Toolbox API: every call gets exactly one result, with its id, and nothing panics.
-//! Three tools: a dynamic one with a rich raw schema (the long way), a `#[tool]` fn whose
-//! schema has rules beyond serde (the fast path that checks them on the text's tokens), and one
-//! whose schema says nothing serde does not enforce (the fast path that reads the text as serde
-//! asks for it).
+//! Four tools: a dynamic one with a rich raw schema (the long way), two `#[tool]` fns whose
+//! schemas have rules beyond serde of every kind (those about one value at a time, checked in
+//! passing as serde reads the text; and those over whole values, checked on a tape: tagged
+//! unions, sets), and one whose schema says nothing serde does not enforce (the fast path that
+//! reads the text as serde asks for it). Input that is JSON is also sent as a value, and must get
+//! the same verdict (valid or not) as its text.
 
 #![no_main]
 
@@ -38,6 +40,89 @@ fn rules(
     page: Option<Page>,
 ) -> String {
     format!("{ratio} {tags:?} {page:?}")
+}
+
+/// A unit.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// Celsius.
+    Celsius,
+    /// Fahrenheit.
+    Fahrenheit,
+}
+
+/// A number or words, told apart by type.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum Amount {
+    /// At most 100.
+    Number(#[schemars(range(max = 100))] f64),
+    /// Words.
+    Words {
+        /// One to five characters.
+        #[schemars(length(min = 1, max = 5))]
+        text: String,
+    },
+}
+
+/// A tagged union (checked on the tape: the tag may come last).
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Figure {
+    /// A circle.
+    Circle {
+        /// Not negative.
+        #[schemars(range(min = 0.0))]
+        radius: f64,
+    },
+    /// A square.
+    Square {
+        /// At most 10.
+        #[schemars(range(max = 10))]
+        side: u32,
+    },
+}
+
+/// The other rules about one value at a time: integer ranges, exclusive bounds, steps, enums,
+/// constants, formats, counts of members, unions picked by type.
+#[toolwright::tool]
+fn kinds(
+    /// From -5 to 5.
+    #[schemars(range(min = -5, max = 5))]
+    level: i32,
+    /// Between 0 and 1, both excluded.
+    #[schemars(extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 1))]
+    share: Option<f64>,
+    /// In steps of a quarter.
+    #[schemars(extend("multipleOf" = 0.25))]
+    step: Option<f64>,
+    /// A unit.
+    unit: Option<Unit>,
+    /// Always "v1".
+    #[schemars(extend("const" = "v1"))]
+    version: Option<String>,
+    /// A date.
+    #[schemars(extend("format" = "date"))]
+    day: Option<String>,
+    /// At most two counts.
+    #[schemars(extend("maxProperties" = 2))]
+    counts: Option<std::collections::BTreeMap<String, u8>>,
+    /// An amount.
+    amount: Option<Amount>,
+) -> String {
+    format!("{level} {share:?} {step:?} {unit:?} {version:?} {day:?} {counts:?} {amount:?}")
+}
+
+/// Rules over whole values: a tagged union, a set.
+#[toolwright::tool]
+fn whole(
+    /// A figure.
+    figure: Figure,
+    /// Units, each once.
+    units: Option<std::collections::BTreeSet<Unit>>,
+) -> String {
+    format!("{figure:?} {units:?}")
 }
 
 /// An enum as serde writes it: a name, or a name and its content.
@@ -117,6 +202,10 @@ fn toolbox() -> &'static Toolbox {
             .unwrap()
             .with(PlainTool)
             .unwrap()
+            .with(KindsTool)
+            .unwrap()
+            .with(WholeTool)
+            .unwrap()
     })
 }
 
@@ -124,10 +213,24 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    for name in ["search", "rules", "plain"] {
+    // Only objects: other JSON (a string holding the arguments, say) is read differently as text.
+    let value = serde_json::from_str::<Value>(text).ok().filter(Value::is_object);
+    for name in ["search", "rules", "plain", "kinds", "whole"] {
         let call = ToolCall::new("fuzz-1", name, text);
         let result = toolbox().execute_blocking(&call, &());
         assert_eq!(result.call_id, "fuzz-1");
         assert!(!result.text().is_empty());
+        if let Some(value) = &value {
+            let call = ToolCall::new("fuzz-2", name, value.clone());
+            let from_value = toolbox().execute_blocking(&call, &());
+            assert_eq!(from_value.call_id, "fuzz-2");
+            assert_eq!(
+                from_value.is_error,
+                result.is_error,
+                "{name}: text and value disagree on {text:?}: {} | {}",
+                result.text(),
+                from_value.text()
+            );
+        }
     }
 });
