@@ -18,7 +18,7 @@ use common::{
 
 /// The three tools of issue 32, each one valid call through the whole dispatch (`<tool>-base`,
 /// `<tool>-toolwright`), and from strings a provider reader owns, one set per call (`<tool>-owned-base`,
-/// `<tool>-owned`).
+/// `<tool>-owned`; `<tool>-strings`: making and dropping those strings alone).
 fn three_tools(which: &str, iterations: usize) -> Option<usize> {
     let (tool, path) = which.split_once('-')?;
     let (base, arguments): (fn(&str, &str) -> common::Baseline, &str) = match tool {
@@ -61,6 +61,13 @@ fn three_tools(which: &str, iterations: usize) -> Option<usize> {
                 let (id, name, text) = owned();
                 let result = black_box(baseline_owned(id, name, text));
                 checksum += result.content.len() + usize::from(result.is_error);
+            }
+        }
+        // What the three owned strings cost alone (made and dropped), to tell them from the call.
+        "strings" => {
+            for _ in 0..iterations {
+                let (id, name, text) = black_box(owned());
+                checksum += id.len() + name.len() + text.len();
             }
         }
         "owned" => {

@@ -45,6 +45,7 @@ pub mod echo;
 #[doc(hidden)]
 pub mod lenient;
 mod path;
+mod rules;
 mod source;
 mod strict;
 #[doc(hidden)]

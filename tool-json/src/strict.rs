@@ -62,6 +62,7 @@ impl<'de, const KEEP_ESCAPED: bool> TextSource<'de, KEEP_ESCAPED> {
 
     /// After the document was deserialized: whether it was all of the text, every array and
     /// object closed and nothing but white space after it. Text with more is declined.
+    #[inline(always)]
     pub fn finish(&mut self) -> bool {
         let whole = self.depth == 0
             && !self.declined

@@ -11,13 +11,99 @@
 //! type without a tag, sets of objects, ...) or any value that breaks a rule sends the call the
 //! long way (decode, coerce, validate with every problem, serde), which decides and explains.
 //!
+//! Most schemas need no tape at all: where every rule is about one value at a time (ranges,
+//! lengths, patterns, formats, enums of scalars, counts of items and members, unions the type
+//! read picks; [`CompiledSchema::checks_in_passing`]), the schema is the deserializer's
+//! [`Rules`], checked on each value as serde reads it from the text. The tape is for the rest.
+//!
 //! Nothing here is generic: it is compiled once, in the runtime, whatever the tools' types.
 
 use serde_json::{Number, Value};
 
 use super::compiled::{CompiledSchema, Node, NodeId, Passing, ROOT, Types, is_integral, keywords};
 use super::number::{self, same};
+use toolwright_json::de::{Rules, UNCHECKED, Verdict};
 use toolwright_json::tape::{Tok, skip};
+
+/// The schema's rules, checked in passing by the deserializer (see the module's documentation).
+/// Only for a schema that [`checks_in_passing`](CompiledSchema::checks_in_passing): asked about
+/// another, a value is undecided, never taken.
+impl Rules for CompiledSchema {
+    fn root(&self) -> usize {
+        if self.needs_check(ROOT) {
+            ROOT
+        } else {
+            UNCHECKED
+        }
+    }
+
+    fn enter(&self, node: usize, token: &Tok<'_>) -> Result<usize, Verdict> {
+        if !self.checks_in_passing() {
+            return Err(Verdict::Undecided);
+        }
+        let node = self.target(node);
+        // The commonest rule first: an integer in a range.
+        if let Some((low, high)) = self.integers(node) {
+            let int = match *token {
+                Tok::I64(i) => Some(i),
+                Tok::U64(u) => i64::try_from(u).ok(),
+                _ => None,
+            };
+            if let Some(int) = int {
+                return if low <= int && int <= high {
+                    Ok(UNCHECKED)
+                } else {
+                    Err(Verdict::Broken)
+                };
+            }
+        }
+        // `None` from the checks below: a type no branch takes, or a rule broken.
+        let checked = match token {
+            Tok::Seq { .. } => rules(self, node, Types::ARRAY)
+                .filter(|rules| rules.allows(Types::ARRAY))
+                .map(|rules| rules.id),
+            Tok::Map { .. } => select(self, node, Types::OBJECT).filter(|id| {
+                self.passing(*id) == Passing::Plain
+                    && self
+                        .node(*id)
+                        .types
+                        .is_none_or(|t| t.accepts(Types::OBJECT))
+            }),
+            scalar => check(self, std::slice::from_ref(scalar), 0, node).map(|_| UNCHECKED),
+        };
+        checked.ok_or(Verdict::Broken)
+    }
+
+    fn member(&self, node: usize, key: &str) -> usize {
+        if let Some(members) = self.checked_members(node) {
+            return members
+                .iter()
+                .find(|(name, _)| name.len() == key.len() && **name == *key)
+                .map_or(UNCHECKED, |(_, child)| *child);
+        }
+        match self.node(node).member(key) {
+            Some(child) if self.needs_check(child) => child,
+            _ => UNCHECKED,
+        }
+    }
+
+    fn item(&self, node: usize, index: usize) -> usize {
+        match self.node(node).item(index) {
+            Some(child) if self.needs_check(child) => child,
+            _ => UNCHECKED,
+        }
+    }
+
+    fn close(&self, node: usize, object: bool, count: usize) -> Result<(), Verdict> {
+        let node = self.node(node);
+        let holds = if object {
+            within(count, node.min_properties, node.max_properties)
+        } else {
+            within(count, node.min_items, node.max_items)
+        };
+        if holds { Ok(()) } else { Err(Verdict::Broken) }
+    }
+}
 
 /// Whether the document on `tape` holds to the schema's rules beyond serde's, as far as they can
 /// be told here; `false` sends the call the long way.
@@ -185,9 +271,10 @@ fn select(schema: &CompiledSchema, node: NodeId, types: Types) -> Option<NodeId>
 }
 
 /// The rules for a value of type `types`.
-fn rules(schema: &CompiledSchema, node: NodeId, types: Types) -> Option<Rules<'_>> {
+fn rules(schema: &CompiledSchema, node: NodeId, types: Types) -> Option<Scalar<'_>> {
     let node = select(schema, node, types)?;
-    Some(Rules {
+    Some(Scalar {
+        id: node,
         node: schema.node(node),
         values: schema.listed(node),
     })
@@ -237,14 +324,15 @@ fn canonical(token: &Tok<'_>) -> Option<String> {
 }
 
 /// The rules of one node, applied to scalars.
-struct Rules<'s> {
+struct Scalar<'s> {
+    id: NodeId,
     node: &'s Node,
     /// The values a union of constants allows (`oneOf` of `const`s, as schemars writes enums
     /// with documented variants).
     values: Option<&'s [Value]>,
 }
 
-impl Rules<'_> {
+impl Scalar<'_> {
     fn allows(&self, types: Types) -> bool {
         self.node.types.is_none_or(|t| t.accepts(types))
     }

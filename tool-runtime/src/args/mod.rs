@@ -5,11 +5,13 @@
 //! owns validation) runs the same steps:
 //! 1. **Fast path**: serde straight from the text into the typed arguments. Where the schema
 //!    says more than serde's derive enforces itself (a range, a pattern, ...; see
-//!    [`CompiledSchema::constrains_beyond_types`]), and for arguments that arrive as a value,
-//!    the arguments are first read into a flat list of tokens (a tape), those rules are checked
-//!    on its tokens, and serde reads the typed arguments from it. When that works, the call
-//!    costs about what serde costs; anything else takes the long way below, which decides and
-//!    explains.
+//!    [`CompiledSchema::constrains_beyond_types`]) and each rule is about one value at a time
+//!    ([`CompiledSchema::checks_in_passing`]: ranges, lengths, patterns, formats, enums of
+//!    scalars, counts), each value is checked as serde reads it. Rules over whole subtrees
+//!    (`not`, sets of objects, tagged unions, ...), and arguments that arrive as a value, go
+//!    through a flat list of tokens (a tape) first. When that works, the call costs about what
+//!    serde costs; anything else (the first rule broken included) takes the long way below,
+//!    which decides and explains.
 //! 2. **Decode**: strict `serde_json`; only when that fails, the [lenient parser](parse_json),
 //!    which records every [`Repair`] with its kind and byte offset: code fences, prose around
 //!    the JSON, truncated output, trailing and stray commas, comments, unquoted keys, single and
@@ -110,7 +112,7 @@ use crate::definition::{ToolDefinition, UnknownArgs};
 pub use crate::error::{AcceptedArgument, ArgumentError, InvalidArguments};
 pub use crate::fixes::Fixes;
 pub use crate::policy::{ArgumentPolicy, CutOff, ParseSession};
-use toolwright_json::de::{self as stream, Source, TapeSource, TextSource, Trail};
+use toolwright_json::de::{self as stream, Source, TapeSource, TextSource, Trail, Verdict};
 #[cfg(feature = "lenient")]
 pub use toolwright_json::parse_lenient;
 use toolwright_json::tape;
@@ -183,8 +185,7 @@ impl<T: DeserializeOwned> Read for Slot<'_, T> {
 }
 
 /// The pipeline around `read`, compiled once for all arguments types: the fast path (when
-/// `fast`: text read as it is deserialized, a tape when the text is declined, or a value's or
-/// checked text's tape), then the long way. `Ok` only right after a read that succeeded.
+/// `fast`), then the long way. `Ok` only right after a read that succeeded.
 #[inline(never)]
 fn pipeline(
     definition: &ToolDefinition,
@@ -193,38 +194,8 @@ fn pipeline(
     fast: bool,
     read: &mut dyn Read,
 ) -> Result<(), ArgumentError> {
-    if fast {
-        let trail = Trail::default();
-        let mut escaped = tape::Escaped::new();
-        let tape = match fast_path(definition, arguments, session, &mut escaped) {
-            Fast::Text(text) => {
-                let mut source = TextSource::new(text, session.policy.limits.max_depth);
-                if read.read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
-                    return Ok(());
-                }
-                // Declined (a string with escapes, say): its tape reads it. Refused by serde:
-                // the long way explains.
-                if source.declined() {
-                    fast_tape(
-                        definition.compiled_schema(),
-                        arguments,
-                        session,
-                        &mut escaped,
-                    )
-                } else {
-                    None
-                }
-            }
-            Fast::Tape(tape) => Some(tape),
-            Fast::No => None,
-        };
-        if let Some(tape) = tape {
-            let read = read.read(Source::Tape(&mut TapeSource::new(&tape)), &trail);
-            tape::recycle(tape);
-            if read.is_ok() {
-                return Ok(());
-            }
-        }
+    if fast && fast_path(definition, arguments, session, read) {
+        return Ok(());
     }
     let value = checked_value(definition, arguments, session)?;
     let trail = Trail::default();
@@ -245,77 +216,105 @@ fn unread() -> ArgumentError {
     ArgumentError::Rejected("the arguments could not be read".to_owned())
 }
 
-/// What the fast path reads.
-enum Fast<'a> {
-    /// Text no rule beyond serde's is about: read as it is deserialized, the commonest call.
-    Text(&'a str),
-    /// The tape of arguments whose rules held (text scanned into it, or a value).
-    Tape(tape::Tape<'a>),
-    No,
-}
-
-/// What the fast path reads the typed arguments from, when it may: the schema's rules beyond
-/// serde's checked already. Only objects take it: serde's derived structs would also accept an
-/// array. Text over the size limit or nesting past the depth limit goes the long way, to its
-/// error. Where rules beyond serde's apply, they are checked on a tape's tokens (see `inline`),
-/// and the arguments read from the tape.
+/// A read of the typed arguments that held to every rule of the schema, when it can be had
+/// cheaply; `false` sends the call the long way, which decides and explains.
+///
+/// Only objects take it (serde's derived structs would also accept an array); text over the
+/// size limit or nesting past the depth limit goes the long way, to its error. Text is read as
+/// it is deserialized, the schema's rules beyond serde's (if any) checked on each value in
+/// passing ([`CompiledSchema::checks_in_passing`]): the commonest call, with no tape. Text it
+/// declines (a string with escapes, say) or cannot decide in passing, and values, are read
+/// from a tape; rules that need more than one value at a time are checked on the tape's tokens
+/// first (`inline`), or on the whole value.
 #[inline]
-fn fast_path<'a>(
+fn fast_path(
     definition: &ToolDefinition,
-    arguments: &'a Arguments,
+    arguments: &Arguments,
     session: &ParseSession,
-    escaped: &'a mut tape::Escaped,
-) -> Fast<'a> {
-    // The commonest case first, where it costs least: text that no rule beyond serde's is about.
+    read: &mut dyn Read,
+) -> bool {
     let schema = definition.compiled_schema();
     // A `null` that serde would read as `None` and the schema as absent: the long way decides.
     if session.policy.null_as_absent && schema.null_is_not_default() {
-        return Fast::No;
+        return false;
     }
-    if let Arguments::Text(text) = arguments
-        && !schema.constrains_beyond_types()
-        && first_non_space(text) == Some(b'{')
-        && text.len() <= session.policy.limits.max_len
-    {
-        return Fast::Text(text);
-    }
-    fast_tape(schema, arguments, session, escaped).map_or(Fast::No, Fast::Tape)
-}
-
-/// The fast path's tape, when the rules hold.
-#[inline(never)]
-fn fast_tape<'a>(
-    schema: &CompiledSchema,
-    arguments: &'a Arguments,
-    session: &ParseSession,
-    escaped: &'a mut tape::Escaped,
-) -> Option<tape::Tape<'a>> {
     let limits = &session.policy.limits;
+    let in_passing = !schema.constrains_beyond_types() || schema.checks_in_passing();
+    let mut escaped = tape::Escaped::new();
     let tape = match arguments {
         Arguments::Text(text)
             if first_non_space(text) == Some(b'{') && text.len() <= limits.max_len =>
         {
-            tape::of_text(text, limits.max_depth, escaped)?
+            if in_passing {
+                let trail = checking(schema);
+                let mut source = TextSource::new(text, limits.max_depth);
+                if read.read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
+                    return true;
+                }
+                // A broken rule, or refused by serde: the long way explains. Declined (a
+                // string with escapes, say) or undecided in passing: the tape reads it.
+                let verdict = trail.verdict();
+                if verdict == Verdict::Broken || (verdict == Verdict::Holds && !source.declined()) {
+                    return false;
+                }
+            }
+            match tape::of_text(text, limits.max_depth, &mut escaped) {
+                Some(tape) => tape,
+                None => return false,
+            }
         }
         Arguments::Json(value @ Value::Object(_)) => tape::of_value(value),
-        _ => return None,
+        _ => return false,
     };
-    let holds = !schema.constrains_beyond_types()
-        || if schema.checks_inline() {
-            inline::holds(schema, &tape)
-        } else {
-            // Rules the tape's checks do not decide: the whole value checked, no message built.
-            match arguments {
-                Arguments::Json(value) => schema.valid_beyond_serde(value),
-                Arguments::Text(text) => serde_json::from_str::<Value>(text)
-                    .is_ok_and(|value| schema.valid_beyond_serde(&value)),
-            }
-        };
-    if holds {
-        Some(tape)
+    let taken = tape_path(schema, arguments, &tape, read);
+    tape::recycle(tape);
+    taken
+}
+
+/// The fast path's read from a tape: the rules checked in passing where they can be, else on
+/// the tape's tokens or the whole value first.
+#[inline(never)]
+fn tape_path(
+    schema: &CompiledSchema,
+    arguments: &Arguments,
+    tape: &[tape::Tok<'_>],
+    read: &mut dyn Read,
+) -> bool {
+    if !schema.constrains_beyond_types() || schema.checks_in_passing() {
+        let trail = checking(schema);
+        if read
+            .read(Source::Tape(&mut TapeSource::new(tape)), &trail)
+            .is_ok()
+        {
+            return true;
+        }
+        if trail.verdict() != Verdict::Undecided {
+            return false;
+        }
+    }
+    let holds = if schema.checks_inline() {
+        inline::holds(schema, tape)
     } else {
-        tape::recycle(tape);
-        None
+        // Rules the tape's checks do not decide: the whole value checked, no message built.
+        match arguments {
+            Arguments::Json(value) => schema.valid_beyond_serde(value),
+            Arguments::Text(text) => serde_json::from_str::<Value>(text)
+                .is_ok_and(|value| schema.valid_beyond_serde(&value)),
+        }
+    };
+    holds
+        && read
+            .read(Source::Tape(&mut TapeSource::new(tape)), &Trail::default())
+            .is_ok()
+}
+
+/// The trail a fast read takes: checking the schema's rules beyond serde's, if it has any.
+#[inline(always)]
+fn checking(schema: &CompiledSchema) -> Trail<'_> {
+    if schema.constrains_beyond_types() {
+        Trail::checking(schema)
+    } else {
+        Trail::default()
     }
 }
 

@@ -29,6 +29,15 @@ pub struct CompiledSchema {
     /// Whether every rule beyond serde can be checked on the tokens (no union, set, `not`, ...
     /// that needs the whole value): then the fast path checks them on the arguments' tape.
     inline: bool,
+    /// Whether every rule beyond serde is about one value at a time: then the deserializer
+    /// checks them as it reads (`inline`'s `Rules`), with no tape.
+    in_passing: bool,
+    /// Per node: the integers it takes, when that range is all it says of an integer (the
+    /// commonest rule checked in passing, then two comparisons).
+    integers: Vec<Option<(i64, i64)>>,
+    /// Per object node whose members' subschemas come from `properties` alone: the members some
+    /// rule is about (`None`: look each member up in full).
+    checked_members: Vec<Option<CheckedMembers>>,
     unsupported: Vec<String>,
     beyond_serde: bool,
     /// Per schema resource: its `$dynamicAnchor` names and nodes.
@@ -40,6 +49,9 @@ pub struct CompiledSchema {
 }
 
 pub const ROOT: NodeId = 0;
+
+/// An object node's members some rule is about: each name and its subschema.
+type CheckedMembers = Box<[(Box<str>, NodeId)]>;
 
 impl CompiledSchema {
     /// Compiles a schema (JSON Schema draft 2020-12). References resolve within the document
@@ -96,6 +108,9 @@ impl CompiledSchema {
             discriminators: Vec::new(),
             listed: Vec::new(),
             inline: false,
+            in_passing: false,
+            integers: Vec::new(),
+            checked_members: Vec::new(),
             unsupported,
             beyond_serde,
             dynamic_anchors,
@@ -127,7 +142,70 @@ impl CompiledSchema {
                 || compiled.nodes[id].only_reference
                 || compiled.passing[id] != Passing::No
         });
+        compiled.integers = (0..compiled.nodes.len())
+            .map(|id| compiled.integers_only(id))
+            .collect();
+        compiled.checked_members = compiled
+            .nodes
+            .iter()
+            .map(|node| {
+                let plain = node.pattern_properties.is_empty()
+                    && !matches!(node.additional, Additional::Schema(_));
+                plain.then(|| {
+                    node.properties
+                        .iter()
+                        .filter(|(_, child)| compiled.checked[*child])
+                        .map(|(name, child)| (name.as_str().into(), *child))
+                        .collect()
+                })
+            })
+            .collect();
+        compiled.in_passing = compiled.inline
+            && (0..compiled.nodes.len()).all(|id| {
+                !compiled.checked[id]
+                    || compiled.nodes[id].only_reference
+                    || match compiled.passing[id] {
+                        // A set compares its items with each other: on the tape.
+                        Passing::Plain => !compiled.nodes[id].unique_items,
+                        Passing::Listed | Passing::Union => true,
+                        Passing::Tagged | Passing::No => false,
+                    }
+            });
         compiled
+    }
+
+    /// The integers a node takes when a range is all it says of an integer: no union, list,
+    /// step or format but an integer width (which narrows the range).
+    fn integers_only(&self, id: NodeId) -> Option<(i64, i64)> {
+        let node = &self.nodes[id];
+        let own = keywords::TYPES | keywords::NUMBER | keywords::FORMAT;
+        if self.passing[id] != Passing::Plain
+            || node.keywords & !own != 0
+            || !node.types.is_none_or(|t| t.accepts(Types::INTEGER))
+        {
+            return None;
+        }
+        let (mut low, mut high) = node.integer_range?;
+        match &node.format {
+            None => {}
+            Some(format) => {
+                let (min, max) = format.integer_range()?;
+                low = low.max(i64::try_from(min).unwrap_or(i64::MIN));
+                high = high.min(i64::try_from(max).unwrap_or(i64::MAX));
+            }
+        }
+        Some((low, high))
+    }
+
+    /// [`integers_only`](Self::integers_only), computed once per node.
+    pub fn integers(&self, id: NodeId) -> Option<(i64, i64)> {
+        self.integers[id]
+    }
+
+    /// The members of an object node some rule is about, when its members' subschemas come
+    /// from `properties` alone (`None`: [`Node::member`] finds them).
+    pub fn checked_members(&self, id: NodeId) -> Option<&[(Box<str>, NodeId)]> {
+        self.checked_members[id].as_deref()
     }
 
     /// The values a union of constants allows: each branch a `const` or `enum` of scalars and
@@ -305,6 +383,13 @@ impl CompiledSchema {
     /// Whether every rule beyond serde can be checked on the arguments' tokens.
     pub fn checks_inline(&self) -> bool {
         self.inline
+    }
+
+    /// Whether every rule beyond serde is about one value at a time (ranges, lengths, patterns,
+    /// formats, enums of scalars, counts, unions the type read picks): then they are checked as
+    /// the deserializer reads the value, as its `Rules`, and no tape is needed.
+    pub fn checks_in_passing(&self) -> bool {
+        self.in_passing
     }
 
     /// Whether a node's own rules can be checked on a value's tokens.
