@@ -61,14 +61,16 @@ impl Rules for CompiledSchema {
         let checked = match token {
             Tok::Seq { .. } => rules(self, node, Types::ARRAY)
                 .filter(|rules| rules.allows(Types::ARRAY))
-                .map(|rules| rules.id),
-            Tok::Map { .. } => select(self, node, Types::OBJECT).filter(|id| {
-                self.passing(*id) == Passing::Plain
-                    && self
-                        .node(*id)
-                        .types
-                        .is_none_or(|t| t.accepts(Types::OBJECT))
-            }),
+                .map(|rules| self.contents(rules.id, false)),
+            Tok::Map { .. } => select(self, node, Types::OBJECT)
+                .filter(|id| {
+                    self.passing(*id) == Passing::Plain
+                        && self
+                            .node(*id)
+                            .types
+                            .is_none_or(|t| t.accepts(Types::OBJECT))
+                })
+                .map(|id| self.contents(id, true)),
             scalar => check(self, std::slice::from_ref(scalar), 0, node).map(|_| UNCHECKED),
         };
         checked.ok_or(Verdict::Broken)
@@ -102,6 +104,29 @@ impl Rules for CompiledSchema {
             within(count, node.min_items, node.max_items)
         };
         if holds { Ok(()) } else { Err(Verdict::Broken) }
+    }
+}
+
+impl CompiledSchema {
+    /// The node an array's or object's contents answer to, once it was taken: itself, or
+    /// `UNCHECKED` when no rule is about its count or anything in it (a struct whose fields
+    /// serde checks alone), so that its members are not looked up one by one.
+    fn contents(&self, id: NodeId, object: bool) -> usize {
+        let node = self.node(id);
+        let free = if object {
+            node.min_properties.is_none()
+                && node.max_properties.is_none()
+                && self.checked_members(id).is_some_and(<[_]>::is_empty)
+        } else {
+            node.min_items.is_none()
+                && node.max_items.is_none()
+                && node
+                    .prefix_items
+                    .iter()
+                    .chain(&node.items)
+                    .all(|item| !self.needs_check(*item))
+        };
+        if free { UNCHECKED } else { id }
     }
 }
 
