@@ -240,24 +240,41 @@ fn fast_path(
     }
     let limits = &session.policy.limits;
     let in_passing = !schema.constrains_beyond_types() || schema.checks_in_passing();
+    if let Arguments::Text(text) = arguments
+        && in_passing
+        && first_non_space(text) == Some(b'{')
+        && text.len() <= limits.max_len
+    {
+        let trail = checking(schema);
+        let mut source = TextSource::new(text, limits.max_depth);
+        if read.read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
+            return true;
+        }
+        // A broken rule, or refused by serde: the long way explains. Declined (a string with
+        // escapes, say) or undecided in passing: the tape reads it.
+        let verdict = trail.verdict();
+        if verdict == Verdict::Broken || (verdict == Verdict::Holds && !source.declined()) {
+            return false;
+        }
+    }
+    fast_tape(schema, arguments, session, read)
+}
+
+/// The fast path through a tape: of text declined or undecided in passing, of text whose rules
+/// need more than one value at a time, of a value.
+#[inline(never)]
+fn fast_tape(
+    schema: &CompiledSchema,
+    arguments: &Arguments,
+    session: &ParseSession,
+    read: &mut dyn Read,
+) -> bool {
+    let limits = &session.policy.limits;
     let mut escaped = tape::Escaped::new();
     let tape = match arguments {
         Arguments::Text(text)
             if first_non_space(text) == Some(b'{') && text.len() <= limits.max_len =>
         {
-            if in_passing {
-                let trail = checking(schema);
-                let mut source = TextSource::new(text, limits.max_depth);
-                if read.read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
-                    return true;
-                }
-                // A broken rule, or refused by serde: the long way explains. Declined (a
-                // string with escapes, say) or undecided in passing: the tape reads it.
-                let verdict = trail.verdict();
-                if verdict == Verdict::Broken || (verdict == Verdict::Holds && !source.declined()) {
-                    return false;
-                }
-            }
             match tape::of_text(text, limits.max_depth, &mut escaped) {
                 Some(tape) => tape,
                 None => return false,
