@@ -1,20 +1,23 @@
-//! Checking what the schema says beyond serde, on the tape, for the fast path.
+//! Checking what the schema says beyond serde, for the fast path: in passing, or on a tape.
 //!
 //! A generated arguments struct enforces types, required and unknown names itself; what a schema
 //! adds (a range, a pattern, a length, an enum over a string, a nested struct being an object,
-//! ...) is checked here, on the `tape` the arguments were read into and the typed
-//! arguments are then read from: one pass over the text, then a walk over its tokens that looks
-//! only at values whose schema node says more than serde enforces
-//! ([`CompiledSchema::needs_check`]). Unions are taken where the value picks the branch: by its
-//! JSON type (`Option<T>`, untagged enums of different shapes) or by its tag (serde's tagged
-//! enums); sets of scalars compare their items. Anything not decided here (`not`, unions of one
-//! type without a tag, sets of objects, ...) or any value that breaks a rule sends the call the
-//! long way (decode, coerce, validate with every problem, serde), which decides and explains.
+//! ...) is checked here, only on values whose schema node says more than serde enforces
+//! ([`CompiledSchema::needs_check`]), one of two ways:
+//! - **In passing**, where every rule is about one value at a time (ranges, lengths, patterns,
+//!   formats, enums of scalars, counts of items and members, unions the type read picks;
+//!   [`CompiledSchema::checks_in_passing`]): the schema is the deserializer's [`Rules`], asked
+//!   about each value as serde reads it from the text (or a value's tape). No tape, no second
+//!   walk: the commonest tools cost what serde costs.
+//! - **On a tape** ([`holds`]), for the rest: one pass over the text into tokens, then a walk
+//!   over them, where a union's tag may come after the members it decides, and sets of scalars
+//!   compare their items.
 //!
-//! Most schemas need no tape at all: where every rule is about one value at a time (ranges,
-//! lengths, patterns, formats, enums of scalars, counts of items and members, unions the type
-//! read picks; [`CompiledSchema::checks_in_passing`]), the schema is the deserializer's
-//! [`Rules`], checked on each value as serde reads it from the text. The tape is for the rest.
+//! Unions are taken where the value picks the branch: by its JSON type (`Option<T>`, untagged
+//! enums of different shapes) or, on the tape, by its tag (serde's tagged enums). Anything not
+//! decided here (`not`, unions of one type without a tag, sets of objects, ...) or any value that
+//! breaks a rule sends the call the long way (decode, coerce, validate with every problem, serde),
+//! which decides and explains.
 //!
 //! Nothing here is generic: it is compiled once, in the runtime, whatever the tools' types.
 

@@ -197,7 +197,8 @@ impl CompiledSchema {
         Some((low, high))
     }
 
-    /// [`integers_only`](Self::integers_only), computed once per node.
+    /// The integers a node takes when a range is all it says of an integer (no union, list,
+    /// step or format but an integer width), computed once per node.
     pub fn integers(&self, id: NodeId) -> Option<(i64, i64)> {
         self.integers[id]
     }
