@@ -19,13 +19,16 @@ use common::{
     baseline_owned, baseline_register, baseline_search,
 };
 
+/// A hand-written dispatcher of one tool: call id and argument text in, result out.
+type HandWritten = fn(&str, &str) -> Baseline;
+
 fn dispatch(c: &mut Criterion) {
     let tools = Toolbox::<()>::new()
         .with(AddTool)
         .and_then(|tools| tools.with(SearchTool))
         .and_then(|tools| tools.with(RegisterTool))
         .unwrap();
-    let cases: [(&str, &str, fn(&str, &str) -> Baseline); 3] = [
+    let cases: [(&str, &str, HandWritten); 3] = [
         ("add", ADD_ARGS, baseline),
         ("search", SEARCH_ARGS, baseline_search),
         ("register", REGISTER_ARGS, baseline_register),

@@ -45,7 +45,6 @@ pub mod echo;
 #[doc(hidden)]
 pub mod lenient;
 mod path;
-mod rules;
 mod source;
 mod strict;
 #[doc(hidden)]

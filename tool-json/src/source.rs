@@ -1,8 +1,8 @@
 //! Where the deserializer's tokens come from: a [tape](super::tape) already read, or JSON text
 //! read as serde asks for it (`TextSource`, the strict grammar in `crate::strict`).
 
-pub use crate::strict::TextSource;
 use crate::strict::Tok;
+pub use crate::strict::{Rules, TextSource, UNCHECKED, Verdict, Watch};
 
 /// Where a document's tokens come from. The deserializer knows where in the document it is,
 /// and asks for what can come there: a value, an object's next key, an array's next element.

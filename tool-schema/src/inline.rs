@@ -6,12 +6,12 @@
 //! ([`CompiledSchema::needs_check`]), one of two ways:
 //! - **In passing**, where every rule is about one value at a time (ranges, lengths, patterns,
 //!   formats, enums of scalars, counts of items and members, unions the type read picks;
-//!   [`CompiledSchema::checks_in_passing`]): the schema is the deserializer's [`Rules`], asked
-//!   about each value as serde reads it from the text (or a value's tape). No tape, no second
-//!   walk: the commonest tools cost what serde costs.
-//! - **On a tape** ([`holds`]), for the rest: one pass over the text into tokens, then a walk
-//!   over them, where a union's tag may come after the members it decides, and sets of scalars
-//!   compare their items.
+//!   [`CompiledSchema::checks_in_passing`]): the schema is the text source's [`Rules`], asked
+//!   about each value as serde reads it from the text. No tape, no second walk: the commonest
+//!   tools cost what serde costs.
+//! - **On a tape** ([`holds`]), for the rest, for values, and for text the text source declines
+//!   (escapes): one pass over the text into tokens, then a walk over them, where a union's tag
+//!   may come after the members it decides, and sets of scalars compare their items.
 //!
 //! Unions are taken where the value picks the branch: by its JSON type (`Option<T>`, untagged
 //! enums of different shapes) or, on the tape, by its tag (serde's tagged enums). Anything not
@@ -28,7 +28,8 @@ use super::number::{self, same};
 use toolwright_json::de::{Rules, UNCHECKED, Verdict};
 use toolwright_json::tape::{Tok, skip};
 
-/// The schema's rules, checked in passing by the deserializer (see the module's documentation).
+/// The schema's rules, checked in passing as the text source reads (see the module's
+/// documentation).
 /// Only for a schema that [`checks_in_passing`](CompiledSchema::checks_in_passing): asked about
 /// another, a value is undecided, never taken.
 impl Rules for CompiledSchema {

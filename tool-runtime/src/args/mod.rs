@@ -112,7 +112,7 @@ use crate::definition::{ToolDefinition, UnknownArgs};
 pub use crate::error::{AcceptedArgument, ArgumentError, InvalidArguments};
 pub use crate::fixes::Fixes;
 pub use crate::policy::{ArgumentPolicy, CutOff, ParseSession};
-use toolwright_json::de::{self as stream, Source, TapeSource, TextSource, Trail, Verdict};
+use toolwright_json::de::{self as stream, Source, TapeSource, TextSource, Trail, Verdict, Watch};
 #[cfg(feature = "lenient")]
 pub use toolwright_json::parse_lenient;
 use toolwright_json::tape;
@@ -126,10 +126,12 @@ use toolwright_schema::{compiled, inline, problem};
 /// whole pipeline.
 ///
 /// Of all this only the serde reads depend on `T`, all against one deserializer (see
-/// [`stream`]): text no rule beyond serde's is about (the commonest call) is read as it is
-/// deserialized; text it declines (escapes in a string) and text whose rules are checked, values
-/// and the long way's checked value are read from a [`tape`]. Nothing else is compiled per
-/// arguments type, which is what every `#[tool]` costs its user's build (see BENCHMARKS.md).
+/// [`stream`]): text whose rules beyond serde's are none, or each about one value at a time (the
+/// commonest calls), is read as it is deserialized, those rules checked in passing by the text
+/// source (out of line: nothing of it is compiled per type); text it declines (escapes in a
+/// string), text whose rules need more than one value at a time, values and the long way's
+/// checked value are read from a [`tape`]. Nothing else is compiled per arguments type, which is
+/// what every `#[tool]` costs its user's build (see BENCHMARKS.md).
 ///
 /// # Errors
 /// Everything that is wrong, as an [`ArgumentError`] whose `Display` is the message for the model.
@@ -239,20 +241,26 @@ fn fast_path(
         return false;
     }
     let limits = &session.policy.limits;
-    let in_passing = !schema.constrains_beyond_types() || schema.checks_in_passing();
     if let Arguments::Text(text) = arguments
-        && in_passing
         && first_non_space(text) == Some(b'{')
         && text.len() <= limits.max_len
     {
-        let trail = checking(schema);
-        let mut source = TextSource::new(text, limits.max_depth);
+        let mut watch;
+        let mut source = if !schema.constrains_beyond_types() {
+            TextSource::new(text, limits.max_depth)
+        } else if schema.checks_in_passing() {
+            watch = Watch::new(schema);
+            TextSource::watched(text, limits.max_depth, &mut watch)
+        } else {
+            return fast_tape(schema, arguments, session, read);
+        };
+        let trail = Trail::default();
         if read.read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
             return true;
         }
         // A broken rule, or refused by serde: the long way explains. Declined (a string with
         // escapes, say) or undecided in passing: the tape reads it.
-        let verdict = trail.verdict();
+        let verdict = source.verdict();
         if verdict == Verdict::Broken || (verdict == Verdict::Holds && !source.declined()) {
             return false;
         }
@@ -260,8 +268,9 @@ fn fast_path(
     fast_tape(schema, arguments, session, read)
 }
 
-/// The fast path through a tape: of text declined or undecided in passing, of text whose rules
-/// need more than one value at a time, of a value.
+/// The fast path through a tape, the schema's rules beyond serde's (if any) checked on its
+/// tokens first, or on the whole value: text declined or undecided in passing, text whose rules
+/// need more than one value at a time, a value.
 #[inline(never)]
 fn fast_tape(
     schema: &CompiledSchema,
@@ -283,56 +292,23 @@ fn fast_tape(
         Arguments::Json(value @ Value::Object(_)) => tape::of_value(value),
         _ => return false,
     };
-    let taken = tape_path(schema, arguments, &tape, read);
+    let holds = !schema.constrains_beyond_types()
+        || if schema.checks_inline() {
+            inline::holds(schema, &tape)
+        } else {
+            // Rules the tape's checks do not decide: the whole value checked, no message built.
+            match arguments {
+                Arguments::Json(value) => schema.valid_beyond_serde(value),
+                Arguments::Text(text) => serde_json::from_str::<Value>(text)
+                    .is_ok_and(|value| schema.valid_beyond_serde(&value)),
+            }
+        };
+    let taken = holds
+        && read
+            .read(Source::Tape(&mut TapeSource::new(&tape)), &Trail::default())
+            .is_ok();
     tape::recycle(tape);
     taken
-}
-
-/// The fast path's read from a tape: the rules checked in passing where they can be, else on
-/// the tape's tokens or the whole value first.
-#[inline(never)]
-fn tape_path(
-    schema: &CompiledSchema,
-    arguments: &Arguments,
-    tape: &[tape::Tok<'_>],
-    read: &mut dyn Read,
-) -> bool {
-    if !schema.constrains_beyond_types() || schema.checks_in_passing() {
-        let trail = checking(schema);
-        if read
-            .read(Source::Tape(&mut TapeSource::new(tape)), &trail)
-            .is_ok()
-        {
-            return true;
-        }
-        if trail.verdict() != Verdict::Undecided {
-            return false;
-        }
-    }
-    let holds = if schema.checks_inline() {
-        inline::holds(schema, tape)
-    } else {
-        // Rules the tape's checks do not decide: the whole value checked, no message built.
-        match arguments {
-            Arguments::Json(value) => schema.valid_beyond_serde(value),
-            Arguments::Text(text) => serde_json::from_str::<Value>(text)
-                .is_ok_and(|value| schema.valid_beyond_serde(&value)),
-        }
-    };
-    holds
-        && read
-            .read(Source::Tape(&mut TapeSource::new(tape)), &Trail::default())
-            .is_ok()
-}
-
-/// The trail a fast read takes: checking the schema's rules beyond serde's, if it has any.
-#[inline(always)]
-fn checking(schema: &CompiledSchema) -> Trail<'_> {
-    if schema.constrains_beyond_types() {
-        Trail::checking(schema)
-    } else {
-        Trail::default()
-    }
 }
 
 /// The default argument handling, against a definition's parameters schema: JSON repair,

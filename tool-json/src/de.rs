@@ -13,10 +13,13 @@
 //!   way's checked value.
 //!
 //! Where serde refuses a value, the [`Trail`] holds the path to it (the members and elements the
-//! error passed through on its way out), at no cost while deserialization succeeds. A trail made
-//! [`checking`](Trail::checking) [`Rules`] also has each value the rules are about checked as it
-//! is read (in passing: no tape, no second walk); the first rule broken, or a value they cannot
-//! decide here, stops the read, and [`Trail::verdict`] says which.
+//! error passed through on its way out), at no cost while deserialization succeeds.
+//!
+//! A [`TextSource`] made [`watched`](TextSource::watched) by a schema's [`Rules`] also has each
+//! value checked as it reads it (in passing: no tape, no second walk); nothing of that is
+//! compiled per type, since the text source's reads are out of line.
+
+use std::cell::RefCell;
 
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
@@ -24,13 +27,9 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
-use self::key::KeyDe;
 use super::path::{ArgPath, PathSegment};
-pub use super::rules::{Rules, Trail, UNCHECKED, Verdict};
-pub use super::source::{Source, TapeSource, TextSource};
+pub use super::source::{Rules, Source, TapeSource, TextSource, UNCHECKED, Verdict, Watch};
 use super::tape::Tok;
-
-mod key;
 
 /// refused (the innermost member or element it was reading). This is all that is compiled per
 /// arguments type.
@@ -40,15 +39,7 @@ pub fn read<T: DeserializeOwned>(
     trail: &Trail,
 ) -> Result<T, serde_json::Error> {
     match source.value() {
-        Some(ev) => match trail.enter(trail.root, &ev) {
-            Ok(node) => T::deserialize(Stream {
-                source,
-                ev,
-                trail,
-                node,
-            }),
-            Err(error) => Err(error),
-        },
+        Some(ev) => T::deserialize(Stream { source, ev, trail }),
         None => Err(unreadable()),
     }
 }
@@ -66,13 +57,29 @@ fn unreadable() -> serde_json::Error {
     de::Error::custom("the document cannot be read here")
 }
 
-/// The value whose first token is `ev`, the rest to come from `source`; `node` is the node of
-/// the rules its contents answer to ([`UNCHECKED`]: none).
+/// The segments an error passed through on its way out, innermost first.
+#[derive(Default)]
+pub struct Trail(RefCell<Vec<PathSegment>>);
+
+impl Trail {
+    #[cold]
+    fn note(&self, segment: PathSegment) {
+        self.0.borrow_mut().push(segment);
+    }
+
+    /// The path, outermost first.
+    pub fn path(self) -> ArgPath {
+        let mut segments = self.0.into_inner();
+        segments.reverse();
+        ArgPath(segments)
+    }
+}
+
+/// The value whose first token is `ev`, the rest to come from `source`.
 struct Stream<'s, 'de> {
     source: Source<'s, 'de>,
     ev: Tok<'de>,
-    trail: &'s Trail<'s>,
-    node: usize,
+    trail: &'s Trail,
 }
 
 impl<'de> Stream<'_, 'de> {
@@ -99,7 +106,6 @@ impl<'de> Stream<'_, 'de> {
         let mut items = Items {
             source: self.source,
             trail: self.trail,
-            node: self.node,
             index: 0,
             done: false,
         };
@@ -118,9 +124,6 @@ impl<'de> Stream<'_, 'de> {
         let mut members = Members {
             source: self.source,
             trail: self.trail,
-            node: self.node,
-            child: UNCHECKED,
-            count: 0,
             key: "",
             first: true,
             done: false,
@@ -246,8 +249,6 @@ impl<'de> Deserializer<'de> for Stream<'_, 'de> {
     ) -> Result<V::Value, serde_json::Error> {
         match self.ev {
             Tok::Str(name) => visitor.visit_enum(BorrowedStrDeserializer::new(name)),
-            // A variant's content is not one the rules follow: decided another way.
-            Tok::Map { .. } if self.node != UNCHECKED => Err(self.trail.stop(Verdict::Undecided)),
             Tok::Map { .. } => match self.source.key(true) {
                 Some(Tok::Str(name)) => {
                     let variant = Variant {
@@ -278,14 +279,9 @@ impl<'de> Deserializer<'de> for Stream<'_, 'de> {
         mut self,
         visitor: V,
     ) -> Result<V::Value, serde_json::Error> {
-        if matches!(self.ev, Tok::Seq { .. } | Tok::Map { .. }) {
-            // Contents the rules are about, skipped unchecked: decided another way.
-            if self.node != UNCHECKED {
-                return Err(self.trail.stop(Verdict::Undecided));
-            }
-            if self.source.skip_rest().is_none() {
-                return Err(unreadable());
-            }
+        if matches!(self.ev, Tok::Seq { .. } | Tok::Map { .. }) && self.source.skip_rest().is_none()
+        {
+            return Err(unreadable());
         }
         visitor.visit_unit()
     }
@@ -315,30 +311,23 @@ impl<'de> Deserializer<'de> for Stream<'_, 'de> {
 /// An array's elements.
 struct Items<'s, 'de> {
     source: Source<'s, 'de>,
-    trail: &'s Trail<'s>,
-    /// The node the array answers to.
-    node: usize,
+    trail: &'s Trail,
     index: usize,
     done: bool,
 }
 
 impl Items<'_, '_> {
     /// After the visitor: the array is over (a visitor that took fewer elements than there are
-    /// is refused, as `serde_json` refuses it), and its count holds.
+    /// is refused, as `serde_json` refuses it).
     fn done(&mut self) -> Result<(), serde_json::Error> {
-        if !self.done {
-            match self.source.item(self.index == 0) {
-                Some(Tok::End) => {}
-                Some(_) => {
-                    return Err(de::Error::invalid_length(self.index + 1, &"fewer elements"));
-                }
-                None => return Err(unreadable()),
-            }
-        }
-        if self.node == UNCHECKED {
+        if self.done {
             return Ok(());
         }
-        self.trail.close(self.node, false, self.index)
+        match self.source.item(self.index == 0) {
+            Some(Tok::End) => Ok(()),
+            Some(_) => Err(de::Error::invalid_length(self.index + 1, &"fewer elements")),
+            None => Err(unreadable()),
+        }
     }
 }
 
@@ -360,22 +349,10 @@ impl<'de> SeqAccess<'de> for &mut Items<'_, 'de> {
             Some(ev) => ev,
             None => return Err(unreadable()),
         };
-        let node = if self.node == UNCHECKED {
-            UNCHECKED
-        } else {
-            self.trail.item(self.node, self.index)
-        };
-        // `match` rather than `?`: in generic code each `?` is more code compiled per type.
-        #[allow(clippy::question_mark)]
-        let node = match self.trail.enter(node, &ev) {
-            Ok(node) => node,
-            Err(error) => return Err(error),
-        };
         let item = Stream {
             source: self.source.reborrow(),
             ev,
             trail: self.trail,
-            node,
         };
         self.index += 1;
         match seed.deserialize(item) {
@@ -391,12 +368,7 @@ impl<'de> SeqAccess<'de> for &mut Items<'_, 'de> {
 /// An object's members.
 struct Members<'s, 'de> {
     source: Source<'s, 'de>,
-    trail: &'s Trail<'s>,
-    /// The node the object answers to, and the one the member read last answers to.
-    node: usize,
-    child: usize,
-    /// How many members were read (counted where the rules are about the object).
-    count: usize,
+    trail: &'s Trail,
     /// The key read last, for the path when its value is refused.
     key: &'de str,
     first: bool,
@@ -404,19 +376,16 @@ struct Members<'s, 'de> {
 }
 
 impl Members<'_, '_> {
-    /// After the visitor: the object is over, and its count holds.
+    /// After the visitor: the object is over.
     fn done(&mut self) -> Result<(), serde_json::Error> {
-        if !self.done {
-            match self.source.key(self.first) {
-                Some(Tok::End) => {}
-                Some(_) => return Err(de::Error::custom("more members than were read")),
-                None => return Err(unreadable()),
-            }
-        }
-        if self.node == UNCHECKED {
+        if self.done {
             return Ok(());
         }
-        self.trail.close(self.node, true, self.count)
+        match self.source.key(self.first) {
+            Some(Tok::End) => Ok(()),
+            Some(_) => Err(de::Error::custom("more members than were read")),
+            None => Err(unreadable()),
+        }
     }
 }
 
@@ -434,10 +403,6 @@ impl<'de> MapAccess<'de> for &mut Members<'_, 'de> {
         match self.source.key(first) {
             Some(Tok::Str(key)) => {
                 self.key = key;
-                if self.node != UNCHECKED {
-                    self.count += 1;
-                    self.child = self.trail.member(self.node, key);
-                }
                 match seed.deserialize(KeyDe(key)) {
                     Ok(key) => Ok(Some(key)),
                     Err(error) => Err(error),
@@ -460,17 +425,10 @@ impl<'de> MapAccess<'de> for &mut Members<'_, 'de> {
         let Some(ev) = self.source.value() else {
             return Err(unreadable());
         };
-        // `match` rather than `?`: in generic code each `?` is more code compiled per type.
-        #[allow(clippy::question_mark)]
-        let node = match self.trail.enter(self.child, &ev) {
-            Ok(node) => node,
-            Err(error) => return Err(error),
-        };
         let value = Stream {
             source: self.source.reborrow(),
             ev,
             trail: self.trail,
-            node,
         };
         match seed.deserialize(value) {
             Ok(value) => Ok(value),
@@ -482,11 +440,82 @@ impl<'de> MapAccess<'de> for &mut Members<'_, 'de> {
     }
 }
 
+/// An object's key: a string, or a number or boolean written as one (`{"1": ..}` for a map
+/// with integer keys), as `serde_json` reads keys from text.
+struct KeyDe<'de>(&'de str);
+
+macro_rules! parsed_key {
+    ($($method:ident => $visit:ident,)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+                match self.0.parse() {
+                    Ok(value) => visitor.$visit(value),
+                    Err(_) => Err(de::Error::invalid_type(Unexpected::Str(self.0), &visitor)),
+                }
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for KeyDe<'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    parsed_key! {
+        deserialize_bool => visit_bool,
+        deserialize_i8 => visit_i8,
+        deserialize_i16 => visit_i16,
+        deserialize_i32 => visit_i32,
+        deserialize_i64 => visit_i64,
+        deserialize_i128 => visit_i128,
+        deserialize_u8 => visit_u8,
+        deserialize_u16 => visit_u16,
+        deserialize_u32 => visit_u32,
+        deserialize_u64 => visit_u64,
+        deserialize_u128 => visit_u128,
+        deserialize_f32 => visit_f32,
+        deserialize_f64 => visit_f64,
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_enum(BorrowedStrDeserializer::new(self.0))
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'de>>
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+        identifier ignored_any
+    }
+}
+
 /// `{"Name": content}`: an enum variant with content, its name read.
 struct Variant<'s, 'de> {
     name: &'de str,
     source: Source<'s, 'de>,
-    trail: &'s Trail<'s>,
+    trail: &'s Trail,
 }
 
 impl<'de> EnumAccess<'de> for Variant<'_, 'de> {
@@ -513,12 +542,10 @@ impl<'s, 'de> Variant<'s, 'de> {
         let Some(ev) = self.source.value() else {
             return Err(unreadable());
         };
-        // Only read where no rule is about the enum (see `deserialize_enum`).
         let content = Stream {
             source: self.source,
             ev,
             trail: self.trail,
-            node: UNCHECKED,
         };
         read(content).inspect_err(|_| {
             self.trail.note(PathSegment::Key(self.name.to_owned()));
