@@ -328,7 +328,7 @@ pub trait Rules {
 
 /// How deep checked arrays and objects are followed (those no rule is about, and everything in
 /// them, are only counted); deeper, the document is undecided here.
-const WATCH_DEPTH: usize = 8;
+const WATCH_DEPTH: usize = 16;
 
 /// The rules' view of a text source's reading: which node the next value answers to, and for
 /// each checked array or object open, its node and how many items or members it has had. Made by
