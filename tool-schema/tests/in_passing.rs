@@ -238,14 +238,13 @@ fn rules_in_passing_agree_with_the_full_check_on_mutated_documents() {
 fn each_kind_of_rule_is_broken_in_passing() {
     let schema =
         CompiledSchema::compile(&serde_json::to_value(schemars::schema_for!(Args)).unwrap());
-    for text in [
+    let mut broken = vec![
         r#"{"limit": 0, "name": "ada"}"#,
         r#"{"limit": 51, "name": "ada"}"#,
         r#"{"limit": 5, "name": "a"}"#,
         r#"{"limit": 5, "name": "abcdefghi"}"#,
         r#"{"limit": 5, "name": "ada", "ratio": -2.6}"#,
         r#"{"limit": 5, "name": "ada", "ratio": 1000.5}"#,
-        r#"{"limit": 5, "name": "ada", "code": "Ab1"}"#,
         r#"{"limit": 5, "name": "ada", "tags": []}"#,
         r#"{"limit": 5, "name": "ada", "tags": ["a", "b", "c", "d"]}"#,
         r#"{"limit": 5, "name": "ada", "unit": "kelvin"}"#,
@@ -258,7 +257,12 @@ fn each_kind_of_rule_is_broken_in_passing() {
         r#"{"limit": 5, "name": "ada", "amount": {"text": "sixsix"}}"#,
         r#"{"limit": 5, "name": "ada", "counts": {"a": 1, "b": 2, "c": 3}}"#,
         r#"{"limit": 5, "name": "ada", "fixed": "other"}"#,
-    ] {
+    ];
+    // Patterns are enforced with the `patterns` feature only (the lean build has none).
+    if cfg!(feature = "patterns") {
+        broken.push(r#"{"limit": 5, "name": "ada", "code": "Ab1"}"#);
+    }
+    for text in broken {
         assert_eq!(full::<Args>(&schema, text), Some(Err(())), "{text}");
         let streamed = from_text::<Args>(&schema, text);
         assert!(streamed.read.is_none(), "{text}");
