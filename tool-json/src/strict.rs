@@ -278,6 +278,7 @@ impl<'de, const KEEP_ESCAPED: bool> TextSource<'de, KEEP_ESCAPED> {
         }
     }
 }
+
 /// The node number of a value no rule is about, nor anything in it: nothing is asked.
 pub const UNCHECKED: usize = usize::MAX;
 

@@ -22,6 +22,10 @@ impl Names {
         let mut slot = hash(name) & mask;
         loop {
             let entry = *self.slots.get(slot)?;
+            // An empty slot ends the probe: the name is not there.
+            if entry == EMPTY {
+                return None;
+            }
             let (key, index) = self.entries.get(usize::try_from(entry).ok()?)?;
             if key.len() == name.len() && **key == *name {
                 return Some(*index);

@@ -29,8 +29,8 @@ pub struct CompiledSchema {
     /// Whether every rule beyond serde can be checked on the tokens (no union, set, `not`, ...
     /// that needs the whole value): then the fast path checks them on the arguments' tape.
     inline: bool,
-    /// Whether every rule beyond serde is about one value at a time: then the deserializer
-    /// checks them as it reads (`inline`'s `Rules`), with no tape.
+    /// Whether every rule beyond serde is about one value at a time: then the text source checks
+    /// them as it reads (`inline`'s `Rules`), with no tape.
     in_passing: bool,
     /// Per node: the integers it takes, when that range is all it says of an integer (the
     /// commonest rule checked in passing, then two comparisons).
@@ -387,8 +387,8 @@ impl CompiledSchema {
     }
 
     /// Whether every rule beyond serde is about one value at a time (ranges, lengths, patterns,
-    /// formats, enums of scalars, counts, unions the type read picks): then they are checked as
-    /// the deserializer reads the value, as its `Rules`, and no tape is needed.
+    /// formats, enums of scalars, counts, unions the type read picks): then a text source checks
+    /// them as it reads each value (the schema is its `Rules`), and no tape is needed.
     pub fn checks_in_passing(&self) -> bool {
         self.in_passing
     }
