@@ -154,7 +154,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (call, result) in calls.iter().zip(&mut results) {
             output::say!("  {} {} -> {}", call.name, arguments(call), summary(result));
             if result.is_interrupt() {
-                let answer = &approvals[&call.call_id];
+                let answer = &approvals[call.call_id.as_str()];
                 *result = if answer["approve"] == true {
                     output::say!("  approved (from the script)");
                     tools.approve(call, &ctx).await

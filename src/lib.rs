@@ -212,7 +212,7 @@
 
 // The root holds what an application writes; the rest is in the modules below, by concern.
 pub use toolwright_runtime::{
-    ArgumentError, Arguments, CallInfo, CallKind, CallStatus, Content, ContentPart, DynamicTool,
+    ArgumentError, Arguments, CallId, CallInfo, CallKind, CallStatus, Content, ContentPart, DynamicTool,
     Interrupt, InterruptKind, Native, Outcome, RegisterError, ResultDetail, Tool, ToolCall,
     ToolDefinition, ToolOutput, ToolResult, Toolbox, Toolset,
 };

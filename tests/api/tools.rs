@@ -733,7 +733,7 @@ fn a_batchs_interrupts_are_resolved_in_place_in_call_order() {
 
     let mut asked = Vec::new();
     tools.resolve_interrupts_blocking(&calls, &mut results, &(), |call, interrupt| {
-        asked.push((call.call_id.clone(), interrupt.data.clone()));
+        asked.push((call.call_id.to_string(), interrupt.data.clone()));
         match call.call_id.as_str() {
             "c2" => Some(Decision::Approve),
             "c3" => Some(Decision::Reject("keep c".into())),

@@ -168,7 +168,7 @@ fn every_recorded_stream_is_assembled() {
                 check_call(sample, call, expected);
             }
             for (call, block) in calls[sample.expected.len()..].iter().zip(&whole) {
-                assert_eq!(call.call_id, block["id"], "{}", sample.id);
+                assert_eq!(call.call_id.as_str(), block["id"], "{}", sample.id);
                 assert_eq!(call.name, block["name"], "{}", sample.id);
                 assert_eq!(call.arguments, Arguments::Json(block["input"].clone()));
                 assert_eq!(call.status, CallStatus::Complete, "{}", sample.id);
@@ -1181,7 +1181,7 @@ fn a_chosen_answer_is_read_the_same_whole_and_streamed() {
                 "{provider} {choice}"
             );
             let ids = |turn: &Turn| -> Vec<String> {
-                turn.calls.iter().map(|c| c.call_id.clone()).collect()
+                turn.calls.iter().map(|c| c.call_id.to_string()).collect()
             };
             assert_eq!(ids(&streamed), ids(&whole), "{provider} {choice}");
             assert_eq!(streamed.text, whole.text);

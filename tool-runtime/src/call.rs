@@ -3,6 +3,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod id;
+
+pub use id::CallId;
+
 /// The arguments of a [`ToolCall`], kept exactly as the model sent them.
 ///
 /// Chat-style providers send the arguments as JSON text (often broken); others send a JSON object.
@@ -94,7 +98,7 @@ pub enum CallKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
     /// The provider's id for the call; the result must carry it back.
-    pub call_id: String,
+    pub call_id: CallId,
     /// The tool's name as the model wrote it.
     pub name: String,
     /// The arguments, exactly as sent.
@@ -124,7 +128,7 @@ pub struct ToolCall {
 impl ToolCall {
     /// A complete call with the given id, tool name and arguments.
     pub fn new(
-        call_id: impl Into<String>,
+        call_id: impl Into<CallId>,
         name: impl Into<String>,
         arguments: impl Into<Arguments>,
     ) -> Self {

@@ -55,7 +55,7 @@ pub mod rig;
 pub mod __private;
 
 pub use crate::args::ArgumentError;
-pub use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
+pub use crate::call::{Arguments, CallId, CallKind, CallStatus, ToolCall};
 pub use crate::caller::Caller;
 pub use crate::definition::{Downgrade, ProviderTools, StrictFallback};
 pub use crate::dispatch::{Batch, BatchOptions, Decision};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::call::ToolCall;
+use crate::call::{CallId, ToolCall};
 use crate::error::ArgumentError;
 use crate::fixes::Fixes;
 use crate::native::Native;
@@ -145,8 +145,8 @@ impl fmt::Debug for ResultDetail {
 /// [`ResultDetail`]'s `Clone` for the one part that is copied as text.
 #[derive(Debug, Clone)]
 pub struct ToolResult {
-    /// The call's id, to pair the result with its call.
-    pub call_id: String,
+    /// The call's id, to pair the result with its call (shared with the call, not copied).
+    pub call_id: CallId,
     /// The called tool's name.
     pub tool_name: Cow<'static, str>,
     /// Content for the model.
@@ -162,13 +162,13 @@ pub struct ToolResult {
 
 impl ToolResult {
     pub(crate) fn error(
-        call_id: &str,
+        call_id: &CallId,
         tool_name: Cow<'static, str>,
         message: String,
         detail: ResultDetail,
     ) -> Self {
         ToolResult {
-            call_id: call_id.to_owned(),
+            call_id: call_id.clone(),
             tool_name,
             content: Content::text_part(message),
             is_error: true,
@@ -179,13 +179,13 @@ impl ToolResult {
 
     #[inline(always)]
     pub(crate) fn from_outcome(
-        call_id: &str,
+        call_id: &CallId,
         tool_name: Cow<'static, str>,
         outcome: Outcome,
     ) -> Self {
         match outcome {
             Outcome::Output(output) => ToolResult {
-                call_id: call_id.to_owned(),
+                call_id: call_id.clone(),
                 tool_name,
                 content: output.content,
                 is_error: output.is_error,
@@ -196,7 +196,7 @@ impl ToolResult {
                 ToolResult::error(call_id, tool_name, message, ResultDetail::ToolError(error))
             }
             Outcome::Interrupt(interrupt) => ToolResult {
-                call_id: call_id.to_owned(),
+                call_id: call_id.clone(),
                 tool_name,
                 content: Content::text_part(interrupt.message.clone()),
                 is_error: false,

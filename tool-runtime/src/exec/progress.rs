@@ -8,7 +8,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
     /// The provider's id for the call that reports.
-    pub call_id: String,
+    pub call_id: crate::call::CallId,
     /// The progress so far; it should grow with every report.
     pub progress: f64,
     /// The total, when known.

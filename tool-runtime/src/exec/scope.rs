@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{Cancellation, Cancelled, Progress, ProgressSink};
-use crate::call::ToolCall;
+use crate::call::{CallId, ToolCall};
 use crate::caller::Caller;
 
 /// The call a tool body serves, as the runtime hands it to [`Tool::call`](crate::Tool::call):
@@ -120,7 +120,7 @@ impl<'a> CallScope<'a> {
 /// against [`cancelled`](Self::cancelled).
 #[derive(Debug, Clone)]
 pub struct CallInfo {
-    call_id: String,
+    call_id: CallId,
     tool_name: String,
     index: usize,
     cancellation: Cancellation,

@@ -46,9 +46,9 @@ pub(super) fn read_request(request: &Value) -> Result<Turn, WireError> {
     };
     let mut call = ToolCall::new("", req_str(params, "name", &path)?, arguments);
     if let Some(id) = id {
-        call.call_id = id;
+        call.call_id = id.into();
     } else {
-        "mcp_call_0".clone_into(&mut call.call_id);
+        call.call_id = "mcp_call_0".into();
         call.id_generated = true;
     }
     if let Some(meta) = params.get("_meta").filter(|meta| !meta.is_null()) {
@@ -66,7 +66,7 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
     let index = state.slots.len();
     for mut call in read_request(chunk)?.calls {
         if call.id_generated {
-            call.call_id = format!("mcp_call_{index}");
+            call.call_id = format!("mcp_call_{index}").into();
         }
         call.index = index;
         let arguments = std::mem::take(&mut call.arguments);

@@ -71,7 +71,7 @@ pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, Wir
         };
         let mut call = ToolCall::new("", name, arguments).with_index(at);
         match opt_str(entry, "id", &path)? {
-            Some(id) if !id.is_empty() => id.clone_into(&mut call.call_id),
+            Some(id) if !id.is_empty() => call.call_id = id.into(),
             _ => {
                 // Reported (a whole body is still read), and marked: no result for it can be
                 // sent back as the provider's.
@@ -79,7 +79,7 @@ pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, Wir
                     index = at,
                     "an OpenAI Chat tool call came without an id; one is made up (`id_generated`)"
                 );
-                call.call_id = format!("call_{at}");
+                call.call_id = format!("call_{at}").into();
                 call.id_generated = true;
             }
         }
@@ -331,7 +331,7 @@ fn delta_call(state: &mut State, choice: usize, entry: &Value, path: &At) -> Res
     if let Some(id) = id
         && slot.call.call_id.is_empty()
     {
-        id.clone_into(&mut slot.call.call_id);
+        slot.call.call_id = id.into();
         state.by_id.insert(id.to_owned(), at);
     }
     if let Some(error) = extend(state, at, choice, name, arguments, &function_path) {

@@ -183,7 +183,7 @@ impl Slot {
         };
         if call.call_id.is_empty() {
             // A server that never sent an id: one is made up so the result can pair with it.
-            call.call_id = format!("call_{}", call.index);
+            call.call_id = format!("call_{}", call.index).into();
             call.id_generated = true;
         }
         call.status = if done {

@@ -41,9 +41,9 @@ fn start_call(
     )
     .with_index(index);
     match opt_str(function_call, "id", path)? {
-        Some(id) if !id.is_empty() => id.clone_into(&mut call.call_id),
+        Some(id) if !id.is_empty() => call.call_id = id.into(),
         _ => {
-            call.call_id = generated_id(response_id, index);
+            call.call_id = generated_id(response_id, index).into();
             call.id_generated = true;
         }
     }
@@ -166,9 +166,9 @@ fn server_call(
     };
     let mut call = ToolCall::new("", name, Arguments::Json(arguments)).with_index(index);
     match inner.get("id").and_then(Value::as_str) {
-        Some(id) if !id.is_empty() => id.clone_into(&mut call.call_id),
+        Some(id) if !id.is_empty() => call.call_id = id.into(),
         _ => {
-            call.call_id = generated_id(response_id, index);
+            call.call_id = generated_id(response_id, index).into();
             call.id_generated = true;
         }
     }

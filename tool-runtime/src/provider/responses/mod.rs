@@ -190,7 +190,7 @@ pub(super) fn provider_call(
     };
     let mut call = ToolCall::new(id.unwrap_or_default(), name, arguments).with_index(index);
     if id.is_none() {
-        call.call_id = format!("item_{index}");
+        call.call_id = format!("item_{index}").into();
         call.id_generated = true;
     }
     call.kind = call_kind;

@@ -180,7 +180,7 @@ fn item_done(state: &mut State, root: &Object) -> Result<(), WireError> {
     if slot.call.call_id.is_empty()
         && let Some(id) = opt_str(item, "call_id", &ROOT.key("item"))?
     {
-        id.clone_into(&mut slot.call.call_id);
+        slot.call.call_id = id.into();
     }
     if slot.call.name.is_empty()
         && let Some(name) = opt_str(item, "name", &ROOT.key("item"))?
