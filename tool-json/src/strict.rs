@@ -457,6 +457,25 @@ pub fn string_end(bytes: &[u8], open: usize) -> Option<(usize, bool)> {
     let mut at = open + 1;
     let mut escaped = false;
     loop {
+        // Four plain bytes at a time while four are left, each looked up in a table.
+        while let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) {
+            if ENDS_RUN[usize::from(b0)] {
+                break;
+            }
+            if ENDS_RUN[usize::from(b1)] {
+                at += 1;
+                break;
+            }
+            if ENDS_RUN[usize::from(b2)] {
+                at += 2;
+                break;
+            }
+            if ENDS_RUN[usize::from(b3)] {
+                at += 3;
+                break;
+            }
+            at += 4;
+        }
         match *bytes.get(at)? {
             b'"' => return Some((at, escaped)),
             b'\\' => {
@@ -469,6 +488,19 @@ pub fn string_end(bytes: &[u8], open: usize) -> Option<(usize, bool)> {
         }
     }
 }
+
+/// The bytes that end a run of plain string bytes: the quote, the backslash, control characters.
+static ENDS_RUN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
 
 /// The index after `word` when the text at `at` is that word.
 #[inline]
@@ -567,6 +599,49 @@ pub(crate) fn number_token(n: &serde_json::Number) -> Tok<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A string's end found four bytes at a time is the end found one byte at a time, wherever
+    /// the quote, backslash or control character falls within or past the four.
+    #[test]
+    fn string_ends_match_a_byte_by_byte_reading() {
+        fn one_by_one(bytes: &[u8], open: usize) -> Option<(usize, bool)> {
+            let mut at = open + 1;
+            let mut escaped = false;
+            loop {
+                match *bytes.get(at)? {
+                    b'"' => return Some((at, escaped)),
+                    b'\\' => {
+                        escaped = true;
+                        at += 2;
+                    }
+                    0..=0x1f => return None,
+                    _ => at += 1,
+                }
+            }
+        }
+        let alphabet = [b'a', b'"', b'\\', b'\n', 0x1f, b' ', 0x7f, 0xc3, 0xa9, b'}'];
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        for _ in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = 1 + (state % 14) as usize;
+            let mut bytes = vec![b'"'];
+            let mut bits = state >> 8;
+            for _ in 0..len {
+                // Mostly plain bytes, so that runs of four and more occur.
+                let pick = (bits % 16) as usize;
+                bytes.push(alphabet.get(pick.saturating_sub(6)).copied().unwrap_or(b'a'));
+                bits = bits.rotate_right(4) ^ state;
+            }
+            assert_eq!(
+                string_end(&bytes, 0),
+                one_by_one(&bytes, 0),
+                "{:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
 
     /// Short decimals read here are the numbers `serde_json` reads, bit for bit; the rest
     /// (longer, exponents, broken) are left to it.
