@@ -20,4 +20,14 @@ impl Fixes {
     pub fn is_empty(&self) -> bool {
         self.repairs.is_empty() && self.coercions.is_empty()
     }
+
+    /// Drops fixes known to be empty: with no storage either (the commonest case, a call that
+    /// needed nothing), there is nothing to free, and the out-of-line drop of both lists is
+    /// skipped.
+    #[inline(always)]
+    pub(crate) fn discard_empty(self) {
+        if self.repairs.capacity() == 0 && self.coercions.capacity() == 0 {
+            std::mem::forget(self);
+        }
+    }
 }

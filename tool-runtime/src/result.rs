@@ -267,9 +267,12 @@ impl ToolResult {
     }
 
     /// Records the repairs and coercions the call's arguments needed.
+    #[inline]
     pub fn set_fixes(&mut self, fixes: Fixes) {
         if !fixes.is_empty() || self.extra.is_some() {
             self.extra.get_or_insert_with(Box::default).fixes = fixes;
+        } else {
+            fixes.discard_empty();
         }
     }
 

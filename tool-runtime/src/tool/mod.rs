@@ -186,9 +186,21 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
 }
 
 /// The result of a call whose body gave `outcome`: shared by all tools, written straight into
-/// the slot of the caller's result.
+/// the slot of the caller's result (returned as the `MaybeReady` that `run_dyn` returns, so that
+/// it is built where the caller reads it, not built and then moved there).
 #[inline]
-fn finished(
+fn finished<'a>(
+    call: &ToolCall,
+    definition: &ToolDefinition,
+    outcome: Outcome,
+    fixes: Fixes,
+) -> MaybeReady<'a, ToolResult> {
+    MaybeReady::Ready(result_of(call, definition, outcome, fixes))
+}
+
+/// [`finished`]'s result itself.
+#[inline(always)]
+fn result_of(
     call: &ToolCall,
     definition: &ToolDefinition,
     outcome: Outcome,
@@ -228,7 +240,7 @@ fn finish_later<'a>(
     running: BoxFuture<'a, Outcome>,
     fixes: Fixes,
 ) -> BoxFuture<'a, ToolResult> {
-    Box::pin(async move { finished(call, definition, running.await, fixes) })
+    Box::pin(async move { result_of(call, definition, running.await, fixes) })
 }
 
 /// A [`Tool`] as a [`DynTool`]: what [`Toolbox::register`](crate::Toolbox::register) stores.
@@ -291,6 +303,6 @@ impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for Erased<T> {
             }
         };
         // One place the result is built, so that it is built inline.
-        MaybeReady::Ready(finished(call, definition, outcome, session.fixes))
+        finished(call, definition, outcome, session.fixes)
     }
 }
