@@ -368,6 +368,7 @@ impl<'r> Watch<'r> {
     }
 
     /// A value's first token, against the node it answers to.
+    #[inline(always)]
     fn value<'de>(&mut self, ev: Tok<'de>) -> Option<Tok<'de>> {
         let node = std::mem::replace(&mut self.next, UNCHECKED);
         let inside = if node == UNCHECKED {
@@ -399,6 +400,7 @@ impl<'r> Watch<'r> {
     }
 
     /// An object's next key (or its end).
+    #[inline(always)]
     fn key<'de>(&mut self, ev: Tok<'de>) -> Option<Tok<'de>> {
         match ev {
             Tok::End => self.end(ev, true),
@@ -413,6 +415,7 @@ impl<'r> Watch<'r> {
     }
 
     /// An array's next item (or its end).
+    #[inline(always)]
     fn item<'de>(&mut self, ev: Tok<'de>) -> Option<Tok<'de>> {
         if ev == Tok::End {
             return self.end(ev, false);

@@ -63,18 +63,8 @@ impl Rules for CompiledSchema {
         }
         // `None` from the checks below: a type no branch takes, or a rule broken.
         let checked = match token {
-            Tok::Seq { .. } => rules(self, node, Types::ARRAY)
-                .filter(|rules| rules.allows(Types::ARRAY))
-                .map(|rules| self.contents(rules.id, false)),
-            Tok::Map { .. } => select(self, node, Types::OBJECT)
-                .filter(|id| {
-                    self.passing(*id) == Passing::Plain
-                        && self
-                            .node(*id)
-                            .types
-                            .is_none_or(|t| t.accepts(Types::OBJECT))
-                })
-                .map(|id| self.contents(id, true)),
+            Tok::Map { .. } => self.containers(node)[0],
+            Tok::Seq { .. } => self.containers(node)[1],
             scalar => check(self, std::slice::from_ref(scalar), 0, node).map(|_| UNCHECKED),
         };
         checked.ok_or(Verdict::Broken)
@@ -109,6 +99,26 @@ impl Rules for CompiledSchema {
         };
         if holds { Ok(()) } else { Err(Verdict::Broken) }
     }
+}
+
+/// What an object (`[0]`) or an array (`[1]`) entering node `node` gives in passing: the node
+/// its contents answer to, or `None` when no branch takes that type (the table behind
+/// [`CompiledSchema::containers`], which `enter` reads).
+pub(crate) fn containers(schema: &CompiledSchema, node: NodeId) -> [Option<usize>; 2] {
+    let node = schema.target(node);
+    let object = select(schema, node, Types::OBJECT)
+        .filter(|id| {
+            schema.passing(*id) == Passing::Plain
+                && schema
+                    .node(*id)
+                    .types
+                    .is_none_or(|t| t.accepts(Types::OBJECT))
+        })
+        .map(|id| schema.contents(id, true));
+    let array = rules(schema, node, Types::ARRAY)
+        .filter(|rules| rules.allows(Types::ARRAY))
+        .map(|rules| schema.contents(rules.id, false));
+    [object, array]
 }
 
 impl CompiledSchema {

@@ -38,6 +38,10 @@ pub struct CompiledSchema {
     /// Per object node whose members' subschemas come from `properties` alone: the members some
     /// rule is about (`None`: look each member up in full).
     checked_members: Vec<Option<CheckedMembers>>,
+    /// Per node: what an object, then an array, entering it gives in passing (`inline`'s
+    /// `Rules::enter`): the node its contents answer to, or `None` when the node refuses that
+    /// type. Decided by the node alone, so once, when the schema is compiled.
+    containers: Vec<[Option<usize>; 2]>,
     unsupported: Vec<String>,
     beyond_serde: bool,
     /// Per schema resource: its `$dynamicAnchor` names and nodes.
@@ -111,6 +115,7 @@ impl CompiledSchema {
             in_passing: false,
             integers: Vec::new(),
             checked_members: Vec::new(),
+            containers: Vec::new(),
             unsupported,
             beyond_serde,
             dynamic_anchors,
@@ -160,6 +165,9 @@ impl CompiledSchema {
                 })
             })
             .collect();
+        compiled.containers = (0..compiled.nodes.len())
+            .map(|id| crate::inline::containers(&compiled, id))
+            .collect();
         compiled.in_passing = compiled.inline
             && (0..compiled.nodes.len()).all(|id| {
                 !compiled.checked[id]
@@ -207,6 +215,12 @@ impl CompiledSchema {
     /// from `properties` alone (`None`: [`Node::member`] finds them).
     pub fn checked_members(&self, id: NodeId) -> Option<&[(Box<str>, NodeId)]> {
         self.checked_members[id].as_deref()
+    }
+
+    /// What an object (`[0]`) or an array (`[1]`) entering node `id` gives in passing,
+    /// computed once per node.
+    pub fn containers(&self, id: NodeId) -> [Option<usize>; 2] {
+        self.containers[id]
     }
 
     /// The values a union of constants allows: each branch a `const` or `enum` of scalars and
