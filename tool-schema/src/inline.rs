@@ -71,15 +71,12 @@ impl Rules for CompiledSchema {
     }
 
     fn member(&self, node: usize, key: &str) -> usize {
-        if let Some(members) = self.checked_members(node) {
-            return members
+        match self.checked_members(node) {
+            Some(members) => members
                 .iter()
-                .find(|(name, _)| name.len() == key.len() && **name == *key)
-                .map_or(UNCHECKED, |(_, child)| *child);
-        }
-        match self.node(node).member(key) {
-            Some(child) if self.needs_check(child) => child,
-            _ => UNCHECKED,
+                .find(|(name, _)| same_bytes(name.as_bytes(), key.as_bytes()))
+                .map_or(UNCHECKED, |(_, child)| *child),
+            None => self.member_in_full(node, key),
         }
     }
 
@@ -99,6 +96,13 @@ impl Rules for CompiledSchema {
         };
         if holds { Ok(()) } else { Err(Verdict::Broken) }
     }
+}
+
+/// Whether two member names are the same, compared here byte by byte: names are short, and a
+/// call to `memcmp` (with the registers it makes the lookup save) costs more than the bytes.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// What an object (`[0]`) or an array (`[1]`) entering node `node` gives in passing: the node
@@ -122,6 +126,17 @@ pub(crate) fn containers(schema: &CompiledSchema, node: NodeId) -> [Option<usize
 }
 
 impl CompiledSchema {
+    /// A member's node where `properties` alone does not say (pattern properties, a schema for
+    /// the others): looked up in full. Out of line, so that the common lookup stays small.
+    #[cold]
+    #[inline(never)]
+    fn member_in_full(&self, node: usize, key: &str) -> usize {
+        match self.node(node).member(key) {
+            Some(child) if self.needs_check(child) => child,
+            _ => UNCHECKED,
+        }
+    }
+
     /// The node an array's or object's contents answer to, once it was taken: itself, or
     /// `UNCHECKED` when no rule is about its count or anything in it (a struct whose fields
     /// serde checks alone), so that its members are not looked up one by one.
