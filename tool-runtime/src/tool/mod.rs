@@ -188,7 +188,7 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
 /// The result of a call whose body gave `outcome`: shared by all tools, written straight into
 /// the slot of the caller's result (returned as the `MaybeReady` that `run_dyn` returns, so that
 /// it is built where the caller reads it, not built and then moved there).
-#[inline]
+#[inline(never)]
 fn finished<'a>(
     call: &ToolCall,
     definition: &ToolDefinition,
