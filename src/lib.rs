@@ -212,9 +212,9 @@
 
 // The root holds what an application writes; the rest is in the modules below, by concern.
 pub use toolwright_runtime::{
-    ArgumentError, Arguments, CallId, CallInfo, CallKind, CallStatus, Content, ContentPart, DynamicTool,
-    Interrupt, InterruptKind, Native, Outcome, RegisterError, ResultDetail, Tool, ToolCall,
-    ToolDefinition, ToolOutput, ToolResult, Toolbox, Toolset,
+    ArgumentError, Arguments, CallId, CallInfo, CallKind, CallStatus, Content, ContentPart,
+    DynamicTool, Interrupt, InterruptKind, Native, Outcome, RegisterError, ResultDetail, Tool,
+    ToolCall, ToolDefinition, ToolOutput, ToolResult, Toolbox, Toolset,
 };
 pub use toolwright_runtime::{args, provider};
 

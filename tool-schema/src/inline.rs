@@ -105,26 +105,6 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-/// What an object (`[0]`) or an array (`[1]`) entering node `node` gives in passing: the node
-/// its contents answer to, or `None` when no branch takes that type (the table behind
-/// [`CompiledSchema::containers`], which `enter` reads).
-pub(crate) fn containers(schema: &CompiledSchema, node: NodeId) -> [Option<usize>; 2] {
-    let node = schema.target(node);
-    let object = select(schema, node, Types::OBJECT)
-        .filter(|id| {
-            schema.passing(*id) == Passing::Plain
-                && schema
-                    .node(*id)
-                    .types
-                    .is_none_or(|t| t.accepts(Types::OBJECT))
-        })
-        .map(|id| schema.contents(id, true));
-    let array = rules(schema, node, Types::ARRAY)
-        .filter(|rules| rules.allows(Types::ARRAY))
-        .map(|rules| schema.contents(rules.id, false));
-    [object, array]
-}
-
 impl CompiledSchema {
     /// A member's node where `properties` alone does not say (pattern properties, a schema for
     /// the others): looked up in full. Out of line, so that the common lookup stays small.
@@ -135,27 +115,6 @@ impl CompiledSchema {
             Some(child) if self.needs_check(child) => child,
             _ => UNCHECKED,
         }
-    }
-
-    /// The node an array's or object's contents answer to, once it was taken: itself, or
-    /// `UNCHECKED` when no rule is about its count or anything in it (a struct whose fields
-    /// serde checks alone), so that its members are not looked up one by one.
-    fn contents(&self, id: NodeId, object: bool) -> usize {
-        let node = self.node(id);
-        let free = if object {
-            node.min_properties.is_none()
-                && node.max_properties.is_none()
-                && self.checked_members(id).is_some_and(<[_]>::is_empty)
-        } else {
-            node.min_items.is_none()
-                && node.max_items.is_none()
-                && node
-                    .prefix_items
-                    .iter()
-                    .chain(&node.items)
-                    .all(|item| !self.needs_check(*item))
-        };
-        if free { UNCHECKED } else { id }
     }
 }
 
@@ -255,7 +214,7 @@ fn map(
     end: usize,
     node: NodeId,
 ) -> Option<usize> {
-    let node = select(schema, node, Types::OBJECT)?;
+    let node = schema.select(node, Types::OBJECT)?;
     let node = if schema.passing(node) == Passing::Tagged {
         let tag = schema.discriminator(node)?;
         let (_, value) = members(tape, at, end).find(|(key, _)| *key == tag.name)?;
@@ -292,43 +251,10 @@ fn map(
     within(count, object.min_properties, object.max_properties).then_some(end + 1)
 }
 
-/// The node whose rules a value of type `types` answers to: the node itself, or the branch of a
-/// union the type (or, for objects, the tag) picks. `None`: not told here.
-fn select(schema: &CompiledSchema, node: NodeId, types: Types) -> Option<NodeId> {
-    // Most nodes are no union: themselves.
-    if schema.passing(node) == Passing::Plain {
-        return Some(node);
-    }
-    let mut node = node;
-    for _ in 0..8 {
-        node = schema.target(node);
-        let branches = {
-            let n = schema.node(node);
-            if n.any_of.is_empty() {
-                &n.one_of
-            } else {
-                &n.any_of
-            }
-        };
-        match schema.passing(node) {
-            Passing::Plain | Passing::Listed => return Some(node),
-            Passing::Tagged if types == Types::OBJECT => return Some(node),
-            Passing::Union => {
-                node = *branches
-                    .iter()
-                    .find(|branch| schema.types_of(**branch).accepts(types))?;
-            }
-            Passing::Tagged | Passing::No => return None,
-        }
-    }
-    None
-}
-
 /// The rules for a value of type `types`.
 fn rules(schema: &CompiledSchema, node: NodeId, types: Types) -> Option<Scalar<'_>> {
-    let node = select(schema, node, types)?;
+    let node = schema.select(node, types)?;
     Some(Scalar {
-        id: node,
         node: schema.node(node),
         values: schema.listed(node),
     })
@@ -379,7 +305,6 @@ fn canonical(token: &Tok<'_>) -> Option<String> {
 
 /// The rules of one node, applied to scalars.
 struct Scalar<'s> {
-    id: NodeId,
     node: &'s Node,
     /// The values a union of constants allows (`oneOf` of `const`s, as schemars writes enums
     /// with documented variants).

@@ -166,7 +166,7 @@ impl CompiledSchema {
             })
             .collect();
         compiled.containers = (0..compiled.nodes.len())
-            .map(|id| crate::inline::containers(&compiled, id))
+            .map(|id| compiled.containers_of(id))
             .collect();
         compiled.in_passing = compiled.inline
             && (0..compiled.nodes.len()).all(|id| {
@@ -519,6 +519,7 @@ fn intersect(a: Types, b: Types) -> Types {
 mod build;
 mod describe;
 mod node;
+mod passing;
 mod types;
 
 pub use self::describe::{join_or, one_of_values};
