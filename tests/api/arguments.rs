@@ -233,6 +233,78 @@ fn nested_structs_sent_as_arrays_are_refused_as_the_schema_says() {
     );
 }
 
+/// A point.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Point {
+    /// Across.
+    x: f64,
+    /// Down.
+    y: f64,
+}
+
+/// Where a label goes: a point, its fields flattened into the label's.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Placement {
+    /// The point.
+    at: Point,
+}
+
+/// Place a point: a nested struct and nothing else beyond serde, so the deserializer alone
+/// sees that it is an object.
+#[tool]
+fn place(
+    /// Where.
+    at: Point,
+) -> f64 {
+    at.x + at.y
+}
+
+/// Place a label: the nested struct sits in a flattened one, which serde reads from a value it
+/// keeps aside (and would take from an array).
+#[tool]
+fn label(
+    /// The text.
+    text: String,
+    /// Where.
+    #[serde(flatten)]
+    placement: Placement,
+) -> String {
+    format!("{text} at {}, {}", placement.at.x, placement.at.y)
+}
+
+#[test]
+fn nested_structs_are_objects_on_every_entry_path_flattened_or_not() {
+    let tools = Toolbox::new()
+        .with(PlaceTool)
+        .unwrap()
+        .with(LabelTool)
+        .unwrap();
+    for (name, good, bad) in [
+        ("place", r#"{"at": {"x": 1, "y": 2}}"#, r#"{"at": [1, 2]}"#),
+        (
+            "label",
+            r#"{"text": "here", "at": {"x": 1, "y": 2}}"#,
+            r#"{"text": "here", "at": [1, 2]}"#,
+        ),
+    ] {
+        let value: Value = serde_json::from_str(bad).unwrap();
+        for arguments in [Arguments::Text(bad.to_owned()), Arguments::Json(value)] {
+            let result = run(&tools, name, arguments.clone());
+            assert!(result.is_error, "{name} {arguments:?}: {}", result.text());
+            assert!(
+                result.text().contains("`at`: expected an object"),
+                "{name}: {}",
+                result.text()
+            );
+        }
+        let value: Value = serde_json::from_str(good).unwrap();
+        for arguments in [Arguments::Text(good.to_owned()), Arguments::Json(value)] {
+            let result = run(&tools, name, arguments.clone());
+            assert!(!result.is_error, "{name} {arguments:?}: {}", result.text());
+        }
+    }
+}
+
 fn strict_tool() -> Toolbox {
     let schema = json!({
         "type": "object",

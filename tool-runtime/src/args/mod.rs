@@ -9,7 +9,11 @@
 //!    ([`CompiledSchema::checks_in_passing`]: ranges, lengths, patterns, formats, enums of
 //!    scalars, counts), each value is checked as serde reads it. Rules over whole subtrees
 //!    (`not`, sets of objects, tagged unions, ...), and arguments that arrive as a value, go
-//!    through a flat list of tokens (a tape) first. When that works, the call costs about what
+//!    through a flat list of tokens (a tape) first. That nested structs are objects needs no
+//!    check of its own: toolwright's deserializer takes a struct from an object only, and a read
+//!    in which serde kept a value aside (where it takes a struct from an array too: an untagged
+//!    enum, a flattened field) is checked on the tape
+//!    ([`CompiledSchema::constrains_beyond_shapes`]). When that works, the call costs about what
 //!    serde costs; anything else (the first rule broken included) takes the long way below,
 //!    which decides and explains.
 //! 2. **Decode**: strict `serde_json`; only when that fails, the [lenient parser](parse_json),
@@ -246,17 +250,22 @@ fn fast_path(
         && text.len() <= limits.max_len
     {
         let mut watch;
-        let mut source = if !schema.constrains_beyond_types() {
+        // Nothing beyond serde but nested structs' being objects: the deserializer sees to that
+        // as it reads (unless serde read a struct from a value it kept aside; then the tape).
+        let shapes_only = !schema.constrains_beyond_shapes();
+        let mut source = if shapes_only {
             TextSource::new(text, limits.max_depth)
         } else if schema.checks_in_passing() {
             watch = Watch::new(schema);
             TextSource::watched(text, limits.max_depth, &mut watch)
         } else {
-            return fast_tape(schema, arguments, session, read);
+            return fast_tape(schema, arguments, session, read, true);
         };
         let trail = Trail::default();
         if read.read(Source::Text(&mut source), &trail).is_ok() && source.finish() {
-            return true;
+            return !shapes_only
+                || read_directly(schema, &trail)
+                || fast_tape(schema, arguments, session, read, false);
         }
         // A broken rule, or refused by serde: the long way explains. Declined (a string with
         // escapes, say) or undecided in passing: the tape reads it.
@@ -265,18 +274,30 @@ fn fast_path(
             return false;
         }
     }
-    fast_tape(schema, arguments, session, read)
+    fast_tape(schema, arguments, session, read, true)
+}
+
+/// After a read that checked no rule, of a schema that says nothing beyond serde but that nested
+/// structs are objects ([`CompiledSchema::constrains_beyond_shapes`]): whether that held, which
+/// it did unless serde read some value from one it kept aside (and so might have taken a struct
+/// from an array).
+#[inline(always)]
+fn read_directly(schema: &CompiledSchema, trail: &Trail) -> bool {
+    !schema.constrains_beyond_types() || !trail.buffered()
 }
 
 /// The fast path through a tape, the schema's rules beyond serde's (if any) checked on its
 /// tokens first, or on the whole value: text declined or undecided in passing, text whose rules
-/// need more than one value at a time, a value.
+/// need more than one value at a time, a value. `direct`: a schema that says no more than that
+/// nested structs are objects is first read with no check (as text is, above); `false` when that
+/// was done and serde kept a value aside.
 #[inline(never)]
 fn fast_tape(
     schema: &CompiledSchema,
     arguments: &Arguments,
     session: &ParseSession,
     read: &mut dyn Read,
+    direct: bool,
 ) -> bool {
     let limits = &session.policy.limits;
     let mut escaped = tape::Escaped::new();
@@ -292,6 +313,16 @@ fn fast_tape(
         Arguments::Json(value @ Value::Object(_)) => tape::of_value(value),
         _ => return false,
     };
+    if direct && !schema.constrains_beyond_shapes() {
+        let trail = Trail::default();
+        let read_ok = read
+            .read(Source::Tape(&mut TapeSource::new(&tape)), &trail)
+            .is_ok();
+        if !read_ok || read_directly(schema, &trail) {
+            tape::recycle(tape);
+            return read_ok;
+        }
+    }
     let holds = !schema.constrains_beyond_types()
         || if schema.checks_inline() {
             inline::holds(schema, &tape)

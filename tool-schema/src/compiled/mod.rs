@@ -44,6 +44,7 @@ pub struct CompiledSchema {
     containers: Vec<[Option<usize>; 2]>,
     unsupported: Vec<String>,
     beyond_serde: bool,
+    beyond_shapes: bool,
     /// Per schema resource: its `$dynamicAnchor` names and nodes.
     pub dynamic_anchors: Vec<Vec<(String, NodeId)>>,
     /// Whether some `$dynamicRef` resolves by dynamic scope (validation then tracks it).
@@ -89,6 +90,7 @@ impl CompiledSchema {
             nodes,
             unsupported,
             beyond_serde,
+            beyond_shapes,
             dynamic_anchors,
             dynamic,
         } = build::compile(schema, retrieve);
@@ -118,6 +120,7 @@ impl CompiledSchema {
             containers: Vec::new(),
             unsupported,
             beyond_serde,
+            beyond_shapes,
             dynamic_anchors,
             dynamic,
             null_is_not_default,
@@ -347,6 +350,30 @@ impl CompiledSchema {
     /// generated arguments struct is valid, and validation can be skipped.
     pub fn constrains_beyond_types(&self) -> bool {
         self.beyond_serde
+    }
+
+    /// [`constrains_beyond_types`](Self::constrains_beyond_types), but for nested structs'
+    /// being objects: what toolwright's own deserializer enforces when it reads every struct
+    /// itself (it takes a struct from an object only). Serde reads a struct from a value it kept
+    /// aside instead (untagged or internally tagged enums, `#[serde(flatten)]`), and takes an
+    /// array there too, only after asking for a value of any type, which a read notes
+    /// (`toolwright_json::de::Trail::buffered`): a read that did not, of a schema that says no
+    /// more than this, is valid.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwright_schema::CompiledSchema;
+    ///
+    /// let nested = json!({
+    ///     "type": "object",
+    ///     "properties": {"at": {"type": "object", "properties": {"x": {"type": "number"}}}}
+    /// });
+    /// let schema = CompiledSchema::compile(&nested);
+    /// assert!(schema.constrains_beyond_types());
+    /// assert!(!schema.constrains_beyond_shapes());
+    /// ```
+    pub fn constrains_beyond_shapes(&self) -> bool {
+        self.beyond_shapes
     }
 
     /// Whether some optional property takes `null` as a value of its own and also has a default

@@ -182,9 +182,10 @@ impl Compiler<'_, '_> {
                         node.properties.push((name.clone(), id));
                     }
                     // A derived struct below the root also deserializes from an array of its
-                    // fields, which the schema refuses: serde alone is not enough there.
+                    // fields, which the schema refuses, when serde reads it from a value it
+                    // kept aside: serde alone is not enough there.
                     if !is_root {
-                        self.constrains();
+                        self.shaped();
                     }
                 }
                 "patternProperties" => {

@@ -24,6 +24,8 @@ pub(super) struct Compiled {
     pub(super) nodes: Vec<Node>,
     pub(super) unsupported: Vec<String>,
     pub(super) beyond_serde: bool,
+    /// Whether anything goes beyond serde other than nested structs' being objects.
+    pub(super) beyond_shapes: bool,
     /// Per schema resource: its `$dynamicAnchor`s, for `$dynamicRef`s that resolve by scope.
     pub(super) dynamic_anchors: Vec<Vec<(String, NodeId)>>,
     /// Whether some `$dynamicRef` resolves by dynamic scope.
@@ -48,6 +50,7 @@ pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<V
         nodes: Vec::new(),
         unsupported: Vec::new(),
         beyond_serde: false,
+        beyond_shapes: false,
         own: false,
         validation: true,
         depth: 0,
@@ -65,6 +68,7 @@ pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<V
         nodes,
         unsupported,
         beyond_serde,
+        beyond_shapes,
         dynamic_anchors,
         dynamic,
         ..
@@ -82,6 +86,7 @@ pub(super) fn compile<'a>(schema: &'a Value, retrieve: &dyn Fn(&str) -> Option<V
         nodes,
         unsupported,
         beyond_serde,
+        beyond_shapes,
         dynamic_anchors,
         dynamic,
     }
@@ -168,6 +173,8 @@ struct Compiler<'a, 'r> {
     nodes: Vec<Node>,
     unsupported: Vec<String>,
     beyond_serde: bool,
+    /// Whether something other than a nested struct's shape goes beyond serde.
+    beyond_shapes: bool,
     /// Whether the node being built has a keyword of its own beyond serde.
     own: bool,
     /// Whether the root's meta-schema has the validation vocabulary (almost always).
@@ -315,9 +322,19 @@ impl Compiler<'_, '_> {
         self.own = true;
         self.unsupported.push(format!("{what} at #{pointer}"));
         self.beyond_serde = true;
+        self.beyond_shapes = true;
     }
 
     fn constrains(&mut self) {
+        self.own = true;
+        self.beyond_serde = true;
+        self.beyond_shapes = true;
+    }
+
+    /// A nested struct's object shape: beyond what serde's derive takes from a value it kept
+    /// aside (it builds a struct from an array of its fields too), not beyond a direct read by
+    /// toolwright's deserializer (which takes a struct from an object only).
+    fn shaped(&mut self) {
         self.own = true;
         self.beyond_serde = true;
     }

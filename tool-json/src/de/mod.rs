@@ -19,7 +19,7 @@
 //! value checked as it reads it (in passing: no tape, no second walk); nothing of that is
 //! compiled per type, since the text source's reads are out of line.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
@@ -27,9 +27,12 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
+use self::key::KeyDe;
 use super::path::{ArgPath, PathSegment};
 pub use super::source::{Rules, Source, TapeSource, TextSource, UNCHECKED, Verdict, Watch};
 use super::tape::Tok;
+
+mod key;
 
 /// refused (the innermost member or element it was reading). This is all that is compiled per
 /// arguments type.
@@ -57,21 +60,34 @@ fn unreadable() -> serde_json::Error {
     de::Error::custom("the document cannot be read here")
 }
 
-/// The segments an error passed through on its way out, innermost first.
+/// What a read leaves behind beside its value: the segments an error passed through on its way
+/// out (innermost first), and whether serde asked for any value whatever its type (`buffered`).
 #[derive(Default)]
-pub struct Trail(RefCell<Vec<PathSegment>>);
+pub struct Trail {
+    segments: RefCell<Vec<PathSegment>>,
+    buffered: Cell<bool>,
+}
 
 impl Trail {
     #[cold]
     fn note(&self, segment: PathSegment) {
-        self.0.borrow_mut().push(segment);
+        self.segments.borrow_mut().push(segment);
     }
 
     /// The path, outermost first.
     pub fn path(self) -> ArgPath {
-        let mut segments = self.0.into_inner();
+        let mut segments = self.segments.into_inner();
         segments.reverse();
         ArgPath(segments)
+    }
+
+    /// Whether serde asked for a value of any type (`deserialize_any`) during the read: what it
+    /// does to keep a value aside for later (an untagged or internally tagged enum, a
+    /// `#[serde(flatten)]` field, a `serde_json::Value`). Otherwise every struct was read here,
+    /// as an object only: a struct sent as an array (which serde's derive takes from a value it
+    /// kept aside) was refused.
+    pub fn buffered(&self) -> bool {
+        self.buffered.get()
     }
 }
 
@@ -173,6 +189,7 @@ impl<'de> Deserializer<'de> for Stream<'_, 'de> {
     type Error = serde_json::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        self.trail.buffered.set(true);
         match self.ev {
             Tok::Null => visitor.visit_unit(),
             Tok::Bool(b) => visitor.visit_bool(b),
@@ -440,77 +457,6 @@ impl<'de> MapAccess<'de> for &mut Members<'_, 'de> {
     }
 }
 
-/// An object's key: a string, or a number or boolean written as one (`{"1": ..}` for a map
-/// with integer keys), as `serde_json` reads keys from text.
-struct KeyDe<'de>(&'de str);
-
-macro_rules! parsed_key {
-    ($($method:ident => $visit:ident,)*) => {
-        $(
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-                match self.0.parse() {
-                    Ok(value) => visitor.$visit(value),
-                    Err(_) => Err(de::Error::invalid_type(Unexpected::Str(self.0), &visitor)),
-                }
-            }
-        )*
-    };
-}
-
-impl<'de> Deserializer<'de> for KeyDe<'de> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_borrowed_str(self.0)
-    }
-
-    parsed_key! {
-        deserialize_bool => visit_bool,
-        deserialize_i8 => visit_i8,
-        deserialize_i16 => visit_i16,
-        deserialize_i32 => visit_i32,
-        deserialize_i64 => visit_i64,
-        deserialize_i128 => visit_i128,
-        deserialize_u8 => visit_u8,
-        deserialize_u16 => visit_u16,
-        deserialize_u32 => visit_u32,
-        deserialize_u64 => visit_u64,
-        deserialize_u128 => visit_u128,
-        deserialize_f32 => visit_f32,
-        deserialize_f64 => visit_f64,
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_some(self)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        visitor.visit_enum(BorrowedStrDeserializer::new(self.0))
-    }
-
-    serde::forward_to_deserialize_any! {
-        <W: Visitor<'de>>
-        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
-        identifier ignored_any
-    }
-}
-
 /// `{"Name": content}`: an enum variant with content, its name read.
 struct Variant<'s, 'de> {
     name: &'de str,
@@ -626,6 +572,45 @@ mod tests {
         count: Option<i32>,
         #[serde(default)]
         pair: Option<(u8, u8)>,
+    }
+
+    /// A struct read here is read from an object only, and the trail says when serde asked for
+    /// a value of any type instead (keeping it aside, where a struct is also taken from an
+    /// array).
+    #[test]
+    fn structs_are_objects_unless_serde_kept_a_value_aside() {
+        #[derive(Deserialize)]
+        #[allow(dead_code)]
+        struct Point {
+            x: i32,
+            y: i32,
+        }
+        #[derive(Deserialize)]
+        #[allow(dead_code)]
+        struct Direct {
+            at: Point,
+        }
+        #[derive(Deserialize)]
+        #[allow(dead_code)]
+        struct Kept {
+            #[serde(flatten)]
+            inner: Direct,
+        }
+        let read = |text: &str, kept: bool| {
+            let trail = Trail::default();
+            let mut source = TextSource::new(text, 128);
+            let ok = if kept {
+                read::<Kept>(Source::Text(&mut source), &trail).is_ok()
+            } else {
+                read::<Direct>(Source::Text(&mut source), &trail).is_ok()
+            };
+            (ok, trail.buffered())
+        };
+        assert_eq!(read(r#"{"at": {"x": 1, "y": 2}}"#, false), (true, false));
+        assert_eq!(read(r#"{"at": [1, 2]}"#, false), (false, false));
+        // Flattened: serde keeps the members aside, and takes the array.
+        assert_eq!(read(r#"{"at": {"x": 1, "y": 2}}"#, true), (true, true));
+        assert_eq!(read(r#"{"at": [1, 2]}"#, true), (true, true));
     }
 
     #[test]
