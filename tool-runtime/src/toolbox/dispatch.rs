@@ -73,28 +73,25 @@ macro_rules! plain_call {
         // Timing and instrumenting cost more than a whole call; pay for them only when observed.
         let started = (!span.is_disabled()).then(Instant::now);
         let entered = started.map(|_| span.enter());
-        // The closure writes its result in place: what `catch_unwind` returns is then small, and
-        // the result is not copied through the unwind guard.
-        let mut run = None;
-        let caught = catch_unwind(AssertUnwindSafe(|| {
-            run = Some($tool.run_dyn(&$call.arguments, $ctx, $scope, &$toolbox.policy));
+        // What `catch_unwind` returns is matched where it lies (counted and recorded there, then
+        // returned): each move of the 128-byte result costs (BENCHMARKS.md). Written through an
+        // `Option` by the closure instead, it was moved once more (13 instructions a call).
+        let mut run = catch_unwind(AssertUnwindSafe(|| {
+            $tool.run_dyn(&$call.arguments, $ctx, $scope, &$toolbox.policy)
         }));
         drop(entered);
-        if let Err(payload) = caught {
-            let $result = $toolbox.panic_result($call, $tool.definition(), payload);
-            record(&span, started, &$result);
-            return $done;
-        }
-        // Matched in place and returned from here: every move of the 128-byte result costs
-        // (see BENCHMARKS.md), so it goes from where `run_dyn` wrote it straight to the caller.
-        // Counted and recorded where it lies: binding it by value would copy it once more.
-        if let Some(MaybeReady::Ready(result)) = &mut run {
+        if let Ok(MaybeReady::Ready(result)) = &mut run {
             $toolbox.account($index, result);
             record(&span, started, result);
         }
         match run {
-            Some(MaybeReady::Ready($result)) => return $done,
-            Some(MaybeReady::Pending(future)) => {
+            Err(payload) => {
+                let $result = $toolbox.panic_result($call, $tool.definition(), payload);
+                record(&span, started, &$result);
+                return $done;
+            }
+            Ok(MaybeReady::Ready($result)) => return $done,
+            Ok(MaybeReady::Pending(future)) => {
                 let $running = Running {
                     index: $index,
                     tool: $tool,
@@ -105,7 +102,6 @@ macro_rules! plain_call {
                 };
                 return $pending;
             }
-            None => unreachable!("the closure completed, so it stored its result"),
         }
     }};
 }
