@@ -1,11 +1,12 @@
 //! The whole arguments pipeline (repair, coercion, validation, feedback) on any input, through
 //! the public Toolbox API: every call gets exactly one result, with its id, and nothing panics.
-//! Four tools: a dynamic one with a rich raw schema (the long way), two `#[tool]` fns whose
-//! schemas have rules beyond serde of every kind (those about one value at a time, checked in
-//! passing as serde reads the text; and those over whole values, checked on a tape: tagged
-//! unions, sets), and one whose schema says nothing serde does not enforce (the fast path that
-//! reads the text as serde asks for it). Input that is JSON is also sent as a value, and must get
-//! the same verdict (valid or not) as its text.
+//! Six tools: a dynamic one with a rich raw schema (the long way), `#[tool]` fns whose schemas
+//! have rules beyond serde of every kind (those about one value at a time, checked in passing as
+//! serde reads the text; and those over whole values, checked on a tape: tagged unions, sets),
+//! one whose schema says little serde does not enforce, and one whose schema says nothing beyond
+//! serde but that its nested structs (one flattened) are objects (read with no rule checked).
+//! Input that is JSON is also sent as a value, and must get the same verdict (valid or not) as
+//! its text.
 
 #![no_main]
 
@@ -167,6 +168,38 @@ fn plain(
     format!("{name} {count:?} {items:?} {shape:?} {extra:?}")
 }
 
+/// A point: a nested struct with nothing beyond serde's types.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Spot {
+    /// Across.
+    pub x: f64,
+    /// Down.
+    pub y: Option<i64>,
+}
+
+/// Flattened into the arguments: serde keeps its members aside, and would build `near` from an
+/// array.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Around {
+    /// Nearby.
+    pub near: Spot,
+}
+
+/// Nothing beyond serde but nested structs' being objects: read with no rule checked, its structs
+/// objects by the deserializer's own refusal of arrays, or (flattened) by the tape's checks.
+#[toolwright::tool]
+fn placed(
+    /// Where.
+    at: Spot,
+    /// More places.
+    more: Vec<Spot>,
+    /// What is around.
+    #[serde(flatten)]
+    around: Around,
+) -> String {
+    format!("{at:?} {more:?} {around:?}")
+}
+
 fn toolbox() -> &'static Toolbox {
     static TOOLS: OnceLock<Toolbox> = OnceLock::new();
     TOOLS.get_or_init(|| {
@@ -206,6 +239,8 @@ fn toolbox() -> &'static Toolbox {
             .unwrap()
             .with(WholeTool)
             .unwrap()
+            .with(PlacedTool)
+            .unwrap()
     })
 }
 
@@ -215,7 +250,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // Only objects: other JSON (a string holding the arguments, say) is read differently as text.
     let value = serde_json::from_str::<Value>(text).ok().filter(Value::is_object);
-    for name in ["search", "rules", "plain", "kinds", "whole"] {
+    for name in ["search", "rules", "plain", "kinds", "whole", "placed"] {
         let call = ToolCall::new("fuzz-1", name, text);
         let result = toolbox().execute_blocking(&call, &());
         assert_eq!(result.call_id, "fuzz-1");

@@ -12,8 +12,8 @@ use serde::{Serialize, Serializer};
 /// [`ToolResult`](crate::ToolResult) carry it.
 ///
 /// The text sits behind an `Arc`: a result, a progress report or a call's [`CallInfo`]
-/// shares the call's id instead of copying it (measured in BENCHMARKS.md: copying it was a
-/// seventh of a small call). It reads like a `&str` (it derefs to one, compares with `str`,
+/// shares the call's id instead of copying it (measured in BENCHMARKS.md: copying it was about a
+/// tenth of a small call). It reads like a `&str` (it derefs to one, compares with `str`,
 /// `&str` and `String`, and serializes as a JSON string), and is made from any of them.
 ///
 /// ```
