@@ -74,6 +74,7 @@ pub struct Watch<'r> {
 
 impl<'r> Watch<'r> {
     /// A watch of `rules`, from the document's root.
+    #[inline]
     pub fn new(rules: &'r dyn Rules) -> Self {
         Watch {
             rules,
