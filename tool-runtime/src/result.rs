@@ -267,7 +267,7 @@ impl ToolResult {
     }
 
     /// Records the repairs and coercions the call's arguments needed.
-    #[inline]
+    #[inline(always)]
     pub fn set_fixes(&mut self, fixes: Fixes) {
         if !fixes.is_empty() || self.extra.is_some() {
             self.extra.get_or_insert_with(Box::default).fixes = fixes;

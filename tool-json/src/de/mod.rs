@@ -64,19 +64,24 @@ fn unreadable() -> serde_json::Error {
 /// out (innermost first), and whether serde asked for any value whatever its type (`buffered`).
 #[derive(Default)]
 pub struct Trail {
-    segments: RefCell<Vec<PathSegment>>,
+    /// Made on the first segment: a read that succeeds (the commonest) then drops nothing, where
+    /// an empty list still took a call to drop.
+    segments: RefCell<Option<Vec<PathSegment>>>,
     buffered: Cell<bool>,
 }
 
 impl Trail {
     #[cold]
     fn note(&self, segment: PathSegment) {
-        self.segments.borrow_mut().push(segment);
+        self.segments
+            .borrow_mut()
+            .get_or_insert_with(Vec::new)
+            .push(segment);
     }
 
     /// The path, outermost first.
     pub fn path(self) -> ArgPath {
-        let mut segments = self.segments.into_inner();
+        let mut segments = self.segments.into_inner().unwrap_or_default();
         segments.reverse();
         ArgPath(segments)
     }
