@@ -21,9 +21,9 @@ pub enum Verdict {
 }
 
 /// Rules over single values (a range, a length, a pattern, an enum of scalars, how many items
-/// or members), asked as a [`TextSource`] reads each value, so that arguments whose rules are
-/// all of that kind are checked on the one read that deserializes them, with no tape and no
-/// second walk. This crate knows no schema: a schema (`toolwright-schema`'s compiled one)
+/// or members), asked as a [`TextSource`](super::TextSource) reads each value, so that arguments
+/// whose rules are all of that kind are checked on the one read that deserializes them, with no
+/// tape and no second walk. This crate knows no schema: a schema (`toolwright-schema`'s compiled one)
 /// implements it over its own node numbers. Every method but [`root`](Self::root) is asked
 /// only about a node other than [`UNCHECKED`].
 pub trait Rules {
@@ -58,7 +58,7 @@ const WATCH_DEPTH: usize = 16;
 
 /// The rules' view of a text source's reading: which node the next value answers to, and for
 /// each checked array or object open, its node and how many items or members it has had. Made by
-/// the caller ([`Watch::new`]) and lent to a [`TextSource::watched`].
+/// the caller ([`Watch::new`]) and lent to a [`TextSource::watched`](super::TextSource::watched).
 pub struct Watch<'r> {
     rules: &'r dyn Rules,
     next: usize,
