@@ -3,7 +3,7 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
@@ -39,9 +39,11 @@ impl CallId {
 }
 
 impl Default for CallId {
-    /// The empty id (a call whose id has not arrived yet).
+    /// The empty id (a call whose id has not arrived yet): one shared text, so that a reader
+    /// that makes its call before the id arrives allocates nothing for it.
     fn default() -> Self {
-        CallId(Arc::from(""))
+        static EMPTY: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from(""));
+        CallId(Arc::clone(&EMPTY))
     }
 }
 
@@ -80,19 +82,22 @@ impl fmt::Display for CallId {
 
 impl From<&str> for CallId {
     fn from(id: &str) -> Self {
+        if id.is_empty() {
+            return CallId::default();
+        }
         CallId(Arc::from(id))
     }
 }
 
 impl From<String> for CallId {
     fn from(id: String) -> Self {
-        CallId(Arc::from(id))
+        CallId::from(id.as_str())
     }
 }
 
 impl From<&String> for CallId {
     fn from(id: &String) -> Self {
-        CallId(Arc::from(id.as_str()))
+        CallId::from(id.as_str())
     }
 }
 
@@ -190,6 +195,13 @@ impl Visitor<'_> for IdVisitor {
 #[cfg(test)]
 mod tests {
     use super::CallId;
+
+    #[test]
+    fn empty_ids_share_one_text() {
+        let (a, b) = (CallId::from(""), CallId::from(String::new()));
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        assert!(std::ptr::eq(a.as_str(), CallId::default().as_str()));
+    }
 
     #[test]
     fn a_clone_shares_the_text() {
