@@ -34,8 +34,9 @@ use super::tape::Tok;
 
 mod key;
 
-/// refused (the innermost member or element it was reading). This is all that is compiled per
-/// arguments type.
+/// `T` read from `source`; on failure, `trail` holds the path to the value serde refused (the
+/// innermost member or element it was reading). This is all that is compiled per arguments
+/// type.
 #[inline(never)]
 pub fn read<T: DeserializeOwned>(
     mut source: Source<'_, '_>,

@@ -155,7 +155,6 @@ impl ToolDefinition {
     }
 
     /// The name, without copying it when it is static (as `#[tool]` names are).
-    #[inline]
     pub(crate) fn name_cow(&self) -> Cow<'static, str> {
         self.name.clone()
     }

@@ -185,9 +185,9 @@ pub trait DynTool<C: ?Sized>: Send + Sync {
     ) -> MaybeReady<'a, ToolResult>;
 }
 
-/// The result of a call whose body gave `outcome`: shared by all tools, written straight into
-/// the slot of the caller's result (returned as the `MaybeReady` that `run_dyn` returns, so that
-/// it is built where the caller reads it, not built and then moved there).
+/// The result of a call whose body gave `outcome`: shared by all tools (out of line, so not
+/// compiled into each tool's `run_dyn`), and returned already wrapped in the `MaybeReady` that
+/// `run_dyn` returns, so that `run_dyn` hands it on without moving it once more.
 #[inline(never)]
 fn finished<'a>(
     call: &ToolCall,

@@ -222,7 +222,7 @@ impl CompiledSchema {
 
     /// What an object (`[0]`) or an array (`[1]`) entering node `id` gives in passing,
     /// computed once per node.
-    pub fn containers(&self, id: NodeId) -> [Option<usize>; 2] {
+    pub(crate) fn containers(&self, id: NodeId) -> [Option<usize>; 2] {
         self.containers[id]
     }
 
