@@ -214,7 +214,7 @@
 pub use toolwright_runtime::{
     ArgumentError, Arguments, CallId, CallInfo, CallKind, CallStatus, Content, ContentPart,
     DynamicTool, Interrupt, InterruptKind, Native, Outcome, RegisterError, ResultDetail, Tool,
-    ToolCall, ToolDefinition, ToolOutput, ToolResult, Toolbox, Toolset,
+    ToolCall, ToolDefinition, ToolName, ToolOutput, ToolResult, Toolbox, Toolset,
 };
 pub use toolwright_runtime::{args, provider};
 

@@ -58,7 +58,7 @@ pub fn stand_ins<C: ?Sized + Sync + 'static>(
 /// An error result for a call, with its detail for the application.
 pub fn error_result(
     call_id: &crate::call::CallId,
-    tool_name: std::borrow::Cow<'static, str>,
+    tool_name: crate::call::ToolName,
     message: String,
     detail: crate::result::ResultDetail,
 ) -> crate::result::ToolResult {

@@ -4,8 +4,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod id;
+mod name;
+mod text;
 
 pub use id::CallId;
+pub use name::ToolName;
 
 /// The arguments of a [`ToolCall`], kept exactly as the model sent them.
 ///

@@ -6,6 +6,8 @@
 //! a [`DynamicTool`] at run time.
 
 #![warn(clippy::pedantic)]
+// One exception, with its reason beside it: `call::id`'s inline id.
+#![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![allow(
     // Accessors and builders everywhere: the attribute would be noise on most of the API.
@@ -55,7 +57,7 @@ pub mod rig;
 pub mod __private;
 
 pub use crate::args::ArgumentError;
-pub use crate::call::{Arguments, CallId, CallKind, CallStatus, ToolCall};
+pub use crate::call::{Arguments, CallId, CallKind, CallStatus, ToolCall, ToolName};
 pub use crate::caller::Caller;
 pub use crate::definition::{Downgrade, ProviderTools, StrictFallback};
 pub use crate::dispatch::{Batch, BatchOptions, Decision};

@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use toolwright_runtime::__private::{error_result, lookup, structured_content};
 use toolwright_runtime::{
     Arguments, BatchOptions, Cancellation, ContentPart, Progress, ProgressSink, ResultDetail,
-    ToolCall, ToolResult, Toolbox,
+    ToolCall, ToolName, ToolResult, Toolbox,
 };
 
 use super::{CANCEL_GRACE, McpServer};
@@ -23,7 +23,7 @@ use super::{CANCEL_GRACE, McpServer};
 fn not_approved(call: &ToolCall, message: String) -> ToolResult {
     error_result(
         &call.call_id,
-        std::borrow::Cow::Owned(call.name.clone()),
+        ToolName::from(call.name.as_str()),
         message,
         ResultDetail::Denied,
     )

@@ -14,6 +14,7 @@ mod records;
 pub use self::forms::{Downgrade, ProviderTools, StrictFallback};
 pub(crate) use self::forms::{FormCache, ProviderForm};
 pub use self::records::{Deprecation, ToolAnnotations, UnknownArgs};
+use crate::call::ToolName;
 use crate::forms::{Form, LintReport, ParamTable, SchemaError, canonical_parameters};
 use crate::policy::{ArgumentPolicy, CutOff};
 use toolwright_schema::CompiledSchema;
@@ -24,7 +25,7 @@ use toolwright_schema::CompiledSchema;
 /// always an object with `properties` and `required`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolDefinition {
-    name: Cow<'static, str>,
+    name: ToolName,
     description: String,
     parameters: Value,
     output_schema: Option<Value>,
@@ -125,7 +126,7 @@ impl ToolDefinition {
         parameters: Value,
     ) -> Self {
         ToolDefinition {
-            name,
+            name: ToolName::from(name),
             description,
             params: ParamTable::from_schema(&parameters),
             parameters,
@@ -154,8 +155,9 @@ impl ToolDefinition {
         &self.name
     }
 
-    /// The name, without copying it when it is static (as `#[tool]` names are).
-    pub(crate) fn name_cow(&self) -> Cow<'static, str> {
+    /// The name, shared (as each result of the tool's calls carries it).
+    #[inline]
+    pub(crate) fn shared_name(&self) -> ToolName {
         self.name.clone()
     }
 
@@ -410,7 +412,7 @@ impl ToolDefinition {
     /// calls it by, in every provider form and every message about its calls.
     #[must_use]
     pub fn with_name(mut self, name: impl Into<Cow<'static, str>>) -> Self {
-        self.name = name.into();
+        self.name = ToolName::from(name.into());
         self.forms = FormCache::default();
         self
     }
@@ -528,7 +530,7 @@ impl Serialize for ToolDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("name", self.name.as_str())?;
         if let Some(text) = &self.display_text {
             map.serialize_entry("display_text", text)?;
         }

@@ -1,12 +1,11 @@
 //! Calls held for a person: the rules that hold them, and approving, rejecting or resolving
 //! them.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::call::ToolCall;
+use crate::call::{ToolCall, ToolName};
 use crate::caller::Caller;
 use crate::exec::{Cancellation, Signals, block_on};
 use crate::output::Interrupt;
@@ -229,8 +228,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     pub fn reject(&self, call: &ToolCall, reason: impl Into<String>) -> ToolResult {
         let reason = reason.into();
         let name = match self.lookup(call) {
-            Ok((_, tool)) => tool.definition().name_cow(),
-            Err(_) => Cow::Owned(call.name.clone()),
+            Ok((_, tool)) => tool.definition().shared_name(),
+            Err(_) => ToolName::from(call.name.as_str()),
         };
         let mut message = format!("the user rejected this call of {}", echo::Name(&name));
         if reason.is_empty() {

@@ -122,7 +122,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                             }
                             let mut result = ToolResult::invalid_arguments(
                                 current,
-                                definition.name_cow(),
+                                definition.shared_name(),
                                 error,
                             );
                             self.after(definition, current, ctx, &mut result);
@@ -135,7 +135,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     Before::Deny(message) => {
                         let mut result = ToolResult::error(
                             &call.call_id,
-                            definition.name_cow(),
+                            definition.shared_name(),
                             message,
                             ResultDetail::Denied,
                         );
@@ -206,7 +206,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             match tool.parse_dyn(&call.arguments, ctx, &mut session) {
                 Err(error) => {
                     let mut result =
-                        ToolResult::invalid_arguments(call, definition.name_cow(), error);
+                        ToolResult::invalid_arguments(call, definition.shared_name(), error);
                     result.set_fixes(session.fixes);
                     result
                 }
@@ -302,7 +302,7 @@ fn held_for_approval(call: &ToolCall, definition: &ToolDefinition, arguments: Va
     };
     ToolResult::from_outcome(
         &call.call_id,
-        definition.name_cow(),
+        definition.shared_name(),
         crate::output::Outcome::Interrupt(Box::new(interrupt)),
     )
 }
@@ -310,7 +310,7 @@ fn held_for_approval(call: &ToolCall, definition: &ToolDefinition, arguments: Va
 fn timed_out(call: &ToolCall, definition: &ToolDefinition, limit: Duration) -> ToolResult {
     ToolResult::error(
         &call.call_id,
-        definition.name_cow(),
+        definition.shared_name(),
         format!(
             "the call of `{}` did not finish within {} and was stopped; it may or may not have taken effect",
             definition.name(),

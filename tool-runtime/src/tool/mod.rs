@@ -206,7 +206,7 @@ fn result_of(
     outcome: Outcome,
     fixes: Fixes,
 ) -> ToolResult {
-    let mut result = ToolResult::from_outcome(&call.call_id, definition.name_cow(), outcome);
+    let mut result = ToolResult::from_outcome(&call.call_id, definition.shared_name(), outcome);
     result.set_fixes(fixes);
     result
 }
@@ -227,7 +227,7 @@ fn refused(
     error: ArgumentError,
     fixes: Fixes,
 ) -> ToolResult {
-    let mut result = ToolResult::invalid_arguments(call, definition.name_cow(), error);
+    let mut result = ToolResult::invalid_arguments(call, definition.shared_name(), error);
     result.set_fixes(fixes);
     result
 }

@@ -2,7 +2,6 @@
 //! looking the tool up, the unknown-tool and panic results, the span a call records.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -12,7 +11,7 @@ use tracing::Instrument;
 
 use super::Toolbox;
 use crate::args::{ArgumentError, Fixes, ParseSession};
-use crate::call::{CallKind, CallStatus, ToolCall};
+use crate::call::{CallKind, CallStatus, ToolCall, ToolName};
 use crate::caller::Caller;
 use crate::exec::CallScope;
 use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, Signals, block_on};
@@ -192,7 +191,7 @@ fn not_local(call: &ToolCall) -> ToolResult {
     };
     ToolResult::error(
         &call.call_id,
-        Cow::Owned(call.name.clone()),
+        ToolName::from(call.name.as_str()),
         message,
         ResultDetail::NotLocal { kind: call.kind },
     )
@@ -238,7 +237,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             }),
             Ok(Err(error)) => {
                 let mut result =
-                    ToolResult::invalid_arguments(call, tool.definition().name_cow(), error);
+                    ToolResult::invalid_arguments(call, tool.definition().shared_name(), error);
                 result.set_fixes(session.fixes);
                 Err(result)
             }
@@ -340,7 +339,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 {
                     return Err(ToolResult::invalid_arguments(
                         call,
-                        tool.definition().name_cow(),
+                        tool.definition().shared_name(),
                         ArgumentError::IncompleteCall,
                     ));
                 }
@@ -375,7 +374,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         }
         ToolResult::error(
             &call.call_id,
-            Cow::Owned(call.name.clone()),
+            ToolName::from(call.name.as_str()),
             message,
             ResultDetail::UnknownTool {
                 suggestions: suggestions.into_boxed_slice(),
@@ -407,7 +406,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         }
         ToolResult::error(
             &call.call_id,
-            tool.name_cow(),
+            tool.shared_name(),
             message,
             ResultDetail::Panic(payload),
         )
