@@ -12,8 +12,9 @@ use super::text::reads_as_text;
 /// The provider's id for a call, as a [`ToolCall`](crate::ToolCall) and its
 /// [`ToolResult`](crate::ToolResult) carry it.
 ///
-/// An id of up to [`CallId::INLINE`] bytes (every provider's: `OpenAI`'s `call_…` ids are 29
-/// bytes, Anthropic's `toolu_…` 30, MCP's request ids a few digits) is kept inline: making one
+/// An id of up to [`CallId::INLINE`] bytes (those of the calls an application runs: `OpenAI`'s
+/// `call_…` ids are 29 bytes, Anthropic's `toolu_…` 30, MCP's request ids a few digits; the
+/// ids of Anthropic's server-run tools, 33, and UUIDs, 36, are longer) is kept inline: making one
 /// from the text a reader holds, or from a `String`, allocates nothing, and a result copies its 32
 /// bytes. A longer one sits behind an `Arc`, which a result, a progress report or a call's
 /// [`CallInfo`] shares instead of copying. Either way it reads like a `&str` (it derefs to one,
