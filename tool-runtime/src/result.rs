@@ -144,7 +144,8 @@ impl fmt::Debug for ResultDetail {
 /// [`ResultDetail`]'s `Clone` for the one part that is copied as text.
 #[derive(Debug, Clone)]
 pub struct ToolResult {
-    /// The call's id, to pair the result with its call (shared with the call, not copied).
+    /// The call's id, to pair the result with its call (a short one copied inline, a long one
+    /// shared with the call: see [`CallId`]).
     pub call_id: CallId,
     /// The called tool's name.
     pub tool_name: ToolName,
