@@ -23,8 +23,8 @@ pub enum Verdict {
 /// Rules over single values (a range, a length, a pattern, an enum of scalars, how many items
 /// or members), asked as a [`TextSource`](super::TextSource) reads each value, so that arguments
 /// whose rules are all of that kind are checked on the one read that deserializes them, with no
-/// tape and no second walk. This crate knows no schema: a schema (`toolwright-schema`'s compiled one)
-/// implements it over its own node numbers. Every method but [`root`](Self::root) is asked
+/// tape and no second walk. This crate knows no schema: a schema (`toolwright-schema`'s compiled
+/// one) implements it over its own node numbers. Every method but [`root`](Self::root) is asked
 /// only about a node other than [`UNCHECKED`].
 pub trait Rules {
     /// The node the document answers to ([`UNCHECKED`] when no rule is about it).
