@@ -1,10 +1,12 @@
 //! Tools built at run time, and tool calls, through the public API.
 
 use serde_json::{Map, Value, json};
+use toolwright::exec::{Before, Hook};
+use toolwright::provider::Provider;
 use toolwright::{
     Arguments, CallStatus, DynamicTool, Outcome, Tool, ToolCall, ToolDefinition, ToolOutput,
-    Toolbox,
-    dynamic::{FunctionParam, ParamType},
+    ToolResult, Toolbox,
+    dynamic::{FunctionParam, ParamType, UnknownArgs},
 };
 
 fn order_definition() -> ToolDefinition {
@@ -300,4 +302,243 @@ fn a_tool_that_runs_now_has_no_call_path() {
     let result = tools.execute_blocking(&call, &());
     assert!(result.is_error);
     assert_eq!(result.text(), "the tool's sync body did not run");
+}
+
+/// Four run-time tools over one schema that says nothing of other arguments: as written, closed
+/// in the schema, and each policy chosen in code. Each answers with the arguments it received.
+fn unknown_args_tools() -> Toolbox {
+    let schema = json!({
+        "type": "object",
+        "properties": {"query": {"type": "string"}},
+        "required": ["query"],
+    });
+    let mut closed = schema.clone();
+    closed["additionalProperties"] = json!(false);
+    let echo = |name: &'static str, definition: ToolDefinition| {
+        let definition = definition.with_name(name);
+        DynamicTool::new(definition, |args: Map<String, Value>, (): &()| {
+            Ok::<_, String>(Value::Object(args))
+        })
+    };
+    let open = || ToolDefinition::new("open", "Search.", schema.clone()).unwrap();
+    Toolbox::new()
+        .with(echo("open", open()))
+        .and_then(|t| {
+            t.with(echo(
+                "closed",
+                ToolDefinition::new("closed", "Search.", closed).unwrap(),
+            ))
+        })
+        .and_then(|t| {
+            t.with(echo(
+                "rejecting",
+                open().with_unknown_args(UnknownArgs::Reject),
+            ))
+        })
+        .and_then(|t| {
+            t.with(echo(
+                "ignoring",
+                open().with_unknown_args(UnknownArgs::Ignore),
+            ))
+        })
+        .and_then(|t| {
+            t.with(echo(
+                "allowing",
+                open().with_unknown_args(UnknownArgs::Allow),
+            ))
+        })
+        .unwrap()
+}
+
+/// Rewrites every call's arguments to the value it holds.
+struct RewriteTo(Value);
+
+impl Hook<()> for RewriteTo {
+    fn before(&self, _: &ToolDefinition, _: &ToolCall, (): &()) -> Before {
+        Before::Rewrite(Arguments::Json(self.0.clone()))
+    }
+}
+
+/// One call of `name` with `arguments`, made through every way arguments come in: text, a value,
+/// an OpenAI Chat body (text), an Anthropic body (a value), an Anthropic stream, a hook's rewrite.
+fn every_entry_path(
+    tools: &Toolbox,
+    name: &str,
+    arguments: &Value,
+) -> Vec<(&'static str, ToolResult)> {
+    let text = arguments.to_string();
+    let mut results = vec![
+        (
+            "text",
+            tools.execute_blocking(&ToolCall::new("c1", name, text.as_str()), &()),
+        ),
+        (
+            "value",
+            tools.execute_blocking(&ToolCall::new("c1", name, arguments.clone()), &()),
+        ),
+    ];
+    let chat = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant",
+        "tool_calls": [{"id": "call_1", "type": "function",
+            "function": {"name": name, "arguments": text}}],
+    }}]});
+    let turn = tools.read_response(Provider::OpenAiChat, &chat).unwrap();
+    results.push((
+        "OpenAI Chat body",
+        tools.execute_blocking(&turn.calls[0], &()),
+    ));
+    let messages = json!({"role": "assistant", "stop_reason": "tool_use", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": name, "input": arguments},
+    ]});
+    let turn = tools.read_response(Provider::Anthropic, &messages).unwrap();
+    results.push((
+        "Anthropic body",
+        tools.execute_blocking(&turn.calls[0], &()),
+    ));
+    let mut stream = tools.assembler(Provider::Anthropic);
+    for event in [
+        json!({"type": "message_start", "message": {"content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": "toolu_1", "name": name, "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": text}}),
+        json!({"type": "content_block_stop", "index": 0}),
+    ] {
+        stream.push(&event).unwrap();
+    }
+    let calls = stream.finish();
+    results.push(("Anthropic stream", tools.execute_blocking(&calls[0], &())));
+    let hooked = tools.clone().with_hook(RewriteTo(arguments.clone()));
+    let call = ToolCall::new("c1", name, r#"{"query": "before the hook"}"#);
+    results.push(("hook rewrite", hooked.execute_blocking(&call, &())));
+    results
+}
+
+#[test]
+fn unknown_arguments_are_treated_as_the_reported_policy_says_on_every_entry_path() {
+    let tools = unknown_args_tools();
+    let policy = |name: &str| tools.get(name).unwrap().definition().unknown_args();
+    // What each reports: a schema as written decides, a policy set in code wins.
+    assert_eq!(policy("open"), UnknownArgs::Allow);
+    assert_eq!(policy("closed"), UnknownArgs::Reject);
+    assert_eq!(policy("rejecting"), UnknownArgs::Reject);
+    assert_eq!(policy("ignoring"), UnknownArgs::Ignore);
+    assert_eq!(policy("allowing"), UnknownArgs::Allow);
+    // What the model is shown says the same.
+    let shown = |name: &str| {
+        tools.get(name).unwrap().definition().parameters()["additionalProperties"].clone()
+    };
+    assert_eq!(shown("open"), Value::Null);
+    assert_eq!(shown("closed"), json!(false));
+    assert_eq!(shown("rejecting"), json!(false));
+    assert_eq!(shown("ignoring"), Value::Null);
+
+    // Calls recorded from models: an argument the schema does not have, and an empty key.
+    for (told, sent) in [
+        (
+            "unknown argument `max_results`",
+            json!({"query": "rust", "max_results": 5}),
+        ),
+        (
+            "unknown argument `[\"\"]`",
+            json!({"query": "rust", "": {}}),
+        ),
+    ] {
+        for name in ["open", "closed", "rejecting", "ignoring", "allowing"] {
+            for (path, result) in every_entry_path(&tools, name, &sent) {
+                let received = serde_json::from_str::<Value>(&result.text());
+                match policy(name) {
+                    UnknownArgs::Reject => {
+                        assert!(result.is_error, "{name}, {path}: {}", result.text());
+                        assert!(
+                            result.text().contains(told),
+                            "{name}, {path}: {}",
+                            result.text()
+                        );
+                    }
+                    UnknownArgs::Ignore => {
+                        assert!(!result.is_error, "{name}, {path}: {}", result.text());
+                        assert_eq!(
+                            received.unwrap(),
+                            json!({"query": "rust"}),
+                            "{name}, {path}"
+                        );
+                    }
+                    UnknownArgs::Allow => {
+                        assert!(!result.is_error, "{name}, {path}: {}", result.text());
+                        assert_eq!(received.unwrap(), sent, "{name}, {path}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A tool whose arguments coercion reads as something else: one value for an array, a number in
+/// a string, an object in a string.
+fn coercing_tool() -> Toolbox {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "x": {"type": "array", "items": {"type": "string", "enum": ["sales", "costs"]}},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+            "filter": {
+                "type": "object",
+                "properties": {"n": {"type": "integer", "maximum": 5}},
+                "required": ["n"],
+            },
+        },
+    });
+    let definition = ToolDefinition::new("report", "Report.", schema).unwrap();
+    Toolbox::new()
+        .with(DynamicTool::new(
+            definition,
+            |args: Map<String, Value>, (): &()| Ok::<_, String>(Value::Object(args)),
+        ))
+        .unwrap()
+}
+
+#[test]
+fn feedback_quotes_what_the_model_sent_where_it_sent_it_on_every_entry_path() {
+    let tools = coercing_tool();
+    for (sent, summary, marked, never) in [
+        (
+            // Recorded from a model: one string where an array is expected, and not an allowed
+            // value; it was read as `["data['sales']"]`, the problem found at `x[0]`.
+            json!({"x": "data['sales']"}),
+            r#"`x`: expected one of "sales" or "costs", found "data['sales']""#,
+            r#""x": "data['sales']"  // <- expected one of "sales" or "costs", found "data['sales']""#,
+            r#"["data['sales']"]"#,
+        ),
+        (
+            json!({"limit": "500"}),
+            r#"`limit`: expected an integer from 1 to 50, found "500""#,
+            r#""limit": "500"  // <- expected an integer from 1 to 50, found "500""#,
+            "found 500",
+        ),
+        (
+            json!({"filter": "{\"n\": 9}"}),
+            r#"`filter`: expected an integer at most 5 at `n` within it, found "{\"n\": 9}""#,
+            r#""filter": "{\"n\": 9}"  // <- expected an integer at most 5 at `n` within it"#,
+            "filter.n",
+        ),
+        (
+            json!({"filter": "{}"}),
+            "`filter`: expected a value with the required member `n` (an integer at most 5), found \"{}\"",
+            r#""filter": "{}"  // <- expected a value with the required member `n`"#,
+            "missing required argument",
+        ),
+    ] {
+        for (path, result) in every_entry_path(&tools, "report", &sent) {
+            let text = result.text();
+            assert!(result.is_error, "{path}: {text}");
+            assert!(text.contains(summary), "{path}: {text}");
+            assert!(text.contains(marked), "{path}: {text}");
+            assert!(!text.contains(never), "{path}: {text}");
+            // The application's typed problems are placed where the message places them.
+            let invalid = result.argument_error().and_then(|e| e.invalid()).unwrap();
+            assert_eq!(invalid.arguments, sent, "{path}");
+            assert_eq!(invalid.problems.len(), 1, "{path}");
+        }
+    }
 }

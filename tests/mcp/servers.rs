@@ -729,3 +729,43 @@ async fn a_results_meta_option_is_the_mcp_results_meta() {
     let meta = serde_json::to_value(result.meta.expect("the result's _meta")).unwrap();
     assert_eq!(meta["example.com/trace"], "t-1");
 }
+
+/// A run-time tool over MCP: a schema that says nothing of other arguments passes them to the
+/// tool, as its reported policy says; one that closes them refuses them.
+#[tokio::test]
+async fn unknown_arguments_over_mcp_are_treated_as_the_reported_policy_says() {
+    use toolwright::dynamic::UnknownArgs;
+    use toolwright::{DynamicTool, ToolDefinition};
+    let schema = json!({"type": "object", "properties": {"query": {"type": "string"}}});
+    let echo = |definition: ToolDefinition| {
+        DynamicTool::new(
+            definition,
+            |args: serde_json::Map<String, Value>, (): &()| Ok::<_, String>(Value::Object(args)),
+        )
+    };
+    let open = ToolDefinition::new("open", "Search.", schema.clone()).unwrap();
+    let closed = ToolDefinition::new("closed", "Search.", schema)
+        .unwrap()
+        .with_unknown_args(UnknownArgs::Reject);
+    assert_eq!(open.unknown_args(), UnknownArgs::Allow);
+    let tools = Toolbox::new()
+        .with(echo(open))
+        .and_then(|t| t.with(echo(closed)))
+        .unwrap();
+    let client = connect(
+        McpServer::new(Arc::new(tools), ()).unwrap(),
+        McpClient::new(),
+    )
+    .await;
+    let sent = json!({"query": "rust", "max_results": 5});
+    let open = client.call_tool(call("open", sent.clone())).await.unwrap();
+    assert_ne!(open.is_error, Some(true), "{}", text(&open));
+    assert_eq!(serde_json::from_str::<Value>(&text(&open)).unwrap(), sent);
+    let closed = client.call_tool(call("closed", sent)).await.unwrap();
+    assert_eq!(closed.is_error, Some(true));
+    assert!(
+        text(&closed).contains("unknown argument `max_results`"),
+        "{}",
+        text(&closed)
+    );
+}

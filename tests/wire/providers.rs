@@ -893,6 +893,46 @@ fn anthropic_property_keys_are_checked() {
     assert!(def.lint(Form::new(Provider::OpenAiChat)).is_clean());
 }
 
+/// A parameter named as a person would, in Spanish: the `#[tool]` fn is told its attribute's
+/// option, a tool built at run time what it can change (its schema, and how its body reads it).
+#[tool]
+fn registrar(año_vehiculo: u32) -> u32 {
+    año_vehiculo
+}
+
+#[test]
+fn a_property_name_lint_says_what_the_tool_can_change_as_it_was_built() {
+    let schema = json!({"type": "object", "properties": {"año_vehiculo": {"type": "integer"}}});
+    let run_time = raw("registrar", schema);
+    let from_attribute = Toolbox::<()>::new().with(RegistrarTool).unwrap();
+    let from_attribute = from_attribute.get("registrar").unwrap().definition();
+    assert!(from_attribute.parameters()["properties"]["año_vehiculo"].is_object());
+    let fix = |definition: &ToolDefinition| {
+        let report = definition.lint(Form::new(Provider::Anthropic));
+        let lint = report.errors().next().expect("a property-name error");
+        assert_eq!(lint.rule, Rule::PropertyName);
+        lint.fix.clone()
+    };
+    assert_eq!(
+        fix(from_attribute),
+        "rename the parameter (`#[tool(rename = \"ano_vehiculo\")]`, or \
+         `#[serde(rename = \"ano_vehiculo\")]` on a field), or leave this tool out of the \
+         Anthropic list"
+    );
+    let told = fix(&run_time);
+    assert!(!told.contains("#[tool"), "{told}");
+    assert!(
+        told.starts_with(
+            "rename the property in the schema given to `ToolDefinition::new` (to \"ano_vehiculo\", say) \
+             and read the argument under that name in the tool's body"
+        ),
+        "{told}"
+    );
+    // Characters no accent explains become `_`.
+    let spaced = raw("t", json!({"type": "object", "properties": {"my key": {}}}));
+    assert!(fix(&spaced).contains("\"my_key\""), "{}", fix(&spaced));
+}
+
 #[test]
 fn strict_limits_are_checked() {
     let many: Map<String, Value> = (0..5001)

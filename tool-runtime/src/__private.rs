@@ -171,6 +171,7 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
         })
         .collect();
     definition.fill_parameter_docs(&argument_docs);
+    definition.from_attribute = true;
     definition = definition
         .with_unknown_args(tool.unknown_args)
         .with_output_schema(output_schema.and_then(forms::output_schema))

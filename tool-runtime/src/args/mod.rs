@@ -104,6 +104,7 @@
 
 mod call;
 mod decode;
+mod sent;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -203,6 +204,7 @@ fn pipeline(
     if fast && fast_path(definition, arguments, session, read) {
         return Ok(());
     }
+    let coerced = session.fixes.coercions.len();
     let value = checked_value(definition, arguments, session)?;
     let trail = Trail::default();
     let tape = tape::of_value(&value);
@@ -210,7 +212,18 @@ fn pipeline(
     tape::recycle(tape);
     match read {
         Ok(()) => Ok(()),
-        Err(error) => Err(refused(definition, &error, trail.path(), value)),
+        Err(error) => {
+            let problem = refused(&error, trail.path(), &value);
+            let fixes = &session.fixes.coercions[coerced..];
+            Err(invalid(
+                definition,
+                vec![problem],
+                value,
+                arguments,
+                session,
+                fixes,
+            ))
+        }
     }
 }
 
@@ -371,21 +384,15 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
 /// Serde refused arguments the schema accepted: the one problem, where it is.
 #[cold]
 #[inline(never)]
-fn refused(
-    definition: &ToolDefinition,
-    error: &serde_json::Error,
-    path: ArgPath,
-    value: Value,
-) -> ArgumentError {
-    let found = value_at(&value, &path).map_or_else(|| "nothing".to_owned(), problem::show);
-    let problem = Problem {
+fn refused(error: &serde_json::Error, path: ArgPath, value: &Value) -> Problem {
+    let found = sent::value_at(value, &path).map_or_else(|| "nothing".to_owned(), problem::show);
+    Problem {
         path,
         kind: ProblemKind::Deserialize,
         expected: strip_position(error),
         found,
         suggestions: Vec::new(),
-    };
-    invalid(definition, vec![problem], value)
+    }
 }
 
 /// Decoded, coerced and validated arguments, as JSON.
@@ -401,6 +408,7 @@ pub(crate) fn checked_value(
     let map = decode_arguments(arguments, &policy, &mut session.fixes)?;
     let mut value = Value::Object(map.into_owned());
     let schema = definition.compiled_schema();
+    let coerced = session.fixes.coercions.len();
     if policy.null_as_absent {
         session
             .fixes
@@ -412,7 +420,11 @@ pub(crate) fn checked_value(
         session.fixes.coercions.extend(coercions);
         if !complete {
             // Uncoerced values would each be a problem of their own: one message says why.
-            return Err(invalid(definition, vec![Problem::too_complex()], value));
+            let problems = vec![Problem::too_complex()];
+            let fixes = &session.fixes.coercions[coerced..];
+            return Err(invalid(
+                definition, problems, value, arguments, session, fixes,
+            ));
         }
     }
     if policy.ignore_unknown || definition.unknown_args() == UnknownArgs::Ignore {
@@ -422,7 +434,10 @@ pub(crate) fn checked_value(
     if problems.is_empty() {
         Ok(value)
     } else {
-        Err(invalid(definition, problems, value))
+        let fixes = &session.fixes.coercions[coerced..];
+        Err(invalid(
+            definition, problems, value, arguments, session, fixes,
+        ))
     }
 }
 
@@ -446,7 +461,31 @@ fn drop_unknown(definition: &ToolDefinition, value: &mut Value, fixes: &mut Fixe
     }
 }
 
-fn invalid(definition: &ToolDefinition, problems: Vec<Problem>, arguments: Value) -> ArgumentError {
+/// The arguments refused for `problems`, found in `checked` (the arguments as coerced by
+/// `coercions`), told as the model sent them: the arguments decoded again (this is the error
+/// path: a call that passes never pays for it), the problems placed in them.
+#[cold]
+#[inline(never)]
+fn invalid(
+    definition: &ToolDefinition,
+    problems: Vec<Problem>,
+    checked: Value,
+    arguments: &Arguments,
+    session: &ParseSession,
+    coercions: &[Coercion],
+) -> ArgumentError {
+    let policy = definition.argument_policy(&session.policy);
+    let sent = if coercions.is_empty() {
+        None
+    } else {
+        decode_arguments(arguments, &policy, &mut Fixes::default())
+            .ok()
+            .map(|map| Value::Object(map.into_owned()))
+    };
+    let (problems, arguments) = match sent {
+        Some(sent) => (sent::as_sent(problems, coercions, &sent), sent),
+        None => (problems, checked),
+    };
     let table = definition.param_table();
     let schema = definition.compiled_schema();
     let root = schema.node(compiled::ROOT);
@@ -466,13 +505,4 @@ fn invalid(definition: &ToolDefinition, problems: Vec<Problem>, arguments: Value
         accepted,
         arguments,
     }))
-}
-
-fn value_at<'v>(value: &'v Value, path: &ArgPath) -> Option<&'v Value> {
-    path.segments()
-        .iter()
-        .try_fold(value, |value, segment| match segment {
-            PathSegment::Key(key) => value.get(key),
-            PathSegment::Index(index) => value.get(index),
-        })
 }

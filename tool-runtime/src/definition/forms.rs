@@ -61,7 +61,7 @@ impl FormCache {
 
 /// Builds one tool's entry in one form.
 pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
-    let (parameters, lints) = form.transform(definition.parameters());
+    let (parameters, lints) = form.transform(definition.parameters(), definition.from_attribute);
     let name = definition.name();
     let mut report: LintReport = lints
         .into_iter()
@@ -89,8 +89,12 @@ pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
             rule: Rule::Name,
             severity,
             message,
-            fix: "rename the tool (`#[tool(name = \"..\")]`) to send it under its own name"
-                .to_owned(),
+            fix: if definition.from_attribute {
+                "rename the tool (`#[tool(name = \"..\")]`) to send it under its own name"
+            } else {
+                "rename the tool (`ToolDefinition::with_name`) to send it under its own name"
+            }
+            .to_owned(),
         });
     }
     let name = &*wire;

@@ -44,6 +44,9 @@ pub struct ToolDefinition {
     concurrent: Option<bool>,
     timeout: Option<Duration>,
     needs_approval: bool,
+    /// Whether `#[tool]` or `#[toolset]` built it (from a fn), so that what it is told to change
+    /// names their options; otherwise it was built at run time.
+    pub(crate) from_attribute: bool,
     compiled: Kept<CompiledSchema>,
     forms: FormCache,
 }
@@ -95,7 +98,10 @@ impl<T> fmt::Debug for Kept<T> {
 }
 
 impl ToolDefinition {
-    /// A definition with the given parameters schema, brought to canonical form.
+    /// A definition with the given parameters schema, brought to canonical form. The schema is
+    /// the contract as written: arguments it does not declare are refused only where it closes
+    /// them (`additionalProperties: false`), as JSON Schema says; see [`UnknownArgs`] and
+    /// [`with_unknown_args`](Self::with_unknown_args) to choose otherwise.
     ///
     /// # Errors
     /// When the schema does not describe an object.
@@ -126,6 +132,7 @@ impl ToolDefinition {
         parameters: Value,
     ) -> Self {
         ToolDefinition {
+            unknown_args: UnknownArgs::of_schema(&parameters),
             name: ToolName::from(name),
             description,
             params: ParamTable::from_schema(&parameters),
@@ -136,7 +143,6 @@ impl ToolDefinition {
             scopes: Vec::new(),
             deprecated: None,
             annotations: ToolAnnotations::default(),
-            unknown_args: UnknownArgs::Reject,
             options: Map::new(),
             repair: None,
             coerce: None,
@@ -145,6 +151,7 @@ impl ToolDefinition {
             concurrent: None,
             timeout: None,
             needs_approval: false,
+            from_attribute: false,
             compiled: Kept::default(),
             forms: FormCache::default(),
         }
@@ -204,7 +211,8 @@ impl ToolDefinition {
         &self.annotations
     }
 
-    /// The unknown-argument policy.
+    /// What the tool does with arguments it does not declare (see [`UnknownArgs`]): as the
+    /// schema says, unless set with [`with_unknown_args`](Self::with_unknown_args).
     pub fn unknown_args(&self) -> UnknownArgs {
         self.unknown_args
     }
@@ -487,8 +495,24 @@ impl ToolDefinition {
         self
     }
 
-    /// Sets the unknown-argument policy, and makes the schema say so: `additionalProperties: false`
-    /// when unknown arguments are rejected, nothing when they are ignored.
+    /// Sets the unknown-argument policy, and makes the schema the model is shown say so:
+    /// `additionalProperties: false` when unknown arguments are rejected; when they are ignored,
+    /// no `additionalProperties`; when they are allowed, no `false` closing them (a schema for
+    /// them is kept, and checked).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwright::ToolDefinition;
+    /// use toolwright::dynamic::UnknownArgs;
+    ///
+    /// // A schema that says nothing of other arguments allows them, as JSON Schema does...
+    /// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    /// let open = ToolDefinition::new("search", "Search.", schema).unwrap();
+    /// assert_eq!(open.unknown_args(), UnknownArgs::Allow);
+    /// // ...until the tool says otherwise, and the model is shown it.
+    /// let closed = open.with_unknown_args(UnknownArgs::Reject);
+    /// assert_eq!(closed.parameters()["additionalProperties"], json!(false));
+    /// ```
     #[must_use]
     pub fn with_unknown_args(mut self, policy: UnknownArgs) -> Self {
         self.unknown_args = policy;
@@ -499,6 +523,13 @@ impl ToolDefinition {
                 }
                 UnknownArgs::Ignore => {
                     root.remove("additionalProperties");
+                }
+                UnknownArgs::Allow => {
+                    for keyword in ["additionalProperties", "unevaluatedProperties"] {
+                        if root.get(keyword) == Some(&Value::Bool(false)) {
+                            root.remove(keyword);
+                        }
+                    }
                 }
             }
         }

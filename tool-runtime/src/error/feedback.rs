@@ -53,7 +53,9 @@ pub struct InvalidArguments {
     pub required: Vec<String>,
     /// The tool's arguments, in declaration order.
     pub accepted: Vec<AcceptedArgument>,
-    /// The arguments as they were checked: after repair and coercion.
+    /// The arguments as the model sent them (repaired, where their text was not JSON), with
+    /// every problem placed in them: a problem coercion led to (in `"5"` read as a number, or
+    /// inside `"a"` read as `["a"]`) sits on the value sent and quotes it.
     pub arguments: Value,
 }
 

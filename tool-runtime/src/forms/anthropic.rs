@@ -77,17 +77,71 @@ pub(crate) fn property_names(pass: &mut Pass<'_>, map: &Map<String, Value>) {
         .cloned()
         .collect();
     for key in bad {
+        let fix = rename_fix(&key, pass.from_attribute);
         pass.at("properties", |pass| {
             pass.at(&key, |pass| {
                 pass.lint(
                     Severity::Error,
                     Rule::PropertyName,
                     format!("the property name {key:?} does not match ^[a-zA-Z0-9_.-]{{1,64}}$"),
-                    "rename the parameter (`#[tool(rename = \"..\")]` or `#[serde(rename)]`)",
+                    fix,
                 );
             });
         });
     }
+}
+
+/// What to do about a property name Anthropic refuses: for `#[tool]`, its options; for a schema
+/// given at run time, the schema itself (toolwright does not map property names back, so the
+/// tool then reads the argument under the new name).
+fn rename_fix(key: &str, from_attribute: bool) -> String {
+    let name = allowed_name(key);
+    if from_attribute {
+        format!(
+            "rename the parameter (`#[tool(rename = \"{name}\")]`, or `#[serde(rename = \"{name}\")]` \
+             on a field), or leave this tool out of the Anthropic list"
+        )
+    } else {
+        format!(
+            "rename the property in the schema given to `ToolDefinition::new` (to \"{name}\", say) \
+             and read the argument under that name in the tool's body (a schema derived from a \
+             type: `#[serde(rename = \"{name}\")]` on its field), or leave this tool out of the \
+             Anthropic list"
+        )
+    }
+}
+
+/// A name Anthropic takes, close to `key`: accented Latin letters without their accents, any
+/// other character refused as `_`, at most 64 characters.
+fn allowed_name(key: &str) -> String {
+    let mut name = String::new();
+    for c in key.chars() {
+        let plain = match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '.' | '-' => c,
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+            'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => 'A',
+            'ç' => 'c',
+            'Ç' => 'C',
+            'è' | 'é' | 'ê' | 'ë' => 'e',
+            'È' | 'É' | 'Ê' | 'Ë' => 'E',
+            'ì' | 'í' | 'î' | 'ï' => 'i',
+            'Ì' | 'Í' | 'Î' | 'Ï' => 'I',
+            'ñ' => 'n',
+            'Ñ' => 'N',
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => 'o',
+            'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => 'O',
+            'ù' | 'ú' | 'û' | 'ü' => 'u',
+            'Ù' | 'Ú' | 'Û' | 'Ü' => 'U',
+            'ý' | 'ÿ' => 'y',
+            'Ý' => 'Y',
+            _ => '_',
+        };
+        name.push(plain);
+    }
+    if name.is_empty() {
+        name.push_str("argument");
+    }
+    name.chars().take(64).collect()
 }
 
 /// The strict form.

@@ -74,6 +74,7 @@ pub(crate) fn parameters(outer: &mut Pass<'_>, schema: &mut Value) {
         None => Map::new(),
     };
     let mut pass = Pass::new(outer.form, &defs);
+    pass.from_attribute = outer.from_attribute;
     node(&mut pass, schema, &mut Vec::new());
     outer.lints.append(&mut pass.lints);
 }

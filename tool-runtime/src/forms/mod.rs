@@ -21,13 +21,14 @@ use self::walk::Pass;
 
 impl Form {
     /// This form of a canonical parameters schema, and what it could not say (lints without the
-    /// tool's name).
-    pub(crate) fn transform(self, parameters: &Value) -> (Value, Vec<Lint>) {
+    /// tool's name; their fixes name `#[tool]`'s options when `from_attribute`).
+    pub(crate) fn transform(self, parameters: &Value, from_attribute: bool) -> (Value, Vec<Lint>) {
         let defs = match parameters.get("$defs") {
             Some(Value::Object(defs)) => defs.clone(),
             _ => Map::new(),
         };
         let mut pass = Pass::new(self, &defs);
+        pass.from_attribute = from_attribute;
         let mut schema = parameters.clone();
         match (
             self.provider(),

@@ -10,6 +10,9 @@ use super::lint::{Lint, Rule, Severity};
 /// A provider pass in progress: where it is, and what it has found.
 pub(crate) struct Pass<'a> {
     pub(crate) form: Form,
+    /// Whether `#[tool]` wrote the schema (from a fn's parameters), so that a lint's fix can name
+    /// the attribute; otherwise it was given at run time.
+    pub(crate) from_attribute: bool,
     /// The canonical schema's `$defs`, for resolving references.
     pub(crate) defs: &'a Map<String, Value>,
     path: Vec<String>,
@@ -28,6 +31,7 @@ impl<'a> Pass<'a> {
     pub(crate) fn new(form: Form, defs: &'a Map<String, Value>) -> Self {
         Pass {
             form,
+            from_attribute: false,
             defs,
             path: Vec::new(),
             lints: Vec::new(),
