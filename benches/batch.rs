@@ -32,7 +32,7 @@ fn concurrency(c: &mut Criterion) {
         .enable_all()
         .build()
         .unwrap();
-    let tools = Toolbox::<()>::new().with(WaitTool).unwrap();
+    let tools = Toolbox::new().with(WaitTool).unwrap();
     let calls: Vec<ToolCall> = (0..50)
         .map(|i| ToolCall::new(format!("c{i}"), "wait", r#"{"ms": 20}"#))
         .collect();
@@ -53,7 +53,7 @@ fn concurrency(c: &mut Criterion) {
 }
 
 fn overhead(c: &mut Criterion) {
-    let tools = Toolbox::<()>::new().with(AddTool).unwrap();
+    let tools = Toolbox::new().with(AddTool).unwrap();
     let calls: Vec<ToolCall> = (0..10)
         .map(|i| ToolCall::new(format!("c{i}"), "add", r#"{"a": 2, "b": 3}"#))
         .collect();

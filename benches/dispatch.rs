@@ -23,7 +23,7 @@ use common::{
 type HandWritten = fn(&str, &str) -> Baseline;
 
 fn dispatch(c: &mut Criterion) {
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with(AddTool)
         .and_then(|tools| tools.with(SearchTool))
         .and_then(|tools| tools.with(RegisterTool))

@@ -34,7 +34,7 @@ fn three_tools(which: &str, iterations: usize) -> Option<usize> {
         "register" => (baseline_register, REGISTER_ARGS),
         _ => return None,
     };
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with(AddTool)
         .and_then(|tools| tools.with(SearchTool))
         .and_then(|tools| tools.with(RegisterTool))
@@ -99,7 +99,7 @@ fn main() {
         println!("{which}: {iterations} iterations, checksum {checksum}");
         return;
     }
-    let tools = Toolbox::<()>::new().with(AddTool).expect("one tool");
+    let tools = Toolbox::new().with(AddTool).expect("one tool");
     let call = ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#);
     let mut checksum = 0;
     if which == "base" || which == "both" {

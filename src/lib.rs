@@ -86,7 +86,7 @@
 //! }
 //!
 //! // Several at once: all or none, and every name clash told together.
-//! let tools = Toolbox::<()>::new()
+//! let tools = Toolbox::new()
 //!     .with_all((LookupTool, CompressTool, DeleteTool))
 //!     .unwrap();
 //! let calls = [
@@ -316,7 +316,7 @@ pub mod rig {
 ///     a + b
 /// }
 ///
-/// let tools = Toolbox::<()>::new().with(AddTool).unwrap();
+/// let tools = Toolbox::new().with(AddTool).unwrap();
 /// let request_tools = tools.chat_tools().unwrap(); // a request's `tools`
 /// assert_eq!(request_tools.len(), 1);
 ///

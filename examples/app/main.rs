@@ -52,7 +52,7 @@ async fn main() -> ExitCode {
 async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>> {
     let shop = Arc::new(Shop::open(root)?);
     // The shop's tools and a free one, registered together: all or none, every clash told.
-    let tools = Toolbox::<Session>::new()
+    let tools = Toolbox::<Session>::for_context()
         .with_all(Arc::clone(&shop).toolset())?
         .with(WhoamiTool)?;
 

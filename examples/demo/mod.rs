@@ -194,7 +194,7 @@ pub async fn sleep(
 
 /// The demo toolbox.
 pub fn toolbox() -> Toolbox<DemoContext> {
-    let mut tools = Toolbox::new();
+    let mut tools = Toolbox::for_context();
     tools
         .register(AddTool)
         .and_then(|t| t.register(GetWeatherTool))

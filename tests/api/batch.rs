@@ -144,7 +144,7 @@ fn transfer(amount: u32, #[tool(call_info)] info: &CallInfo) -> Outcome {
 }
 
 fn toolbox() -> Toolbox<Ctx> {
-    Toolbox::new()
+    Toolbox::for_context()
         .with(WaitTool)
         .unwrap()
         .with(WriteTool)

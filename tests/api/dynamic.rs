@@ -73,7 +73,7 @@ fn shop_tools() -> Toolbox<Shop> {
             None => Err("key must be a string".to_owned()),
         }
     });
-    Toolbox::new()
+    Toolbox::for_context()
         .with(order)
         .and_then(|t| t.with(lookup))
         .unwrap()

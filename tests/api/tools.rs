@@ -158,7 +158,7 @@ fn limited(#[tool(context)] session: &Session, query: String) -> String {
 }
 
 fn toolbox() -> Toolbox<Session> {
-    let mut tools = Toolbox::new();
+    let mut tools = Toolbox::for_context();
     tools
         .register(GetWeatherTool)
         .and_then(|t| t.register(ReadTool))
@@ -547,7 +547,7 @@ fn parse_arguments_reports_what_execution_would() {
 
 #[test]
 fn duplicate_names_are_refused() {
-    let mut tools = Toolbox::<()>::new();
+    let mut tools = Toolbox::new();
     tools.register(SpendTool).unwrap();
     assert_eq!(
         tools.register(SpendTool).err(),
@@ -564,7 +564,7 @@ fn keyword_parameters_keep_their_plain_name() {
         r#in.iter().filter(|item| **item == r#type).count()
     }
 
-    let tools = Toolbox::<()>::new().with(FilterTool).unwrap();
+    let tools = Toolbox::new().with(FilterTool).unwrap();
     let def = tools.get("filter").unwrap().definition();
     assert_eq!(def.accepted_param_names(), ["type", "in"]);
     let call = ToolCall::new("c1", "filter", r#"{"type": "a", "in": ["a", "b", "a"]}"#);
@@ -593,7 +593,7 @@ async fn async_tools_run_on_tokio() {
         text
     }
 
-    let tools = Toolbox::<()>::new().with(SlowEchoTool).unwrap();
+    let tools = Toolbox::new().with(SlowEchoTool).unwrap();
     let call = ToolCall::new("c1", "slow_echo", r#"{"text": "later", "ms": 20}"#);
     let result = tools.execute(&call, &()).await;
     assert_eq!(result.text(), "later");
@@ -628,7 +628,7 @@ fn a_default_on_an_option_applies_to_null_unless_null_is_a_value() {
         format!("{size:?}")
     }
 
-    let tools = Toolbox::<()>::new().with(PageTool).unwrap();
+    let tools = Toolbox::new().with(PageTool).unwrap();
     let call = |arguments: &str| {
         let result = tools.execute_blocking(&ToolCall::new("c1", "page", arguments), &());
         result.text().to_owned()
@@ -637,7 +637,7 @@ fn a_default_on_an_option_applies_to_null_unless_null_is_a_value() {
     assert_eq!(call(r#"{"size": null}"#), "Some(5)");
     assert_eq!(call(r#"{"size": 3}"#), "Some(3)");
 
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with_argument_policy(toolwright::args::ArgumentPolicy::new().null_as_absent(false))
         .with(PageTool)
         .unwrap();
@@ -667,7 +667,7 @@ fn many_tools_register_in_one_call_and_every_clash_is_told() {
         3
     }
 
-    let tools = Toolbox::<()>::new().with_all((OneTool, TwoTool)).unwrap();
+    let tools = Toolbox::new().with_all((OneTool, TwoTool)).unwrap();
     assert_eq!(tools.len(), 2);
     let call = ToolCall::new("c1", "two", "{}");
     assert_eq!(tools.execute_blocking(&call, &()).text(), "2");
@@ -713,9 +713,7 @@ fn a_batchs_interrupts_are_resolved_in_place_in_call_order() {
         format!("removed {thing}")
     }
 
-    let tools = Toolbox::<()>::new()
-        .with_all((LookTool, RemoveTool))
-        .unwrap();
+    let tools = Toolbox::new().with_all((LookTool, RemoveTool)).unwrap();
     let calls = [
         ToolCall::new("c1", "look", r#"{"thing": "a"}"#),
         ToolCall::new("c2", "remove", r#"{"thing": "b"}"#),

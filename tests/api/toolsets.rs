@@ -222,7 +222,7 @@ fn methods_are_tools_over_one_shared_service() {
 
 #[test]
 fn every_tool_option_reaches_a_methods_definition() {
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with_all(Arc::new(Inventory::default()).toolset())
         .unwrap();
     let get = tools.get("get").unwrap().definition();
@@ -246,7 +246,7 @@ fn every_tool_option_reaches_a_methods_definition() {
 #[test]
 fn approval_holds_a_method_until_decided() {
     let inventory = Arc::new(Inventory::default());
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with_all(Arc::clone(&inventory).toolset())
         .unwrap();
     tools.execute_blocking(&call("add_items", json!({"item": "bolt"})), &());
@@ -264,7 +264,7 @@ fn a_toolset_with_a_context_registers_in_that_contexts_toolbox() {
     let files = Arc::new(Files {
         root: "/srv".into(),
     });
-    let tools = Toolbox::<App>::new()
+    let tools = Toolbox::<App>::for_context()
         .with_all(files.toolset())
         .unwrap()
         .with(AddTool)
@@ -290,7 +290,7 @@ fn prefixes_keep_two_services_tools_apart() {
     });
 
     // Both have a `get`: registered together unprefixed, every clash is told, none registered.
-    let mut tools = Toolbox::<App>::new();
+    let mut tools = Toolbox::<App>::for_context();
     tools.register(AddTool).unwrap();
     let clash = tools
         .register_all(
@@ -312,7 +312,7 @@ fn prefixes_keep_two_services_tools_apart() {
     );
     assert_eq!(tools.len(), 1);
 
-    let tools = Toolbox::<App>::new()
+    let tools = Toolbox::<App>::for_context()
         .with_all(Arc::clone(&inventory).toolset().prefixed("stock_"))
         .unwrap()
         .with_all(
@@ -400,7 +400,7 @@ async fn concurrent_calls_share_the_service() {
 
 #[test]
 fn a_method_can_have_a_parser_of_its_own() {
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with_all(Arc::new(Calc { offset: 100 }).toolset())
         .unwrap();
     let text = tools.execute_blocking(&call("sum", json!({"expression": "2+3"})), &());

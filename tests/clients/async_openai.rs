@@ -78,7 +78,7 @@ fn compare_bodies<T: serde::de::DeserializeOwned>(
     provider: Provider,
     read: impl Fn(&Toolbox, &T) -> Vec<ToolCall>,
 ) -> (usize, Vec<String>) {
-    let tools = Toolbox::<()>::new();
+    let tools = Toolbox::new();
     let (mut typed, mut untyped) = (0, Vec::new());
     for row in rows(format) {
         let file = row["file"].as_str().unwrap();
@@ -106,7 +106,7 @@ fn compare_streams<T: serde::de::DeserializeOwned>(
     provider: Provider,
     push: impl Fn(&mut toolwright::provider::Assembler, &T),
 ) -> (usize, Vec<String>) {
-    let tools = Toolbox::<()>::new();
+    let tools = Toolbox::new();
     let (mut typed, mut untyped) = (0, Vec::new());
     'streams: for row in rows(format) {
         let file = row["file"].as_str().unwrap();

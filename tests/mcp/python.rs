@@ -32,7 +32,7 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
     let client = McpClient::new().serve(transport).await.unwrap();
     let tools = McpTools::list(client.peer()).await.unwrap().prefixed("py_");
     assert!(tools.skipped().is_empty(), "{:?}", tools.skipped());
-    let toolbox = Toolbox::<()>::new().with_mcp_tools(tools).unwrap();
+    let toolbox = Toolbox::new().with_mcp_tools(tools).unwrap();
     assert_eq!(
         toolbox.definitions().map(|d| d.name()).collect::<Vec<_>>(),
         ["py_multiply", "py_forecast", "py_fail"]

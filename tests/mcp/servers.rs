@@ -481,7 +481,7 @@ async fn a_server_tools_are_a_toolbox_tools_with_repair_in_front() {
         .unwrap()
         .prefixed("calc_");
     assert_eq!(tools.len(), 6);
-    let toolbox = Toolbox::<()>::new().with_mcp_tools(tools).unwrap();
+    let toolbox = Toolbox::new().with_mcp_tools(tools).unwrap();
     assert_eq!(
         toolbox.definitions().map(|d| d.name()).collect::<Vec<_>>(),
         [
@@ -557,7 +557,7 @@ async fn list_changed_reaches_the_client_which_refreshes_its_tools() {
     let watcher = McpClient::new();
     let client = connect(server.clone(), watcher.clone()).await;
     let mut tools = McpTools::list(client.peer()).await.unwrap();
-    let mut toolbox = Toolbox::<()>::new().with_mcp_tools(tools.clone()).unwrap();
+    let mut toolbox = Toolbox::new().with_mcp_tools(tools.clone()).unwrap();
     assert_eq!(toolbox.len(), 1);
 
     let changed = watcher.tools_changed();
@@ -647,7 +647,7 @@ async fn argument_limits_hold_on_the_mcp_paths() {
 
     // Used: the client's own toolbox refuses what its policy refuses, before the server sees it.
     let tools = McpTools::list(client.peer()).await.unwrap();
-    let local = Toolbox::<()>::new()
+    let local = Toolbox::new()
         .with_mcp_tools(tools)
         .unwrap()
         .with_argument_policy(ArgumentPolicy::new().limits(JsonLimits {

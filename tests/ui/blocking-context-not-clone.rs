@@ -11,6 +11,6 @@ fn scan(#[tool(context)] db: &Db) -> usize {
 }
 
 fn main() {
-    let tools = toolwright::Toolbox::<Db>::new().with(ScanTool).unwrap();
+    let tools = toolwright::Toolbox::<Db>::for_context().with(ScanTool).unwrap();
     let _ = tools.execute_blocking(&toolwright::ToolCall::new("1", "scan", "{}"), &Db { rows: Vec::new() });
 }

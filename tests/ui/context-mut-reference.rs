@@ -13,6 +13,6 @@ fn count(#[tool(context)] app: &mut App) -> u32 {
 
 fn main() {
     // Registered as usual: the error above is the only one.
-    let tools = toolwright::Toolbox::<App>::new().with(CountTool).unwrap();
+    let tools = toolwright::Toolbox::<App>::for_context().with(CountTool).unwrap();
     let _ = tools.execute_blocking(&toolwright::ToolCall::new("1", "count", "{}"), &App { calls: 0 });
 }

@@ -11,6 +11,6 @@ fn whoami(#[tool(context)] app: App) -> String {
 
 fn main() {
     // Registered as usual: the error above is the only one.
-    let tools = toolwright::Toolbox::<App>::new().with(WhoamiTool).unwrap();
+    let tools = toolwright::Toolbox::<App>::for_context().with(WhoamiTool).unwrap();
     let _ = tools.execute_blocking(&toolwright::ToolCall::new("1", "whoami", "{}"), &App);
 }

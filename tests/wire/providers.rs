@@ -565,14 +565,14 @@ fn a_zoo_of_rust_shapes_is_valid_strict_and_gemini() {
     assert_eq!(strict["function"]["strict"], true);
     assert_openai_strict("ship", &strict["function"]["parameters"]);
     // Every value built from every form's schema is accepted by the tool itself.
-    let tools = Toolbox::<()>::new().with(ShipTool).unwrap();
+    let tools = Toolbox::new().with(ShipTool).unwrap();
     for (format, on) in [
         (Provider::OpenAiChat, true),
         (Provider::Anthropic, true),
         (Provider::Gemini, false),
         (Provider::Mcp, false),
     ] {
-        let list = Toolbox::<()>::new()
+        let list = Toolbox::new()
             .with(ShipTool)
             .unwrap()
             .with_strict(on)
@@ -627,7 +627,7 @@ fn list_files(
 
 #[test]
 fn strict_nulls_mean_absent_so_defaults_keep_their_meaning() {
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with(ListFilesTool)
         .unwrap()
         .with_strict(true);
@@ -680,7 +680,7 @@ fn strict_nulls_mean_absent_so_defaults_keep_their_meaning() {
         assert!(!result.is_error, "{value} -> {}", result.text());
     }
     // Off: null is a value, and a null for an integer is refused.
-    let off = Toolbox::<()>::new()
+    let off = Toolbox::new()
         .with(ListFilesTool)
         .unwrap()
         .with_argument_policy(ArgumentPolicy::new().null_as_absent(false));
@@ -691,7 +691,7 @@ fn strict_nulls_mean_absent_so_defaults_keep_their_meaning() {
 
 #[test]
 fn null_for_a_required_argument_is_still_an_error() {
-    let tools = Toolbox::<()>::new().with(ListFilesTool).unwrap();
+    let tools = Toolbox::new().with(ListFilesTool).unwrap();
     let result = tools.execute_blocking(&ToolCall::new("c", "list_files", r#"{"dir": null}"#), &());
     assert!(result.is_error);
     assert!(result.text().contains("dir"), "{}", result.text());
@@ -904,7 +904,7 @@ fn registrar(año_vehiculo: u32) -> u32 {
 fn a_property_name_lint_says_what_the_tool_can_change_as_it_was_built() {
     let schema = json!({"type": "object", "properties": {"año_vehiculo": {"type": "integer"}}});
     let run_time = raw("registrar", schema);
-    let from_attribute = Toolbox::<()>::new().with(RegistrarTool).unwrap();
+    let from_attribute = Toolbox::new().with(RegistrarTool).unwrap();
     let from_attribute = from_attribute.get("registrar").unwrap().definition();
     assert!(from_attribute.parameters()["properties"]["año_vehiculo"].is_object());
     let fix = |definition: &ToolDefinition| {
@@ -994,7 +994,7 @@ fn strict_limits_are_checked() {
 
 #[test]
 fn strict_fallback_is_chosen_by_policy_never_silent() {
-    let refuse = Toolbox::<()>::new()
+    let refuse = Toolbox::new()
         .with(TallyTool)
         .unwrap()
         .with(ShipTool)
@@ -1004,7 +1004,7 @@ fn strict_fallback_is_chosen_by_policy_never_silent() {
     assert_eq!(report.errors().count(), 1);
     assert_eq!(report.lints()[0].tool, "tally");
 
-    let fall_back = Toolbox::<()>::new()
+    let fall_back = Toolbox::new()
         .with(TallyTool)
         .unwrap()
         .with(ShipTool)
@@ -1032,7 +1032,7 @@ fn a_tool_can_choose_strict_mode_over_the_toolbox() {
     assert_eq!(Tool::<()>::definition(&LooseTool).strict(), Some(false));
     assert_eq!(Tool::<()>::definition(&ShipTool).strict(), Some(true));
     assert_eq!(Tool::<()>::definition(&TallyTool).strict(), None);
-    let strict_box = Toolbox::<()>::new()
+    let strict_box = Toolbox::new()
         .with(LooseTool)
         .unwrap()
         .with(TallyTool)
@@ -1069,7 +1069,7 @@ fn a_tool_can_choose_strict_mode_over_the_toolbox() {
 
 #[test]
 fn registration_can_refuse_tools_a_provider_would_refuse() {
-    let mut tools = Toolbox::<()>::new().require_valid_for([
+    let mut tools = Toolbox::new().require_valid_for([
         Form::strict(Provider::OpenAiChat),
         Form::new(Provider::Gemini),
     ]);
@@ -1086,7 +1086,7 @@ fn registration_can_refuse_tools_a_provider_would_refuse() {
 
 #[test]
 fn a_toolbox_lints_every_tool_at_once() {
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with(TallyTool)
         .unwrap()
         .with(SumTreeTool)
@@ -1135,7 +1135,7 @@ fn forms_are_built_once_per_tool_and_form() {
     let first = def.provider_entry(Provider::Gemini);
     let again = def.provider_entry(Provider::Gemini);
     assert!(std::ptr::eq(first, again));
-    let tools = Toolbox::<()>::new().with(ShipTool).unwrap();
+    let tools = Toolbox::new().with(ShipTool).unwrap();
     let a = tools.tools_for(Provider::Mcp).unwrap().entries()[0] as *const Value;
     let b = tools.tools_for(Provider::Mcp).unwrap().entries()[0] as *const Value;
     assert_eq!(a, b);
@@ -1487,7 +1487,7 @@ fn gemini_forms_of_the_test_tools() {
         "from_pydantic",
         peer["results"]["pydantic_model_json_schema_as_parameters"]["input_schema"].clone(),
     );
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with(ShipTool)
         .unwrap()
         .with(TallyTool)

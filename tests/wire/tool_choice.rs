@@ -411,7 +411,7 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
         json!({"type": "object", "properties": {"counts": {"type": "object", "additionalProperties": {"type": "integer"}}}}),
     )
     .unwrap();
-    let strict = Toolbox::<()>::new()
+    let strict = Toolbox::new()
         .with(DynamicTool::new(def, |args, _: &()| Value::Object(args)))
         .unwrap()
         .with_strict(true);
@@ -424,7 +424,7 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
 
     // An empty toolbox: `auto` and `none` write nothing (OpenAI refuses `tool_choice` without
     // `tools`), a choice that needs a tool is refused.
-    let empty = Toolbox::<()>::new();
+    let empty = Toolbox::new();
     for format in [Provider::OpenAiChat, Provider::Anthropic, Provider::Gemini] {
         for choice in [ToolChoice::Auto, ToolChoice::None] {
             let fields = empty
@@ -528,7 +528,7 @@ fn choices_are_checked_against_the_toolbox_and_said_in_each_providers_words() {
 #[test]
 fn choices_name_tools_by_their_stand_ins() {
     let def = ToolDefinition::new("files.read", "Read a file.", json!({})).unwrap();
-    let tools = Toolbox::<()>::new()
+    let tools = Toolbox::new()
         .with(DynamicTool::new(def, |args, _: &()| Value::Object(args)))
         .unwrap()
         .with_all(

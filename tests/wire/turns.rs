@@ -264,7 +264,7 @@ fn both(name: &str) -> (Turn, Turn) {
 }
 
 fn answer(call: &ToolCall, output: ToolOutput) -> Value {
-    let tools = Toolbox::<()>::new();
+    let tools = Toolbox::new();
     let result = ToolResult::for_call(call, output);
     tools
         .encode_results(
@@ -304,7 +304,7 @@ fn an_apply_patch_call_is_a_built_in_call_answered_by_its_own_item() {
     );
     // The toolbox does not run it by name, whatever it holds; and its refusal is not an answer
     // the application may send for it.
-    let tools = Toolbox::<()>::new();
+    let tools = Toolbox::new();
     let result = tools.execute_blocking(call, &());
     assert!(result.is_error);
     assert!(matches!(
@@ -388,7 +388,7 @@ fn a_tool_search_run_by_the_client_and_one_run_by_the_provider() {
             "status": "completed", "tools": tools})
     );
     // Something that is not a list of tools cannot be sent as one.
-    let tools_box = Toolbox::<()>::new();
+    let tools_box = Toolbox::new();
     let result = ToolResult::for_call(call, ToolOutput::text("nothing found"));
     assert!(
         tools_box
@@ -473,7 +473,7 @@ fn a_computer_call_is_answered_with_a_screenshot() {
     );
     // Text alone is not a screenshot.
     let result = ToolResult::for_call(call, ToolOutput::text("clicked"));
-    let error = Toolbox::<()>::new()
+    let error = Toolbox::new()
         .encode_results(
             Provider::OpenAiResponses,
             std::slice::from_ref(call),
@@ -484,7 +484,7 @@ fn a_computer_call_is_answered_with_a_screenshot() {
     // Built-in calls are the Responses API's: no other provider takes their results.
     let result = ToolResult::for_call(call, ToolOutput::text("clicked"));
     assert!(
-        Toolbox::<()>::new()
+        Toolbox::new()
             .encode_results(Provider::OpenAiChat, std::slice::from_ref(call), &[result])
             .is_err()
     );

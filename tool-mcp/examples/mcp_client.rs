@@ -108,7 +108,7 @@ async fn run(server: Server, prefix: &str) -> io::Result<()> {
     for (name, error) in tools.skipped() {
         eprintln!("left out `{name}`: {error}");
     }
-    let toolbox = Toolbox::<()>::new()
+    let toolbox = Toolbox::new()
         .with_mcp_tools(tools)
         .map_err(io::Error::other)?
         .with_retry_budget(0);

@@ -39,7 +39,7 @@ use toolwright_runtime::ToolResult;
 /// let command = tokio::process::Command::new("my-mcp-server");
 /// let running = client.serve(TokioChildProcess::new(command)?).await?;
 /// let mut tools = McpTools::list(running.peer()).await?.prefixed("files_");
-/// let mut toolbox = Toolbox::<()>::new().with_mcp_tools(tools.clone())?;
+/// let mut toolbox = Toolbox::new().with_mcp_tools(tools.clone())?;
 /// // Later, when the server says its tools changed:
 /// changes.tools_changed().await;
 /// toolbox.refresh_mcp_tools(&mut tools).await?;

@@ -65,7 +65,7 @@ impl Default for ArgumentPolicy {
 ///     format!("wrote {path}")
 /// }
 ///
-/// let tools = Toolbox::<()>::new().with(CreateNoteTool).unwrap();
+/// let tools = Toolbox::new().with(CreateNoteTool).unwrap();
 /// // The model's output limit was reached inside the text.
 /// let call = ToolCall::new("c1", "create_note", r#"{"path": "/home/user/tmp", "text": "Dear"#);
 /// let result = tools.execute_blocking(&call, &());

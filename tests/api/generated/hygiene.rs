@@ -101,7 +101,9 @@ fn shadowed_names_do_not_break_a_toolsets_generated_code() {
     let greeter = ::std::sync::Arc::new(shadowed::Greeter {
         greeting: "hi".into(),
     });
-    let tools = Toolbox::<u64>::new().with_all(greeter.toolset()).unwrap();
+    let tools = Toolbox::<u64>::for_context()
+        .with_all(greeter.toolset())
+        .unwrap();
     let call = ToolCall::new("1", "salute", r#"{"name": "Ada"}"#);
     assert_eq!(tools.execute_blocking(&call, &7).text(), "hi Ada");
     let call = ToolCall::new("2", "salute_slowly", r#"{"name": "Ada"}"#);
@@ -112,7 +114,7 @@ fn shadowed_names_do_not_break_a_toolsets_generated_code() {
 fn shadowed_names_do_not_break_generated_code() {
     use toolwright::{ToolCall, Toolbox};
 
-    let tools = Toolbox::<u64>::new()
+    let tools = Toolbox::<u64>::for_context()
         .with(shadowed::GreetTool)
         .and_then(|t| t.with(shadowed::ClockTool))
         .and_then(|t| t.with(shadowed::SlowClockTool))

@@ -55,7 +55,7 @@ pub mod tools {
 fn lint_clean_tools_work() {
     use toolwright::{ToolCall, Toolbox};
 
-    let tools = Toolbox::<tools::Account>::new()
+    let tools = Toolbox::<tools::Account>::for_context()
         .with(tools::AddTool)
         .and_then(|t| t.with(tools::GreetTool))
         .unwrap();

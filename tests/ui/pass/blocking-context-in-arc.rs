@@ -21,7 +21,7 @@ async fn first(#[tool(context)] db: &Db) -> Option<String> {
 }
 
 fn main() {
-    let tools = Toolbox::<Arc<Db>>::new()
+    let tools = Toolbox::<Arc<Db>>::for_context()
         .with_all((ScanTool, FirstTool))
         .unwrap();
     let db = Arc::new(Db {

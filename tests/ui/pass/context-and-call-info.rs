@@ -17,7 +17,7 @@ fn ping() -> &'static str {
 }
 
 fn main() {
-    let tools = Toolbox::<App>::new().with(WhoamiTool).unwrap().with(PingTool).unwrap();
+    let tools = Toolbox::<App>::for_context().with(WhoamiTool).unwrap().with(PingTool).unwrap();
     let app = App { user: "ada".into() };
     let result = tools.execute_blocking(&ToolCall::new("c7", "whoami", ""), &app);
     assert_eq!(result.text(), "ada in c7");

@@ -29,7 +29,7 @@ async fn row(index: usize, #[tool(context)] app: &App) -> Option<String> {
 }
 
 fn main() {
-    let tools: Toolbox<App> = Toolbox::new()
+    let tools = Toolbox::<App>::for_context()
         .with(CountTool)
         .unwrap()
         .with(DropTableTool)

@@ -24,7 +24,7 @@ use super::text::reads_as_text;
 ///     a + b
 /// }
 ///
-/// let tools = Toolbox::<()>::new().with(AddTool).unwrap();
+/// let tools = Toolbox::new().with(AddTool).unwrap();
 /// let result = tools.execute_blocking(&ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#), &());
 /// assert_eq!(result.tool_name, "add");
 /// let name: ToolName = "files_read".into();

@@ -173,7 +173,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// #     .unwrap()
     /// #     .with_needs_approval(true);
     /// # let delete = DynamicTool::new(definition, |_: Map<String, Value>, _: &()| "deleted".to_owned());
-    /// let tools = Toolbox::<()>::new().with(delete).unwrap();
+    /// let tools = Toolbox::new().with(delete).unwrap();
     /// let calls = [ToolCall::new("c1", "delete", "{}"), ToolCall::new("c2", "delete", "{}")];
     /// let mut results = tools.execute_all_blocking(&calls, &());
     /// assert!(results.iter().all(|r| r.is_interrupt()));

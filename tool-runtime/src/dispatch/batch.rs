@@ -101,7 +101,7 @@ impl BatchOptions {
     ///     "stopped cleanly"
     /// }
     ///
-    /// let tools = Toolbox::<()>::new().with(WorkTool).unwrap();
+    /// let tools = Toolbox::new().with(WorkTool).unwrap();
     /// let stop = Cancellation::new();
     /// stop.cancel(); // asked before it even starts: it still runs, and ends at once
     /// let calls = [ToolCall::new("c1", "work", "{}")];

@@ -23,7 +23,7 @@
 //!     format!("{query} {limit:?}")
 //! }
 //!
-//! let tools = Toolbox::<()>::new().with(SearchTool).unwrap().with_strict(true);
+//! let tools = Toolbox::new().with(SearchTool).unwrap().with_strict(true);
 //! let list = tools.tools_for(Provider::OpenAiChat).unwrap(); // serializes to the request's `tools`
 //! let parameters = &list.to_value()[0]["function"]["parameters"];
 //! assert_eq!(parameters["required"], json!(["query", "limit"]));
@@ -86,7 +86,7 @@
 //!     format!("12:00 in {timezone}")
 //! }
 //!
-//! let tools = Toolbox::<()>::new().with_all((GetWeatherTool, GetTimeTool)).unwrap();
+//! let tools = Toolbox::new().with_all((GetWeatherTool, GetTimeTool)).unwrap();
 //! let request = ToolRequest::new(ToolChoice::Required).parallel_calls(false);
 //! let fields = tools.request_fields(Provider::Anthropic, request).unwrap();
 //! assert_eq!(
@@ -210,7 +210,7 @@
 //!     a + b
 //! }
 //!
-//! let tools = Toolbox::<()>::new().with(AddTool).unwrap();
+//! let tools = Toolbox::new().with(AddTool).unwrap();
 //!
 //! // A streamed Anthropic response, one event per line (SSE framing is fine).
 //! let mut stream = tools.assembler(Provider::Anthropic);

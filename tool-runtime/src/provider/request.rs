@@ -335,7 +335,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///     format!("12:00 in {timezone}")
     /// }
     ///
-    /// let tools = Toolbox::<()>::new().with_all((GetWeatherTool, GetTimeTool)).unwrap();
+    /// let tools = Toolbox::new().with_all((GetWeatherTool, GetTimeTool)).unwrap();
     /// let fields = tools
     ///     .request_fields(Provider::Anthropic, ToolChoice::tool("get_weather"))
     ///     .unwrap();

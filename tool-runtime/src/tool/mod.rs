@@ -120,7 +120,7 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
 /// #[tool]
 /// fn whoami(#[tool(context)] session: &Session) -> String { session.user.clone() }
 ///
-/// let tools = Toolbox::<Request>::new().with_all((AppNameTool, WhoamiTool)).unwrap();
+/// let tools = Toolbox::<Request>::for_context().with_all((AppNameTool, WhoamiTool)).unwrap();
 /// let request = Request {
 ///     app: Arc::new(App { name: "notes".into() }),
 ///     session: Session { user: "ada".into() },
@@ -131,7 +131,7 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
 #[diagnostic::on_unimplemented(
     message = "a tool taking `&{T}` cannot run in a `Toolbox<{Self}>`",
     label = "the toolbox's context `{Self}` does not lend a `&{T}`",
-    note = "a tool with a `#[tool(context)] ctx: &T` parameter works in a `Toolbox<T>`, a `Toolbox<Arc<T>>`, or a toolbox whose context implements `toolwright::dynamic::ContextOf<T>`; tools without a context work in every toolbox"
+    note = "a tool with a `#[tool(context)] ctx: &T` parameter works in a `Toolbox<T>` (`Toolbox::<T>::for_context()`; `Toolbox::new()` is a `Toolbox<()>`), a `Toolbox<Arc<T>>`, or a toolbox whose context implements `toolwright::dynamic::ContextOf<T>`; tools without a context work in every toolbox"
 )]
 pub trait ContextOf<T: ?Sized> {
     /// The part of the context the tool takes.

@@ -29,7 +29,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// #[tool(destructive)]
     /// fn delete_note(id: u32) -> String { format!("deleted {id}") }
     ///
-    /// let tools = Toolbox::<()>::new()
+    /// let tools = Toolbox::new()
     ///     .with_all((ReadNoteTool, DeleteNoteTool))
     ///     .unwrap()
     ///     .require_scopes(["admin"], |tool| tool.annotations().destructive == Some(true));

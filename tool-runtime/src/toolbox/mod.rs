@@ -263,9 +263,54 @@ impl<C: ?Sized> fmt::Debug for Toolbox<C> {
     }
 }
 
-impl<C: ?Sized + Sync + 'static> Toolbox<C> {
-    /// An empty toolbox.
+impl Toolbox {
+    /// An empty toolbox whose tools take no context: a `Toolbox<()>`, its calls run with `&()`.
+    /// For tools that take one (`#[tool(context)] ctx: &App`), see
+    /// [`for_context`](Toolbox::for_context).
+    ///
+    /// Like `HashMap::new()`, which is for the default hasher only, it needs no annotation:
+    ///
+    /// ```
+    /// use toolwright::{Toolbox, tool};
+    ///
+    /// /// Add two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let tools = Toolbox::new().with(AddTool).unwrap();
+    /// assert_eq!(tools.len(), 1);
+    /// ```
     pub fn new() -> Self {
+        Toolbox::default()
+    }
+}
+
+impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+    /// An empty toolbox whose tools run with a `&C` context: `Toolbox::<App>::for_context()`, or
+    /// `Toolbox::for_context()` where a tool that takes `&App` or the type of a binding says
+    /// what `C` is. Tools that take no context work in it too.
+    ///
+    /// ```
+    /// use toolwright::{ToolCall, Toolbox, tool};
+    ///
+    /// struct App {
+    ///     greeting: String,
+    /// }
+    ///
+    /// /// Greet someone.
+    /// #[tool]
+    /// fn greet(#[tool(context)] app: &App, name: String) -> String {
+    ///     format!("{}, {name}", app.greeting)
+    /// }
+    ///
+    /// let tools = Toolbox::<App>::for_context().with(GreetTool).unwrap();
+    /// let app = App { greeting: "Hello".into() };
+    /// let call = ToolCall::new("call_1", "greet", r#"{"name": "Ada"}"#);
+    /// assert_eq!(tools.execute_blocking(&call, &app).text(), "Hello, Ada");
+    /// ```
+    pub fn for_context() -> Self {
         Toolbox::default()
     }
 
@@ -322,7 +367,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// #     ToolDefinition::new(name, "A tool.", json!({"type": "object"})).unwrap(),
     /// #     |args: Map<String, Value>, _: &()| Value::Object(args),
     /// # ));
-    /// let mut tools = Toolbox::<()>::new();
+    /// let mut tools = Toolbox::new();
     /// tools.register_all([tool("a"), tool("b")]).unwrap();
     /// let refused = tools.register_all([tool("c"), tool("a"), tool("b")]).unwrap_err();
     /// assert_eq!(
@@ -382,7 +427,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///     "hello"
     /// }
     ///
-    /// let mut tools = Toolbox::<()>::new().with(HelloTool).unwrap();
+    /// let mut tools = Toolbox::new().with(HelloTool).unwrap();
     /// assert!(tools.remove("hello").is_some());
     /// assert!(tools.is_empty() && tools.remove("hello").is_none());
     /// ```
