@@ -1,4 +1,4 @@
-//! Layers point down (DESIGN.md contract 10): the layers ARCHITECTURE.md lists, read from it and
+//! Layers point down (ARCHITECTURE.md, invariant 1): the layers ARCHITECTURE.md lists, read from it and
 //! checked against the code. Each crate's top-level modules are listed bottom first, a few to a
 //! layer; a module may name (`crate::m`, `use crate::{m, ..}`, a `super::` path that climbs to the
 //! root) a module of its own layer or a lower one, never a higher one, and the modules of a layer

@@ -231,7 +231,8 @@ fn dispatch_takes_what_the_model_meant_and_explains_the_rest() {
         "3 problems",
         "unknown argument `qurey` (did you mean `query`?)",
         "missing required argument `query` (a string)",
-        "\"limit\": 500  // <- expected an integer from 1 to 50, found 500",
+        // What the model sent, a string, not the number it was read as (issue 42).
+        "\"limit\": \"500\"  // <- expected an integer from 1 to 50, found \"500\"",
     ] {
         assert!(all.contains(expected), "{expected:?} not in:\n{all}");
     }

@@ -192,7 +192,9 @@ proptest! {
         }
     }
 
-    /// Every prefix of valid JSON (output cut off mid-stream) parses or fails cleanly.
+    /// Every prefix of valid JSON (output cut off mid-stream) parses or fails cleanly, and a
+    /// prefix read without a repair is one serde_json reads the same: whatever was closed or
+    /// mended is recorded.
     #[test]
     fn truncated_json_never_panics(value in json_value(), cut in any::<prop::sample::Index>()) {
         let text = value.to_string();
@@ -200,7 +202,21 @@ proptest! {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        let _ = parse_json(&text[..end], &JsonLimits::default());
+        let prefix = &text[..end];
+        let strict = serde_json::from_str::<Value>(prefix).ok();
+        match parse_json(prefix, &JsonLimits::default()) {
+            Ok(read) if read.repairs.is_empty() => {
+                prop_assert_eq!(Some(&read.value), strict.as_ref(), "{}", prefix);
+            }
+            Ok(_) => prop_assert!(strict.is_none(), "repairs of valid JSON: {}", prefix),
+            Err(error) => {
+                prop_assert!(strict.is_none(), "refused valid JSON: {}", prefix);
+                prop_assert!(!error.to_string().is_empty());
+            }
+        }
+        if end == text.len() {
+            prop_assert_eq!(strict, Some(value));
+        }
     }
 }
 
@@ -429,16 +445,22 @@ proptest! {
         }
     }
 
-    /// Any line of text is taken or refused, never a panic.
+    /// Any line of text is taken or refused with a reason, never a panic, and no call begun
+    /// is dropped.
     #[test]
     fn stream_lines_never_panic(lines in prop::collection::vec(prop_oneof![".{0,40}", "data: .{0,40}", json_value().prop_map(|v| format!("data: {v}"))], 0..12)) {
         use toolwright::provider::{Assembler, Provider};
         for provider in Provider::ALL {
             let mut stream = Assembler::new(provider);
             for line in &lines {
-                let _ = stream.push_line(line);
+                if let Err(error) = stream.push_line(line) {
+                    prop_assert!(!error.to_string().is_empty());
+                }
             }
-            let _ = stream.finish();
+            let started = stream.calls().count();
+            let calls = stream.finish();
+            prop_assert_eq!(calls.len(), started);
+            prop_assert!(calls.iter().all(|call| !call.call_id.is_empty()));
         }
     }
 

@@ -88,18 +88,24 @@ fn snapshot_path(form: &str) -> PathBuf {
         .join(format!("{form}.json"))
 }
 
+/// Whether `list` is the snapshot `name` (with `UPDATE_SNAPSHOTS` set, it becomes it).
+fn matches_snapshot(name: &str, list: &impl Serialize) -> bool {
+    let text = serde_json::to_string_pretty(list).unwrap() + "\n";
+    let path = snapshot_path(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &text).unwrap();
+        return true;
+    }
+    std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str())
+}
+
 #[test]
 fn every_form_of_the_demo_toolbox_matches_its_snapshot() {
-    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut stale = Vec::new();
     for (form, options) in FORMS {
-        let text = serde_json::to_string_pretty(&demo_list(options)).unwrap() + "\n";
-        let path = snapshot_path(form);
-        if update {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &text).unwrap();
-        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            stale.push(format!("{form}: {}", path.display()));
+        if !matches_snapshot(form, &demo_list(options)) {
+            stale.push(format!("{form}: {}", snapshot_path(form).display()));
         }
     }
     assert!(
@@ -1478,8 +1484,9 @@ fn keys_within(tool: &str, schema: &Value, fields: &BTreeSet<String>) {
     }
 }
 
-/// With `GEMINI_FORMS_OUT=<dir>`, writes the Gemini tool lists of this file's tools there, for
-/// `.ci/run` to feed to the official SDK (`tests/python/check_gemini.py`).
+/// The Gemini tool lists of this file's tools are their checked-in snapshots; with
+/// `GEMINI_FORMS_OUT=<dir>`, they are written there too, for `.ci/run` to feed to the official
+/// SDK (`tests/python/check_gemini.py`).
 #[test]
 fn gemini_forms_of_the_test_tools() {
     let peer = peer_fixture("google_genai_function_declaration_checks.json");
@@ -1511,7 +1518,11 @@ fn gemini_forms_of_the_test_tools() {
             .tools_for(Provider::Gemini)
             .unwrap_or_else(|e| panic!("{e}"));
         let text = serde_json::to_string_pretty(&list).unwrap();
-        assert_eq!(list.entries().len(), 6);
+        assert!(
+            matches_snapshot(file.trim_end_matches(".json"), &list),
+            "{file} differs from {} (rerun with UPDATE_SNAPSHOTS=1 and review the diff):\n{text}",
+            snapshot_path(file.trim_end_matches(".json")).display()
+        );
         if let Some(dir) = std::env::var_os("GEMINI_FORMS_OUT") {
             std::fs::write(PathBuf::from(dir).join(file), text).unwrap();
         }
