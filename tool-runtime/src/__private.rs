@@ -26,45 +26,6 @@ use crate::{docs, forms};
 #[cfg(feature = "inventory")]
 pub use inventory;
 
-// For toolwright-mcp, the workspace's MCP crate (built on this crate's public API plus these):
-// MCP's `structuredContent` rule (the same as the provider encoder's), a model-sent name shown
-// bounded, dispatch's lookup and stand-in names, and an error result with its detail.
-pub use crate::provider::mcp::structured_content;
-pub use toolwright_json::echo::Name as EchoName;
-
-/// The tool a call names, or the unknown-tool result (with its close matches) the toolbox
-/// would give: the one lookup dispatch makes.
-///
-/// # Errors
-/// The unknown-tool result.
-#[allow(clippy::type_complexity, clippy::result_large_err)]
-pub fn lookup<'a, C: ?Sized + Sync + 'static>(
-    toolbox: &'a crate::toolbox::Toolbox<C>,
-    call: &ToolCall,
-    caller: Option<&crate::caller::Caller>,
-) -> Result<(usize, &'a std::sync::Arc<dyn DynTool<C>>), crate::result::ToolResult> {
-    toolbox.lookup_for(call, caller)
-}
-
-/// `(name sent, tool name)` of every tool whose name `provider` cannot carry and that is sent
-/// under a stand-in.
-pub fn stand_ins<C: ?Sized + Sync + 'static>(
-    toolbox: &crate::toolbox::Toolbox<C>,
-    provider: crate::forms::Provider,
-) -> Vec<(String, String)> {
-    toolbox.stand_ins(provider)
-}
-
-/// An error result for a call, with its detail for the application.
-pub fn error_result(
-    call_id: &crate::call::CallId,
-    tool_name: crate::call::ToolName,
-    message: String,
-    detail: crate::result::ResultDetail,
-) -> crate::result::ToolResult {
-    crate::result::ToolResult::error(call_id, tool_name, message, detail)
-}
-
 /// Registers a generated tool for `Toolbox::collect` when the `inventory` feature is on; nothing
 /// otherwise.
 #[cfg(feature = "inventory")]

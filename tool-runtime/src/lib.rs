@@ -55,6 +55,8 @@ pub mod rig;
 
 #[doc(hidden)]
 pub mod __private;
+#[doc(hidden)]
+pub mod __mcp;
 
 pub use crate::args::ArgumentError;
 pub use crate::call::{Arguments, CallId, CallKind, CallStatus, ToolCall, ToolName};

@@ -11,7 +11,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use toolwright_runtime::__private::{error_result, lookup, structured_content};
+use toolwright_runtime::__mcp::{error_result, lookup, structured_content};
 use toolwright_runtime::{
     Arguments, BatchOptions, Cancellation, ContentPart, Progress, ProgressSink, ResultDetail,
     ToolCall, ToolName, ToolResult, Toolbox,

@@ -28,7 +28,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{Peer, ServerHandler, ServiceExt};
 
-use toolwright_runtime::__private::{EchoName, stand_ins};
+use toolwright_runtime::__mcp::{EchoName, stand_ins};
 use toolwright_runtime::provider::Provider;
 use toolwright_runtime::{Caller, Form, Lint, LintReport, Rule, Severity, Toolbox};
 
