@@ -210,52 +210,15 @@
 #![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// The root holds what an application writes; the rest is in the modules below, by concern.
+// The root holds what an application writes; the rest is in the runtime's public modules, as
+// they are: each item has one path.
 pub use toolwright_runtime::{
-    ArgumentError, Arguments, CallId, CallInfo, CallKind, CallStatus, Content, ContentPart,
-    DynamicTool, Interrupt, InterruptKind, Native, Outcome, RegisterError, ResultDetail, Tool,
-    ToolCall, ToolDefinition, ToolName, ToolOutput, ToolResult, Toolbox, Toolset,
+    Arguments, CallId, CallInfo, CallKind, CallStatus, Content, ContentPart, DynamicTool,
+    Interrupt, InterruptKind, Native, Outcome, RegisterError, ResultDetail, Tool, ToolCall,
+    ToolDefinition, ToolName, ToolOutput, ToolResult, Toolbox, Toolset,
 };
-pub use toolwright_runtime::{args, provider};
-
-/// Running calls: batches and their options, cancellation and progress, hooks, approval
-/// decisions, and the executor-agnostic pieces underneath (`block_on`, `sleep`, blocking bodies).
-///
-/// [`Toolbox::execute`] and [`Toolbox::execute_all`] are the entry points; this module holds
-/// what tunes and observes them. Everything here works on any executor (the `tokio` feature only
-/// moves timers onto tokio's).
-pub mod exec {
-    #[allow(unused_imports)] // For the links above.
-    use crate::Toolbox;
-    pub use toolwright_runtime::{
-        Batch, BatchOptions, Before, Blocking, BoxFuture, CallScope, Caller, Cancellation,
-        Cancelled, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, Decision, Hook, HookFailure,
-        MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
-    };
-}
-
-/// Schemas and the providers' forms of them: a tool's canonical JSON Schema
-/// ([`schema_for`](crate::schema::schema_for), [`canonical_parameters`](crate::schema::canonical_parameters)), a provider's form of a tool list with its options
-/// ([`Form`](crate::schema::Form): strict mode, Gemini's JSON Schema field; the provider itself is
-/// [`provider::Provider`]), the tool lists sent
-/// ([`ProviderTools`](crate::schema::ProviderTools)) and what a form cannot say
-/// ([`Lint`](crate::schema::Lint), [`LintReport`](crate::schema::LintReport)).
-pub mod schema {
-    pub use toolwright_runtime::{
-        Downgrade, Form, Lint, LintReport, ProviderTools, Rule, SchemaError, Severity,
-        StrictFallback, canonical_parameters, close_matches, schema_for,
-    };
-}
-
-/// Tools without the attributes: definitions built at run time ([`FunctionParam`](crate::dynamic::FunctionParam),
-/// [`ToolAnnotations`](crate::dynamic::ToolAnnotations)), the object-safe form a toolbox stores ([`DynTool`](crate::dynamic::DynTool), [`erase`](crate::dynamic::erase)), contexts
-/// lent to tools ([`ContextOf`](crate::dynamic::ContextOf)), and what `#[tool]`'s generated code implements for you.
-pub mod dynamic {
-    pub use toolwright_runtime::{
-        ContextOf, Deprecation, DynTool, FunctionParam, IntoOutcome, IntoTools, ParamType,
-        ParsedArguments, ToolAnnotations, UnknownArgs, erase,
-    };
-}
+#[doc(inline)]
+pub use toolwright_runtime::{args, bounds, dynamic, exec, provider, schema};
 
 #[doc(hidden)]
 pub use toolwright_runtime::__private;
@@ -265,79 +228,13 @@ pub use toolwright_runtime::__private;
 #[doc(inline)]
 pub use toolwright_mcp as mcp;
 
-/// A toolbox's tools in a [rig](https://docs.rs/rig-core) agent (feature `rig`; rig-core and
-/// rig-agent 0.44).
-///
-/// [`RigTools`](crate::rig::RigTools) takes the toolbox and the context its tools run with, once;
-/// it converts into the tools rig's agent builder takes and the hook that repairs the argument
-/// text rig would not hand a tool:
-///
-/// ```
-/// use toolwright::rig::RigTools;
-/// use toolwright::{Toolbox, tool};
-///
-/// /// Adds two numbers.
-/// #[tool]
-/// fn add(a: i64, b: i64) -> i64 {
-///     a + b
-/// }
-///
-/// let tools = RigTools::new(Toolbox::new().with(AddTool).unwrap(), ());
-/// // With rig-agent's builder: `AgentBuilder::new(model).toolwright(&tools).build()`
-/// // (`toolwright::rig::AgentBuilderExt`), or by hand
-/// // `.dynamic_tools(tools.tools()).add_hook(tools.hook())`.
-/// let rig_tools = tools.tools(); // `Vec<rig_core::tool::DynamicTool>`
-/// assert_eq!(rig_tools[0].name().as_str(), "add");
-/// ```
-///
-/// A call rig makes runs through the toolbox as any call does (lenient arguments, coercion, the
-/// whole schema, hooks, approval, timeouts, panics caught); bad arguments come back to the model
-/// as toolwright's feedback, for it to call again.
 #[cfg(feature = "rig")]
-pub mod rig {
-    #[doc(inline)]
-    pub use toolwright_runtime::rig::*;
-}
+#[doc(inline)]
+pub use toolwright_runtime::rig;
 
-/// A toolbox's tools, calls and results as [async-openai](https://docs.rs/async-openai)'s types
-/// (feature `async-openai`; async-openai 0.43, its Chat Completions and Responses types).
-///
-/// Conversions go through toolwright's own readers and writers, so nothing of a call is lost
-/// on the way: its id, name and argument text arrive as the provider sent them.
-///
-/// ```
-/// use toolwright::async_openai::async_openai::types::chat::CreateChatCompletionResponse;
-/// use toolwright::async_openai::ToolboxExt;
-/// use toolwright::{Toolbox, tool};
-///
-/// /// Adds two numbers.
-/// #[tool]
-/// fn add(a: i64, b: i64) -> i64 {
-///     a + b
-/// }
-///
-/// let tools = Toolbox::new().with(AddTool).unwrap();
-/// let request_tools = tools.chat_tools().unwrap(); // a request's `tools`
-/// assert_eq!(request_tools.len(), 1);
-///
-/// let response: CreateChatCompletionResponse = serde_json::from_value(serde_json::json!({
-///     "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
-///     "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
-///         "tool_calls": [{"id": "call_1", "type": "function",
-///             "function": {"name": "add", "arguments": "{'a': 2, 'b': 3,}"}}]}}],
-/// }))
-/// .unwrap();
-/// let turn = tools.read_chat_completion(&response).unwrap();
-/// let results: Vec<_> = turn.calls.iter().map(|call| tools.execute_blocking(call, &())).collect();
-/// assert_eq!(results[0].text(), "5"); // the broken JSON repaired
-/// let messages = tools.chat_tool_messages(&turn.calls, &results).unwrap(); // the next request's
-/// assert_eq!(messages.len(), 1);
-/// ```
 #[cfg(feature = "async-openai")]
-pub mod async_openai {
-    #[doc(inline)]
-    pub use toolwright_runtime::openai_types::*;
-}
+#[doc(inline)]
+pub use toolwright_runtime::async_openai;
 
 #[doc = include_str!("tool_attr.md")]
 pub use toolwright_macros::tool;

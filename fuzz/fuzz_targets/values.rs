@@ -12,9 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 use toolwright_runtime::provider::{Assembler, Provider};
-use toolwright_runtime::{
-    ArgumentError, Arguments, Before, DynamicTool, Hook, ToolCall, ToolDefinition, Toolbox,
-};
+use toolwright_runtime::{Arguments, DynamicTool, ToolCall, ToolDefinition, Toolbox, args::{ArgumentError}, exec::{Before, Hook}};
 
 /// Rules beyond serde, checked in passing.
 #[toolwright::tool]

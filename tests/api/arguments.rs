@@ -8,7 +8,8 @@ use serde_json::{Map, Value, json};
 use toolwright::args::{ArgumentPolicy, CoercionKind, CutOff, ProblemKind, RepairKind};
 use toolwright::provider::{Assembler, Provider};
 use toolwright::{
-    ArgumentError, Arguments, CallStatus, DynamicTool, ToolCall, ToolDefinition, Toolbox,
+    Arguments, CallStatus, DynamicTool, ToolCall, ToolDefinition, Toolbox,
+    args::ArgumentError,
     dynamic::ToolAnnotations,
     exec::{Before, Hook},
     tool,

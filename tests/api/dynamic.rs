@@ -261,7 +261,7 @@ impl<const RUNS_NOW: bool> Tool for HandsBack<RUNS_NOW> {
         arguments: &Arguments,
         _: &(),
         session: &mut toolwright::args::ParseSession,
-    ) -> Result<Value, toolwright::ArgumentError> {
+    ) -> Result<Value, toolwright::args::ArgumentError> {
         toolwright::args::parse(&self.0, arguments, session)
     }
 

@@ -6,7 +6,8 @@ use serde_json::{Map, Value, json};
 use toolwright::args::{ArgumentPolicy, CoercionKind, JsonLimits, RepairKind};
 use toolwright::provider::Provider;
 use toolwright::{
-    ArgumentError, Arguments, DynamicTool, ToolCall, ToolDefinition, ToolResult, Toolbox,
+    Arguments, DynamicTool, ToolCall, ToolDefinition, ToolResult, Toolbox,
+    args::ArgumentError,
     exec::{Before, Hook},
     tool,
 };

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright::args::ProblemKind;
 use toolwright::{
-    ArgumentError, CallInfo, ContentPart, Interrupt, RegisterError, ResultDetail, Tool, ToolCall,
-    ToolOutput, Toolbox, exec::Decision, tool,
+    CallInfo, ContentPart, Interrupt, RegisterError, ResultDetail, Tool, ToolCall, ToolOutput,
+    Toolbox, args::ArgumentError, exec::Decision, tool,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]
@@ -390,7 +390,7 @@ fn broken_json_and_non_objects_are_explained() {
     assert!(
         matches!(
             result.argument_error(),
-            Some(toolwright::ArgumentError::CutOff { offset: 12, .. })
+            Some(toolwright::args::ArgumentError::CutOff { offset: 12, .. })
         ),
         "{}",
         result.text()

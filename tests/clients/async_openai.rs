@@ -5,12 +5,10 @@
 use std::process::Command;
 
 use serde_json::{Value, json};
-use toolwright::async_openai::async_openai::types::chat::{
+use toolwright::async_openai::types::chat::{
     ChatCompletionRequestMessage, CreateChatCompletionResponse, CreateChatCompletionStreamResponse,
 };
-use toolwright::async_openai::async_openai::types::responses::{
-    InputItem, Response, ResponseStreamEvent,
-};
+use toolwright::async_openai::types::responses::{InputItem, Response, ResponseStreamEvent};
 use toolwright::async_openai::{AssemblerExt, ToolboxExt};
 use toolwright::provider::Provider;
 use toolwright::{ToolCall, Toolbox};

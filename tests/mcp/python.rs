@@ -102,7 +102,7 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
     assert!(
         matches!(
             results[4].argument_error(),
-            Some(toolwright::ArgumentError::CutOff { .. })
+            Some(toolwright::args::ArgumentError::CutOff { .. })
         ),
         "{}",
         contents[4]

@@ -515,7 +515,7 @@ async fn a_server_tools_are_a_toolbox_tools_with_repair_in_front() {
     assert!(
         matches!(
             result.argument_error(),
-            Some(toolwright::ArgumentError::CutOff { .. })
+            Some(toolwright::args::ArgumentError::CutOff { .. })
         ),
         "{}",
         result.text()

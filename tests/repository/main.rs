@@ -12,3 +12,4 @@ mod support;
 pub mod architecture;
 pub mod docs;
 pub mod examples;
+pub mod paths;

@@ -401,7 +401,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     let entry = match ctx_ty {
         _ if !matches!(tool.owner, Owner::Free) => None,
         None => Some(quote! {
-            #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::DynTool<()>> { #rt::erase(#ident) })
+            #rt::ToolEntry::free(|| -> #rt::Arc<dyn #rt::ErasedTool<()>> { #rt::erase(#ident) })
         }),
         Some(ty) => Some(quote! {
             #rt::ToolEntry::with_context(|| -> #rt::Box<dyn #rt::Any> {

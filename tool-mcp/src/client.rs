@@ -16,8 +16,9 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use toolwright_runtime::{
-    Content, ContentPart, DynTool, DynamicTool, IntoTools, Outcome, RegisterError, SchemaError,
-    ToolAnnotations, ToolDefinition, ToolOutput, Toolbox, erase,
+    Content, ContentPart, DynamicTool, Outcome, RegisterError, ToolDefinition, ToolOutput, Toolbox,
+    dynamic::{ErasedTool, IntoTools, ToolAnnotations, erase},
+    schema::SchemaError,
 };
 
 // Names the documentation links to.
@@ -285,7 +286,7 @@ fn definition(tool: &McpTool) -> Result<ToolDefinition, SchemaError> {
 }
 
 impl<C: ?Sized + Sync + 'static> IntoTools<C> for McpTools {
-    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+    fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
         let McpTools {
             peer,
             prefix,

@@ -5,7 +5,7 @@
 //! is bound by semver; the code `#[tool]` generates has its own door, `__private`.
 
 use crate::call::ToolCall;
-use crate::tool::DynTool;
+use crate::tool::ErasedTool;
 
 pub use crate::provider::mcp::structured_content;
 pub use toolwright_json::echo::Name as EchoName;
@@ -20,7 +20,7 @@ pub fn lookup<'a, C: ?Sized + Sync + 'static>(
     toolbox: &'a crate::toolbox::Toolbox<C>,
     call: &ToolCall,
     caller: Option<&crate::caller::Caller>,
-) -> Result<(usize, &'a std::sync::Arc<dyn DynTool<C>>), crate::result::ToolResult> {
+) -> Result<(usize, &'a std::sync::Arc<dyn ErasedTool<C>>), crate::result::ToolResult> {
     toolbox.lookup_for(call, caller)
 }
 
@@ -42,4 +42,3 @@ pub fn error_result(
 ) -> crate::result::ToolResult {
     crate::result::ToolResult::error(call_id, tool_name, message, detail)
 }
-

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 /// granted. A toolbox shows a caller only the tools whose scopes it holds and refuses it the
 /// others exactly as it refuses an unknown tool
 /// ([`Toolbox::may_call`](crate::Toolbox::may_call),
-/// [`BatchOptions::on_behalf_of`](crate::BatchOptions::on_behalf_of)); a tool body learns it
+/// [`BatchOptions::on_behalf_of`](crate::exec::BatchOptions::on_behalf_of)); a tool body learns it
 /// from [`CallInfo::caller`](crate::CallInfo::caller).
 ///
 /// It holds no secret: whatever authenticated the caller (a bearer token) is checked before a

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use crate::args::{ArgumentError, ArgumentPolicy, ParseSession};
 use crate::call::Arguments;
-use crate::exec::CallScope;
-use crate::exec::MaybeReady;
 use crate::result::ToolResult;
-use crate::tool::{DynTool, ToolDefinition};
+use crate::task::CallScope;
+use crate::task::MaybeReady;
+use crate::tool::{ErasedTool, ToolDefinition};
 
 /// A generated tool's entry in the binary-wide registry.
 pub struct ToolEntry {
@@ -18,8 +18,8 @@ pub struct ToolEntry {
 
 enum EntryKind {
     /// A tool that takes no context: usable in every toolbox.
-    Free(fn() -> Arc<dyn DynTool<()>>),
-    /// A tool for one context type: makes a boxed `Arc<dyn DynTool<C>>`.
+    Free(fn() -> Arc<dyn ErasedTool<()>>),
+    /// A tool for one context type: makes a boxed `Arc<dyn ErasedTool<C>>`.
     Context(fn() -> Box<dyn Any>),
 }
 
@@ -31,13 +31,13 @@ impl fmt::Debug for ToolEntry {
 
 impl ToolEntry {
     /// The entry of a tool that takes no context.
-    pub const fn free(make: fn() -> Arc<dyn DynTool<()>>) -> Self {
+    pub const fn free(make: fn() -> Arc<dyn ErasedTool<()>>) -> Self {
         ToolEntry {
             kind: EntryKind::Free(make),
         }
     }
 
-    /// The entry of a tool for one context type; `make` boxes an `Arc<dyn DynTool<C>>`.
+    /// The entry of a tool for one context type; `make` boxes an `Arc<dyn ErasedTool<C>>`.
     pub const fn with_context(make: fn() -> Box<dyn Any>) -> Self {
         ToolEntry {
             kind: EntryKind::Context(make),
@@ -46,11 +46,11 @@ impl ToolEntry {
 
     /// The tool for a toolbox of context `C`, or `None` when it needs another context.
     #[cfg_attr(not(feature = "inventory"), allow(dead_code))]
-    pub(crate) fn make<C: ?Sized + Sync + 'static>(&self) -> Option<Arc<dyn DynTool<C>>> {
+    pub(crate) fn make<C: ?Sized + Sync + 'static>(&self) -> Option<Arc<dyn ErasedTool<C>>> {
         match self.kind {
             EntryKind::Free(make) => Some(Arc::new(AnyContext(make()))),
             EntryKind::Context(make) => make()
-                .downcast::<Arc<dyn DynTool<C>>>()
+                .downcast::<Arc<dyn ErasedTool<C>>>()
                 .ok()
                 .map(|tool| *tool),
         }
@@ -61,9 +61,9 @@ impl ToolEntry {
 inventory::collect!(ToolEntry);
 
 /// A context-free tool in a toolbox of any context type.
-struct AnyContext(Arc<dyn DynTool<()>>);
+struct AnyContext(Arc<dyn ErasedTool<()>>);
 
-impl<C: ?Sized + Sync + 'static> DynTool<C> for AnyContext {
+impl<C: ?Sized + Sync + 'static> ErasedTool<C> for AnyContext {
     fn definition(&self) -> &ToolDefinition {
         self.0.definition()
     }
@@ -96,12 +96,12 @@ impl<C: ?Sized + Sync + 'static> crate::toolbox::Toolbox<C> {
     /// # Errors
     /// When two collected tools share a name.
     pub fn collect() -> Result<Self, crate::toolbox::RegisterError> {
-        let mut tools: Vec<Arc<dyn DynTool<C>>> = inventory::iter::<ToolEntry>
+        let mut tools: Vec<Arc<dyn ErasedTool<C>>> = inventory::iter::<ToolEntry>
             .into_iter()
             .filter_map(ToolEntry::make::<C>)
             .collect();
         tools.sort_by(|a, b| a.definition().name().cmp(b.definition().name()));
-        let mut toolbox = crate::toolbox::Toolbox::new();
+        let mut toolbox = crate::toolbox::Toolbox::for_context();
         for tool in tools {
             toolbox.register_dyn(tool)?;
         }

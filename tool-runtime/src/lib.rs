@@ -30,9 +30,9 @@ mod toolbox;
 mod toolset;
 
 mod dispatch;
-mod exec;
 mod hook;
 pub mod provider;
+mod task;
 
 pub mod args;
 mod call;
@@ -49,39 +49,27 @@ mod policy;
 mod result;
 
 #[cfg(feature = "async-openai")]
-pub mod openai_types;
+pub mod async_openai;
 #[cfg(feature = "rig")]
 pub mod rig;
 
-#[doc(hidden)]
-pub mod __private;
+pub mod bounds;
+pub mod dynamic;
+pub mod exec;
+pub mod schema;
+
 #[doc(hidden)]
 pub mod __mcp;
+#[doc(hidden)]
+pub mod __private;
 
-pub use crate::args::ArgumentError;
+// The root holds what an application writes; the rest is in the public modules above, each
+// item at one path.
 pub use crate::call::{Arguments, CallId, CallKind, CallStatus, ToolCall, ToolName};
-pub use crate::caller::Caller;
-pub use crate::definition::{Downgrade, ProviderTools, StrictFallback};
-pub use crate::dispatch::{Batch, BatchOptions, Decision};
-pub use crate::exec::{
-    Blocking, BoxFuture, CallInfo, CallScope, Cancellation, Cancelled, MaybeReady, Progress,
-    ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
-};
-pub use crate::forms::{
-    Form, Lint, LintReport, Rule, SchemaError, Severity, canonical_parameters, schema_for,
-};
-pub use crate::hook::{Before, Hook};
 pub use crate::native::Native;
-pub use crate::output::{
-    Content, ContentPart, HookFailure, Interrupt, InterruptKind, IntoOutcome, Outcome, ToolOutput,
-};
+pub use crate::output::{Content, ContentPart, Interrupt, InterruptKind, Outcome, ToolOutput};
 pub use crate::result::{ResultDetail, ToolResult};
-pub use crate::tool::{
-    ContextOf, Deprecation, DynTool, DynamicTool, FunctionParam, ParamType, Tool, ToolAnnotations,
-    ToolDefinition, UnknownArgs, erase,
-};
-pub use crate::toolbox::{
-    DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, IntoTools, ParsedArguments, RegisterError, Toolbox,
-};
+pub use crate::task::CallInfo;
+pub use crate::tool::{DynamicTool, Tool, ToolDefinition};
+pub use crate::toolbox::{RegisterError, Toolbox};
 pub use crate::toolset::Toolset;
-pub use toolwright_schema::names::close_matches;

@@ -21,7 +21,7 @@ pub(crate) struct Extra {
     pub(crate) hook_failures: Vec<HookFailure>,
 }
 
-/// A [`Hook`](crate::Hook) that panicked in `after`, recorded on the result it was given
+/// A [`Hook`](crate::exec::Hook) that panicked in `after`, recorded on the result it was given
 /// ([`ToolResult::hook_failures`](crate::ToolResult::hook_failures)). The call's outcome is
 /// kept as it was: the tool did run, and telling the model otherwise could make it repeat an
 /// action that took effect.

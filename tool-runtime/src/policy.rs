@@ -50,14 +50,14 @@ impl Default for ArgumentPolicy {
 /// fall back to their defaults. So by default only a tool annotated read-only runs on it (a
 /// wrong answer there is harmless and the model can ask again); any other tool is not run, and
 /// the model is told where its arguments stopped and to send the whole call again
-/// ([`ArgumentError::CutOff`](crate::ArgumentError::CutOff), [`ArgumentError::IncompleteCall`](crate::ArgumentError::IncompleteCall)). Repairs that cannot change
+/// ([`ArgumentError::CutOff`](crate::args::ArgumentError::CutOff), [`ArgumentError::IncompleteCall`](crate::args::ArgumentError::IncompleteCall)). Repairs that cannot change
 /// meaning (quotes, trailing commas, comments, code fences) are not affected.
 ///
 /// Set per toolbox ([`ArgumentPolicy::cut_off`]) or per tool (`#[tool(cut_off = "run")]`,
 /// [`ToolDefinition::with_cut_off`](crate::ToolDefinition::with_cut_off)).
 ///
 /// ```
-/// use toolwright::{ArgumentError, ToolCall, Toolbox, tool};
+/// use toolwright::{ToolCall, Toolbox, tool, args::{ArgumentError}};
 ///
 /// /// Write a note.
 /// #[tool]

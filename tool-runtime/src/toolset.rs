@@ -3,11 +3,11 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::tool::{DynTool, ToolDefinition};
+use crate::tool::{ErasedTool, ToolDefinition};
 use crate::toolbox::IntoTools;
 
 /// Makes one tool of a set, its definition as the set says ([`Member`]).
-type Make<C> = Box<dyn FnOnce(Member) -> Arc<dyn DynTool<C>> + Send>;
+type Make<C> = Box<dyn FnOnce(Member) -> Arc<dyn ErasedTool<C>> + Send>;
 
 /// What a set changes in the definition of each of its tools: the name (the set's prefix) and
 /// the scopes the set requires. The generated constructor of a toolset's tool takes it.
@@ -111,7 +111,7 @@ impl<C: ?Sized> Toolset<C> {
 
     /// Requires `scopes` of every caller for every tool of the set, besides each tool's own
     /// (`#[tool(scopes = [..])]`): a caller without them does not see the set's tools and
-    /// cannot call them (see [`Caller`](crate::Caller)).
+    /// cannot call them (see [`Caller`](crate::exec::Caller)).
     #[must_use]
     pub fn require_scopes<I, S>(mut self, scopes: I) -> Self
     where
@@ -149,7 +149,7 @@ impl<C: ?Sized> Toolset<C> {
 }
 
 impl<C: ?Sized + Sync + 'static> IntoTools<C> for Toolset<C> {
-    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+    fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
         let (prefix, scopes): (String, Arc<[String]>) = (self.prefix, self.scopes.into());
         self.tools
             .into_iter()

@@ -16,7 +16,7 @@ use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
-use toolwright_runtime::Caller;
+use toolwright_runtime::exec::Caller;
 
 // Names the documentation links to.
 #[cfg(doc)]

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use toolwright_runtime::__mcp::{error_result, lookup, structured_content};
 use toolwright_runtime::{
-    Arguments, BatchOptions, Cancellation, ContentPart, Progress, ProgressSink, ResultDetail,
-    ToolCall, ToolName, ToolResult, Toolbox,
+    Arguments, ContentPart, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
+    exec::{BatchOptions, Cancellation, Progress, ProgressSink},
 };
 
 use super::{CANCEL_GRACE, McpServer};

@@ -19,7 +19,7 @@ use http_body::{Body, Frame, SizeHint};
 use http_body_util::{BodyExt, Full};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
-use toolwright_runtime::{Caller, Cancellation};
+use toolwright_runtime::exec::{Caller, Cancellation};
 
 use super::answers::{no_such_session, read_body, refuse};
 use super::auth::HttpBody;

@@ -30,7 +30,11 @@ use rmcp::{Peer, ServerHandler, ServiceExt};
 
 use toolwright_runtime::__mcp::{EchoName, stand_ins};
 use toolwright_runtime::provider::Provider;
-use toolwright_runtime::{Caller, Form, Lint, LintReport, Rule, Severity, Toolbox};
+use toolwright_runtime::{
+    Toolbox,
+    exec::Caller,
+    schema::{Form, Lint, LintReport, Rule, Severity},
+};
 
 // Names the documentation links to.
 #[cfg(doc)]

@@ -454,7 +454,7 @@ impl ToolDefinition {
     }
 
     /// Requires `scopes` of every caller, besides those already required: a caller without one
-    /// of them does not see the tool and cannot call it (see [`Caller`](crate::Caller)).
+    /// of them does not see the tool and cannot call it (see [`Caller`](crate::exec::Caller)).
     /// Calls made for no caller in particular are not affected.
     #[must_use]
     pub fn with_scopes<I, S>(mut self, scopes: I) -> Self

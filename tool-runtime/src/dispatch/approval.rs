@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use crate::call::{ToolCall, ToolName};
 use crate::caller::Caller;
-use crate::exec::{Cancellation, Signals, block_on};
 use crate::output::Interrupt;
 use crate::result::{ResultDetail, ToolResult};
+use crate::task::{Cancellation, Signals, block_on};
 use crate::tool::Tool;
 use crate::toolbox::{ApprovalRule, RegisterError, Toolbox};
 use toolwright_json::echo;
@@ -134,7 +134,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// [`approve`](Self::approve) for a call made on behalf of `caller`: as in a batch run
-    /// [`on_behalf_of`](crate::BatchOptions::on_behalf_of) it, a tool whose scopes the caller
+    /// [`on_behalf_of`](crate::exec::BatchOptions::on_behalf_of) it, a tool whose scopes the caller
     /// lacks is unknown to it, and the body sees the caller
     /// ([`CallInfo::caller`](crate::CallInfo::caller)).
     pub async fn approve_for(&self, call: &ToolCall, ctx: &C, caller: &Caller) -> ToolResult {

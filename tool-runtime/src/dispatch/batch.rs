@@ -13,8 +13,8 @@ use tracing::field::Empty;
 
 use crate::call::ToolCall;
 use crate::caller::Caller;
-use crate::exec::{BoxFuture, Cancellation, MaybeReady, ProgressSink, Signals, block_on};
 use crate::result::ToolResult;
+use crate::task::{BoxFuture, Cancellation, MaybeReady, ProgressSink, Signals, block_on};
 use crate::toolbox::Toolbox;
 
 /// Settings for one batch, over the toolbox's own.

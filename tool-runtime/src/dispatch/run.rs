@@ -16,12 +16,12 @@ use tracing::field::Empty;
 
 use crate::args::{self, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{Arguments, ToolCall};
-use crate::exec::CallScope;
-use crate::exec::{Cancellation, CatchUnwind, MaybeReady, Signals, sleep};
 use crate::hook::Before;
 use crate::output::{HookFailure, Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult, panic_message};
-use crate::tool::{DynTool, ToolDefinition};
+use crate::task::CallScope;
+use crate::task::{Cancellation, CatchUnwind, MaybeReady, Signals, sleep};
+use crate::tool::{ErasedTool, ToolDefinition};
 use crate::toolbox::{Toolbox, record};
 use toolwright_json::value as json;
 
@@ -97,7 +97,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     pub(crate) async fn run_gated(
         &self,
         index: usize,
-        tool: &Arc<dyn DynTool<C>>,
+        tool: &Arc<dyn ErasedTool<C>>,
         call: &ToolCall,
         ctx: &C,
         signals: Signals<'_>,
@@ -193,7 +193,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     async fn body(
         &self,
         index: usize,
-        tool: &Arc<dyn DynTool<C>>,
+        tool: &Arc<dyn ErasedTool<C>>,
         info: CallScope<'_>,
         ctx: &C,
     ) -> ToolResult {
@@ -278,7 +278,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
 /// Parses the call's arguments and runs the body.
 async fn run<C: ?Sized + Sync>(
-    tool: &Arc<dyn DynTool<C>>,
+    tool: &Arc<dyn ErasedTool<C>>,
     ctx: &C,
     info: CallScope<'_>,
     policy: &ArgumentPolicy,

@@ -8,7 +8,7 @@
 //! A tool has one canonical schema (JSON Schema draft 2020-12); each provider's form is derived
 //! from it by a transform pass, built once per tool and form and cached. One enum,
 //! [`Provider`], names the provider wherever one is chosen (tool lists, requests, responses,
-//! streams, results); a [`Form`](crate::Form) is a provider with its list's options
+//! streams, results); a [`Form`](crate::schema::Form) is a provider with its list's options
 //! (strict mode, Gemini's JSON Schema field), which a toolbox sets with `with_strict` and
 //! `with_gemini_json_schema` and lints take.
 //! [`Toolbox::tools_for`](crate::Toolbox::tools_for) gives the list a request's `tools` field holds:

@@ -7,6 +7,24 @@
 //! call rig makes runs through the toolbox as any other call does: lenient arguments and coercion,
 //! the schema checked with every problem in one message, hooks, approval, timeouts, panics caught.
 //!
+//! ```
+//! use toolwright::rig::RigTools;
+//! use toolwright::{Toolbox, tool};
+//!
+//! /// Adds two numbers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! let tools = RigTools::new(Toolbox::new().with(AddTool).unwrap(), ());
+//! // With rig-agent's builder: `AgentBuilder::new(model).toolwright(&tools).build()`
+//! // (`toolwright::rig::AgentBuilderExt`), or by hand
+//! // `.dynamic_tools(tools.tools()).add_hook(tools.hook())`.
+//! let rig_tools = tools.tools(); // `Vec<rig_core::tool::DynamicTool>`
+//! assert_eq!(rig_tools[0].name().as_str(), "add");
+//! ```
+//!
 //! What rig sees of a toolwright result:
 //!
 //! | toolwright | rig |
@@ -43,7 +61,7 @@ use crate::content::{Content, ContentPart};
 use crate::dispatch::BatchOptions;
 use crate::forms::{Form, Provider};
 use crate::result::{ResultDetail, ToolResult};
-use crate::tool::DynTool;
+use crate::tool::ErasedTool;
 use crate::toolbox::Toolbox;
 
 pub use self::hook::RepairHook;
@@ -160,7 +178,7 @@ impl<C: Send + Sync + 'static> RigTools<C> {
         RepairHook::new(self.runner(), names)
     }
 
-    fn permitted(&self) -> impl Iterator<Item = &Arc<dyn DynTool<C>>> {
+    fn permitted(&self) -> impl Iterator<Item = &Arc<dyn ErasedTool<C>>> {
         self.toolbox.iter().filter(|tool| {
             self.caller
                 .as_ref()

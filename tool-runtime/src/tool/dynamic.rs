@@ -7,9 +7,9 @@ use serde_json::{Map, Value, json};
 use super::{Tool, ToolDefinition};
 use crate::args::{self, ArgumentError, ParseSession};
 use crate::call::Arguments;
-use crate::exec::BoxFuture;
-use crate::exec::CallScope;
 use crate::output::{IntoOutcome, Outcome};
+use crate::task::BoxFuture;
+use crate::task::CallScope;
 
 /// The JSON type of a [`FunctionParam`].
 #[derive(Debug, Clone, PartialEq)]

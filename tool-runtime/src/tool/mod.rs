@@ -1,4 +1,4 @@
-//! Tools: the typed [`Tool`] trait, its object-safe form [`DynTool`], definitions and dynamic
+//! Tools: the typed [`Tool`] trait, its object-safe form [`ErasedTool`], definitions and dynamic
 //! tools built at run time.
 
 mod dynamic;
@@ -11,10 +11,10 @@ pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{Arguments, ToolCall};
 pub use crate::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
-use crate::exec::CallScope;
-use crate::exec::{BoxFuture, MaybeReady};
 use crate::output::Outcome;
 use crate::result::ToolResult;
+use crate::task::CallScope;
+use crate::task::{BoxFuture, MaybeReady};
 
 /// A tool a model can call, usable in a [`Toolbox<C>`](crate::Toolbox) of context type `C`.
 ///
@@ -153,12 +153,12 @@ impl<T: ?Sized> ContextOf<T> for Arc<T> {
 }
 
 /// The object-safe form of [`Tool`], as a [`Toolbox`](crate::Toolbox) stores tools. A `Tool<C>`
-/// becomes a `DynTool<C>` when registered, or through [`erase`].
+/// becomes a `ErasedTool<C>` when registered, or through [`erase`].
 ///
 /// Its methods are what each tool compiles for itself, and are kept to what depends on the tool's
 /// own types (its arguments' parse, its body's call); the result around them is built by code
 /// all tools share.
-pub trait DynTool<C: ?Sized>: Send + Sync {
+pub trait ErasedTool<C: ?Sized>: Send + Sync {
     /// The tool's definition.
     fn definition(&self) -> &ToolDefinition;
 
@@ -243,15 +243,15 @@ fn finish_later<'a>(
     Box::pin(async move { result_of(call, definition, running.await, fixes) })
 }
 
-/// A [`Tool`] as a [`DynTool`]: what [`Toolbox::register`](crate::Toolbox::register) stores.
+/// A [`Tool`] as a [`ErasedTool`]: what [`Toolbox::register`](crate::Toolbox::register) stores.
 pub(crate) struct Erased<T>(pub(crate) T);
 
-/// A [`Tool`] as a [`DynTool`], for [`Toolbox::register_dyn`](crate::Toolbox::register_dyn).
-pub fn erase<C: ?Sized + Sync, T: Tool<C>>(tool: T) -> Arc<dyn DynTool<C>> {
+/// A [`Tool`] as a [`ErasedTool`], for [`Toolbox::register_dyn`](crate::Toolbox::register_dyn).
+pub fn erase<C: ?Sized + Sync, T: Tool<C>>(tool: T) -> Arc<dyn ErasedTool<C>> {
     Arc::new(Erased(tool))
 }
 
-impl<C: ?Sized + Sync, T: Tool<C>> DynTool<C> for Erased<T> {
+impl<C: ?Sized + Sync, T: Tool<C>> ErasedTool<C> for Erased<T> {
     fn definition(&self) -> &ToolDefinition {
         self.0.definition()
     }

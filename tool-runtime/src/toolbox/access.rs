@@ -16,7 +16,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// after), besides each tool's own ([`ToolDefinition::scopes`]): a caller without them does
     /// not see those tools and cannot call them. Calls made for no caller in particular
     /// ([`execute`](Self::execute), a batch without
-    /// [`on_behalf_of`](crate::BatchOptions::on_behalf_of)) are not affected.
+    /// [`on_behalf_of`](crate::exec::BatchOptions::on_behalf_of)) are not affected.
     ///
     /// ```
     /// use toolwright::{Toolbox, tool, exec::Caller};

@@ -13,10 +13,10 @@ use super::Toolbox;
 use crate::args::{ArgumentError, Fixes, ParseSession};
 use crate::call::{CallKind, CallStatus, ToolCall, ToolName};
 use crate::caller::Caller;
-use crate::exec::CallScope;
-use crate::exec::{BoxFuture, CatchUnwind, MaybeReady, Signals, block_on};
 use crate::result::{ResultDetail, ToolResult, panic_message};
-use crate::tool::{DynTool, ToolDefinition};
+use crate::task::CallScope;
+use crate::task::{BoxFuture, CatchUnwind, MaybeReady, Signals, block_on};
+use crate::tool::{ErasedTool, ToolDefinition};
 use toolwright_json::echo;
 use toolwright_schema::names::{self, close_matches};
 
@@ -134,7 +134,7 @@ macro_rules! run_call {
 /// A call whose async body is still to be awaited.
 struct Running<'a, C: ?Sized> {
     index: usize,
-    tool: &'a Arc<dyn DynTool<C>>,
+    tool: &'a Arc<dyn ErasedTool<C>>,
     call: &'a ToolCall,
     future: CatchUnwind<BoxFuture<'a, ToolResult>>,
     span: tracing::Span,
@@ -282,7 +282,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     pub(crate) fn start_plain<'a>(
         &'a self,
         index: usize,
-        tool: &'a Arc<dyn DynTool<C>>,
+        tool: &'a Arc<dyn ErasedTool<C>>,
         call: &'a ToolCall,
         ctx: &'a C,
         signals: Signals<'_>,
@@ -308,7 +308,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     pub(crate) fn lookup(
         &self,
         call: &ToolCall,
-    ) -> Result<(usize, &Arc<dyn DynTool<C>>), ToolResult> {
+    ) -> Result<(usize, &Arc<dyn ErasedTool<C>>), ToolResult> {
         self.lookup_for(call, None)
     }
 
@@ -320,7 +320,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         &self,
         call: &ToolCall,
         caller: Option<&Caller>,
-    ) -> Result<(usize, &Arc<dyn DynTool<C>>), ToolResult> {
+    ) -> Result<(usize, &Arc<dyn ErasedTool<C>>), ToolResult> {
         if call.kind != CallKind::Function {
             return Err(not_local(call));
         }

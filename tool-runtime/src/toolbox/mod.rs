@@ -24,7 +24,7 @@ use crate::args::ArgumentPolicy;
 use crate::definition::StrictFallback;
 use crate::forms::{Form, LintReport, Provider, Severity};
 use crate::hook::Hook;
-use crate::tool::{DynTool, Tool, ToolDefinition};
+use crate::tool::{ErasedTool, Tool, ToolDefinition};
 
 /// Why a tool could not be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,17 +59,17 @@ fn list(errors: &[RegisterError]) -> String {
 /// ([`erase`](crate::tool::erase)).
 pub trait IntoTools<C: ?Sized> {
     /// The tools, erased, in order.
-    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>>;
+    fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>>;
 }
 
-impl<C: ?Sized> IntoTools<C> for Vec<Arc<dyn DynTool<C>>> {
-    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+impl<C: ?Sized> IntoTools<C> for Vec<Arc<dyn ErasedTool<C>>> {
+    fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
         self
     }
 }
 
-impl<C: ?Sized, const N: usize> IntoTools<C> for [Arc<dyn DynTool<C>>; N] {
-    fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+impl<C: ?Sized, const N: usize> IntoTools<C> for [Arc<dyn ErasedTool<C>>; N] {
+    fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
         self.into()
     }
 }
@@ -78,7 +78,7 @@ macro_rules! tuples {
     ($($name:ident)+) => {
         impl<C: ?Sized + Sync + 'static, $($name: Tool<C>),+> IntoTools<C> for ($($name,)+) {
             #[allow(non_snake_case)]
-            fn into_tools(self) -> Vec<Arc<dyn DynTool<C>>> {
+            fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
                 let ($($name,)+) = self;
                 vec![$(crate::tool::erase($name)),+]
             }
@@ -129,7 +129,7 @@ tuples!(A B D E F G H I J K L M N O P Q);
 // Its bools are independent settings, each with its own builder; no state machine hides in them.
 #[allow(clippy::struct_excessive_bools)]
 pub struct Toolbox<C: ?Sized = ()> {
-    pub(crate) tools: Vec<Arc<dyn DynTool<C>>>,
+    pub(crate) tools: Vec<Arc<dyn ErasedTool<C>>>,
     /// The index of each tool by its name.
     by_name: names::Names,
     expose_panic_messages: bool,
@@ -326,7 +326,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// # Errors
     /// When a tool of the same name is already registered.
-    pub fn register_dyn(&mut self, tool: Arc<dyn DynTool<C>>) -> Result<&mut Self, RegisterError> {
+    pub fn register_dyn(
+        &mut self,
+        tool: Arc<dyn ErasedTool<C>>,
+    ) -> Result<&mut Self, RegisterError> {
         let definition = tool.definition();
         let report: LintReport = self
             .required
@@ -431,7 +434,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// assert!(tools.remove("hello").is_some());
     /// assert!(tools.is_empty() && tools.remove("hello").is_none());
     /// ```
-    pub fn remove(&mut self, name: &str) -> Option<Arc<dyn DynTool<C>>> {
+    pub fn remove(&mut self, name: &str) -> Option<Arc<dyn ErasedTool<C>>> {
         let index = self.by_name.remove(name, true)?;
         self.approval_rules.retain(|(i, _)| *i != index);
         for (i, _) in &mut self.approval_rules {
@@ -455,7 +458,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ///
     /// # Errors
     /// When a tool of the same name is already registered.
-    pub fn with_dyn(mut self, tool: Arc<dyn DynTool<C>>) -> Result<Self, RegisterError> {
+    pub fn with_dyn(mut self, tool: Arc<dyn ErasedTool<C>>) -> Result<Self, RegisterError> {
         self.register_dyn(tool)?;
         Ok(self)
     }
@@ -482,12 +485,12 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// The tool with this name.
-    pub fn get(&self, name: &str) -> Option<&Arc<dyn DynTool<C>>> {
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn ErasedTool<C>>> {
         self.index_of(name).map(|index| &self.tools[index])
     }
 
     /// The tools, in registration order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Arc<dyn DynTool<C>>> {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Arc<dyn ErasedTool<C>>> {
         self.tools.iter()
     }
 

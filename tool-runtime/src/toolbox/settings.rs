@@ -9,7 +9,7 @@ use crate::toolbox::Toolbox;
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// How many calls of a batch may run at the same time (at least 1; default
-    /// [`DEFAULT_CONCURRENCY`](crate::DEFAULT_CONCURRENCY)). Only calls of tools that are safe to
+    /// [`DEFAULT_CONCURRENCY`](crate::exec::DEFAULT_CONCURRENCY)). Only calls of tools that are safe to
     /// run concurrently ([`ToolDefinition::is_concurrent`](crate::ToolDefinition::is_concurrent)) share the time; others run alone.
     #[must_use]
     pub fn with_concurrency(mut self, limit: usize) -> Self {
@@ -50,7 +50,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// How many invalid calls of one tool in a row the model may make (default
-    /// [`DEFAULT_RETRY_BUDGET`](crate::DEFAULT_RETRY_BUDGET); 0: no limit). The call that
+    /// [`DEFAULT_RETRY_BUDGET`](crate::exec::DEFAULT_RETRY_BUDGET); 0: no limit). The call that
     /// reaches it gets a result that tells the model to stop, and
     /// [`ResultDetail::BudgetExhausted`](crate::ResultDetail::BudgetExhausted) for the application
     /// ([`ToolResult::budget_exhausted`](crate::ToolResult::budget_exhausted)). A call of the tool with valid arguments starts the

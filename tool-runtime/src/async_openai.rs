@@ -7,16 +7,45 @@
 //! [`Toolbox::encode_results`]; async-openai's types are the same JSON, typed. So the ids,
 //! names and argument text of calls come through exactly as the provider sent them, broken
 //! argument text included (toolwright repairs it when the call runs).
+//!
+//! ```
+//! use toolwright::async_openai::types::chat::CreateChatCompletionResponse;
+//! use toolwright::async_openai::ToolboxExt;
+//! use toolwright::{Toolbox, tool};
+//!
+//! /// Adds two numbers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! let tools = Toolbox::new().with(AddTool).unwrap();
+//! let request_tools = tools.chat_tools().unwrap(); // a request's `tools`
+//! assert_eq!(request_tools.len(), 1);
+//!
+//! let response: CreateChatCompletionResponse = serde_json::from_value(serde_json::json!({
+//!     "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+//!     "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+//!         "tool_calls": [{"id": "call_1", "type": "function",
+//!             "function": {"name": "add", "arguments": "{'a': 2, 'b': 3,}"}}]}}],
+//! }))
+//! .unwrap();
+//! let turn = tools.read_chat_completion(&response).unwrap();
+//! let results: Vec<_> = turn.calls.iter().map(|call| tools.execute_blocking(call, &())).collect();
+//! assert_eq!(results[0].text(), "5"); // the broken JSON repaired
+//! let messages = tools.chat_tool_messages(&turn.calls, &results).unwrap(); // the next request's
+//! assert_eq!(messages.len(), 1);
+//! ```
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use async_openai::types::chat::{
+use ::async_openai::types::chat::{
     ChatCompletionRequestMessage, ChatCompletionTools, CreateChatCompletionResponse,
     CreateChatCompletionStreamResponse,
 };
-use async_openai::types::responses::{InputItem, Response, ResponseStreamEvent, Tool};
+use ::async_openai::types::responses::{InputItem, Response, ResponseStreamEvent, Tool};
 
 use crate::call::ToolCall;
 use crate::forms::{LintReport, Provider};
@@ -24,8 +53,10 @@ use crate::provider::{Assembler, Turn, WireError};
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
 
-/// The crate these conversions are written against, for naming its types at the same version.
-pub use async_openai;
+/// async-openai's types, at the version these conversions are written against (0.43), for
+/// naming them without a dependency of one's own: `toolwright::async_openai::types::chat::..`,
+/// as `async_openai::types::chat::..` in async-openai itself.
+pub use ::async_openai::types;
 
 /// Why a conversion failed.
 #[derive(Debug, thiserror::Error)]

@@ -159,7 +159,7 @@ impl CallInfo {
 
     /// Who the call is made for (the identity and scopes an authenticated request carried:
     /// an MCP server behind a bearer token, a batch run
-    /// [`on_behalf_of`](crate::BatchOptions::on_behalf_of) someone); `None` for a call made for
+    /// [`on_behalf_of`](crate::exec::BatchOptions::on_behalf_of) someone); `None` for a call made for
     /// no one in particular.
     pub fn caller(&self) -> Option<&Caller> {
         self.caller.as_deref()
@@ -182,7 +182,7 @@ impl CallInfo {
 
     /// Reports how far the call is: `progress` so far (it should grow with every report), out of
     /// `total` when known, with what it is doing. Whoever runs the batch decides where reports
-    /// go ([`BatchOptions::progress`](crate::BatchOptions::progress)); an MCP server sends them to
+    /// go ([`BatchOptions::progress`](crate::exec::BatchOptions::progress)); an MCP server sends them to
     /// the client as `notifications/progress` when the client asked for progress. Returns
     /// whether anyone listens.
     pub fn report_progress(

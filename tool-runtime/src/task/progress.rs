@@ -18,7 +18,7 @@ pub struct Progress {
 }
 
 /// Where the progress reports of a batch's calls go: set it with
-/// [`BatchOptions::progress`](crate::BatchOptions::progress); a tool reports through
+/// [`BatchOptions::progress`](crate::exec::BatchOptions::progress); a tool reports through
 /// [`CallInfo::report_progress`](crate::CallInfo::report_progress). An MCP server forwards each
 /// report to the client as `notifications/progress`.
 ///

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 ///
 /// Inside a tokio runtime (with the `tokio` feature) this is `tokio::time::sleep`, so it follows
 /// tokio's clock (`tokio::time::pause` included) and the runtime needs its timer enabled.
-/// Elsewhere, and under [`block_on`](crate::block_on) (which may be holding the very thread a
+/// Elsewhere, and under [`block_on`](crate::exec::block_on) (which may be holding the very thread a
 /// runtime would drive its timers on), one shared thread keeps the deadlines and wakes the
 /// waiting tasks. Timeouts of tool
 /// calls are measured with it; tools may use it to wait without tying themselves to a runtime.

@@ -17,7 +17,7 @@ use std::time::Duration;
 /// is resumed where the future is polled (a toolbox turns it into the call's error result).
 ///
 /// Dropping the future does not stop `body`: it runs to its end and its value is discarded. A
-/// body that should stop early watches a [`Cancellation`](crate::Cancellation). A body that
+/// body that should stop early watches a [`Cancellation`](crate::exec::Cancellation). A body that
 /// never returns keeps one thread of toolwright's pool, and nothing else: no runtime waits for
 /// it to shut down.
 ///
@@ -196,7 +196,7 @@ impl<T> Future for Blocking<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::{CatchUnwind, block_on};
+    use crate::task::{CatchUnwind, block_on};
 
     #[test]
     fn a_panic_in_the_body_reaches_the_poller() {

@@ -13,7 +13,7 @@ use std::task::{Context, Poll, Waker};
 ///
 /// A batch gives each call its own token, raised when the batch is cancelled or dropped, or the
 /// call times out; a tool observes it through its `#[tool(call_info)]` parameter. Give a batch a
-/// token of your own ([`BatchOptions::cancellation`](crate::BatchOptions::cancellation)) to cancel
+/// token of your own ([`BatchOptions::cancellation`](crate::exec::BatchOptions::cancellation)) to cancel
 /// it from outside.
 ///
 /// ```
@@ -134,7 +134,7 @@ impl Future for Cancelled<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::block_on;
+    use crate::task::block_on;
 
     #[test]
     fn a_default_token_can_be_raised_and_never_cannot() {
