@@ -142,3 +142,12 @@ fn published_crates_carry_what_crates_io_needs() {
         );
     }
 }
+
+/// The README introduces; the reference is the API documentation (issue 27, issue 42).
+#[test]
+fn the_readme_is_at_most_300_lines() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines");
+}
