@@ -1,5 +1,5 @@
 //! An agent loop against any OpenAI-compatible server (OpenAI, vLLM, llama.cpp's server, Ollama,
-//! Groq, OpenRouter, ...): the prompt goes to `{OPENAI_BASE_URL}/chat/completions` with the demo
+//! Groq, `OpenRouter`, ...): the prompt goes to `{OPENAI_BASE_URL}/chat/completions` with the demo
 //! toolbox's tools and `"stream": true`; the calls are assembled as the chunks arrive, run as one
 //! batch, and their results sent back, until the model answers without calls (at most 8 turns).
 //!

@@ -1,4 +1,5 @@
 #![doc = include_str!("lib.md")]
+#![forbid(unsafe_code)]
 #![doc(html_root_url = "https://docs.rs/toolwright/0.1.0")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

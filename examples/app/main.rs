@@ -66,7 +66,7 @@ async fn run(root: std::path::PathBuf) -> Result<(), Box<dyn std::error::Error>>
     let offered = tools.tools_for(Provider::OpenAiChat)?;
     emit(&json!({
             "event": "tools",
-            "names": tools.definitions().map(|d| d.name()).collect::<Vec<_>>(),
+            "names": tools.definitions().map(toolwright::ToolDefinition::name).collect::<Vec<_>>(),
             "openai_entries": offered.entries().len(),
             // A deprecated tool is still offered, and the model told.
             "revenue": offered.entries().iter().find(|e| e["function"]["name"] == "revenue").map(|e| &e["function"]["description"]),

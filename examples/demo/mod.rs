@@ -98,6 +98,10 @@ pub fn divide(
 
 /// Replace the tags on the current document; returns how many tags it now has.
 #[tool(idempotent)]
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "a #[tool] fn takes its arguments owned"
+)]
 pub fn set_tags(
     /// The new tags.
     tags: Vec<String>,
@@ -119,6 +123,10 @@ pub struct Preferences {
 
 /// Store a user's preferences; returns what was stored.
 #[tool]
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "a #[tool] fn takes its arguments owned"
+)]
 pub fn update_preferences(
     /// The user's unique code.
     unique_code: String,
@@ -131,6 +139,10 @@ pub fn update_preferences(
 
 /// Search the catalogue.
 #[tool(read_only)]
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "a #[tool] fn takes its arguments owned"
+)]
 pub fn search(
     /// What to look for.
     query: String,

@@ -26,18 +26,8 @@
 //! deserializer toolwright compiles every tool's arguments against, and values handled without
 //! recursion. Their items may change in any release.
 
-#![warn(clippy::pedantic)]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![allow(
-    // Accessors and builders everywhere: the attribute would be noise on most of the API.
-    clippy::must_use_candidate,
-    clippy::return_self_not_must_use,
-    // Messages are built off the hot path; `format!` reads better than `write!` into a String.
-    clippy::format_push_string,
-    // The readers' token steps are always inlined into the one deserializer: measured with
-    // callgrind, each call otherwise costs the dispatch hot path (see BENCHMARKS.md).
-    clippy::inline_always,
-)]
 
 #[doc(hidden)]
 pub mod de;

@@ -1,4 +1,4 @@
-//! The external lenient-JSON cases (jsonrepair, json_repair, typia; see `tests/data/lenient/README.md`)
+//! The external lenient-JSON cases (jsonrepair, `json_repair`, typia; see `tests/data/lenient/README.md`)
 //! run through toolwright's parser. Every case matches its source's expectation unless it is in
 //! `differences.json` with the reason toolwright answers otherwise; a listed case that matches
 //! again fails the test, so the list stays true.

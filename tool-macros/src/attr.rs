@@ -70,7 +70,10 @@ pub(crate) struct ParamArgs {
 const PARAM_KEYS: &[&str] = &["rename", "description", "default", "context", "call_info"];
 
 // One arm per key of the attribute, read best as one list.
-#[allow(clippy::too_many_lines)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "One arm per key of the attribute, read best as one list."
+)]
 pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
     let mut args = ToolArgs::default();
     let mut errors = Ctxt::default();
@@ -316,7 +319,10 @@ fn key_of(meta: &ParseNestedMeta, known: &[&str]) -> syn::Result<String> {
 
 /// Fills a slot; a second value for it is recorded as an error and parsing goes on, so that every
 /// mistake shows in one build. Returns a `Result` so that every match arm above is one.
-#[allow(clippy::unnecessary_wraps)]
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "a `Result` so that every match arm of the attribute's parse is one"
+)]
 fn set<T>(
     meta: &ParseNestedMeta,
     slot: &mut Option<T>,
@@ -337,7 +343,6 @@ fn set<T>(
 }
 
 /// [`set`] for a value that may have been refused (and the refusal recorded).
-#[allow(clippy::unnecessary_wraps)]
 fn set_some<T>(
     meta: &ParseNestedMeta,
     slot: &mut Option<T>,
@@ -474,7 +479,11 @@ fn duration_ms(text: &str) -> Result<u64, String> {
         return Err(format!("the timeout `{text}` is too long"));
     }
     // In range: checked above.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "In range: checked above."
+    )]
     Ok(ms as u64)
 }
 

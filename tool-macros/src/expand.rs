@@ -97,7 +97,10 @@ pub(crate) fn facade(krate: Option<&syn::Path>) -> syn::Path {
 /// The items of a tool beside its handle: its arguments struct, the spanned type checks, the
 /// static facts of its definition and the `Tool` impl. To be placed in a block of their own.
 // One quote! template, read best whole.
-#[allow(clippy::too_many_lines)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "One quote! template, read best whole."
+)]
 pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     let krate = krate(tool);
     let rt = quote!(#krate::__private);

@@ -5,15 +5,7 @@
 //!
 //! The stages, one module each: `attr` parses `#[tool(..)]` arguments, `ast` builds the model of
 //! the fn, `valid` cross-checks it, `expand` generates code, `fallback` is the output on error.
-
-#![warn(clippy::pedantic)]
-#![allow(
-    // Accessors and builders everywhere: the attribute would be noise on most of the API.
-    clippy::must_use_candidate,
-    clippy::return_self_not_must_use,
-    // Messages are built off the hot path; `format!` reads better than `write!` into a String.
-    clippy::format_push_string,
-)]
+#![forbid(unsafe_code)]
 
 mod ast;
 mod attr;

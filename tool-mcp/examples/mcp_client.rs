@@ -51,7 +51,7 @@ fn options() -> Result<(Server, String), String> {
             "--prefix" => {
                 prefix = args
                     .next()
-                    .ok_or_else(|| format!("--prefix needs a value; {usage}"))?
+                    .ok_or_else(|| format!("--prefix needs a value; {usage}"))?;
             }
             "--url" => {
                 server = Some(Server::Url(

@@ -154,7 +154,7 @@ fn options() -> Result<Options, String> {
             "--allowed-host" => {
                 options
                     .allowed_hosts
-                    .push(value(&mut args, "--allowed-host", "a host")?)
+                    .push(value(&mut args, "--allowed-host", "a host")?);
             }
             "--max-body" => {
                 let bytes = value(&mut args, "--max-body", "a number of bytes")?;

@@ -1,10 +1,5 @@
 #![doc = include_str!("lib.md")]
-#![warn(clippy::pedantic)]
-#![allow(
-    // Accessors and builders: the attribute would be noise on most of the API (as in the runtime).
-    clippy::must_use_candidate,
-    clippy::return_self_not_must_use,
-)]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod client;

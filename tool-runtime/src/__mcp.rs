@@ -15,7 +15,10 @@ pub use toolwright_json::echo::Name as EchoName;
 ///
 /// # Errors
 /// The unknown-tool result.
-#[allow(clippy::type_complexity, clippy::result_large_err)]
+#[expect(
+    clippy::result_large_err,
+    reason = "the error is the very result dispatch returns"
+)]
 pub fn lookup<'a, C: ?Sized + Sync + 'static>(
     toolbox: &'a crate::toolbox::Toolbox<C>,
     call: &ToolCall,

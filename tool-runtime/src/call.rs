@@ -173,7 +173,10 @@ impl ToolCall {
 }
 
 // serde's `skip_serializing_if` takes a path to a fn of `&T`.
-#[allow(clippy::trivially_copy_pass_by_ref)]
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's `skip_serializing_if` takes a path to a fn of `&T`."
+)]
 fn is_function(kind: &CallKind) -> bool {
     *kind == CallKind::Function
 }

@@ -5,20 +5,8 @@
 //! Everything here is plain Rust, usable without the macro: implement [`Tool`] by hand, or build
 //! a [`DynamicTool`] at run time.
 
-#![warn(clippy::pedantic)]
-// One exception, with its reason beside it: `call::id`'s inline id.
-#![deny(unsafe_code)]
+// `unsafe_code` is denied (Cargo.toml's lints): one block, `call::id`'s inline id, expects it.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![allow(
-    // Accessors and builders everywhere: the attribute would be noise on most of the API.
-    clippy::must_use_candidate,
-    clippy::return_self_not_must_use,
-    // Messages are built off the hot path; `format!` reads better than `write!` into a String.
-    clippy::format_push_string,
-    // Two fns on the dispatch hot path are always inlined: measured with callgrind, it spares
-    // copies of the result between them (see BENCHMARKS.md).
-    clippy::inline_always,
-)]
 
 // `Toolbox`'s methods are spread over several modules; rustdoc shows its impl blocks in the
 // order of these declarations, so they are in the order a user reads them: building and

@@ -8,7 +8,10 @@ use toolwright_json::JsonLimits;
 /// for itself ([`ToolDefinition::with_repair`](crate::ToolDefinition::with_repair), `#[tool(repair = false)]`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-#[allow(clippy::struct_excessive_bools)] // Independent switches, each with its builder.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "Independent switches, each with its builder."
+)]
 pub struct ArgumentPolicy {
     /// Repair broken JSON with the lenient parser (default on). Off: broken JSON is an error.
     pub repair: bool,

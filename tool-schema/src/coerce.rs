@@ -422,10 +422,11 @@ fn converted(value: &Value, want: Types) -> Option<(Value, CoercionKind)> {
 }
 
 /// An integral float as an integer, when it is within `i64` or `u64`.
-#[allow(
+#[expect(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
-    clippy::cast_precision_loss
+    clippy::cast_precision_loss,
+    reason = "the float is integral and within the integer's range, checked before each cast"
 )]
 fn integral(f: f64) -> Option<Number> {
     if !super::compiled::is_integral_float(f) {

@@ -116,7 +116,10 @@ impl Format {
                     // floats are spaced wider than 1, so a float at a bound there may stand for
                     // an integer just past it (`-9223372036854775809` reads as -2^63, and
                     // `i64::MAX` rounds up to 2^63): only floats strictly inside count.
-                    #[allow(clippy::cast_precision_loss)]
+                    #[expect(
+                        clippy::cast_precision_loss,
+                        reason = "An integral float (`-8.4e21`): within the bounds as a float. Beyond 2^53 floats are spaced wider than 1, so a float at a bound there may stand for an integer just past it (`-9223372036854775809` reads as -2^63, and `i64::MAX` rounds up to 2^63): only floats strictly inside count."
+                    )]
                     None => n.as_f64().is_some_and(|f| {
                         let (low, high) = (*min as f64, *max as f64);
                         let exact = |bound: f64| bound.abs() <= 9_007_199_254_740_992.0;
@@ -130,7 +133,10 @@ impl Format {
     }
 
     #[cfg(not(feature = "formats"))]
-    #[allow(clippy::unused_self)] // The same signature with and without the feature.
+    #[expect(
+        clippy::unused_self,
+        reason = "The same signature with and without the feature."
+    )]
     pub fn check_str(&self, _s: &str) -> bool {
         true
     }

@@ -369,7 +369,10 @@ fn within(len: usize, min: Option<usize>, max: Option<usize>) -> bool {
 
 #[cfg(test)]
 // The types are read, never looked at: only whether they are read in passing matters.
-#[allow(dead_code)]
+#[expect(
+    dead_code,
+    reason = "The types are read, never looked at: only whether they are read in passing matters."
+)]
 mod tests {
     use std::collections::BTreeSet;
 

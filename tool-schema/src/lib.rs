@@ -31,18 +31,8 @@
 //! repository. The modules hidden from this documentation are toolwright's own (the argument
 //! pipeline reads them); their items may change in any release.
 
-#![warn(clippy::pedantic)]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![allow(
-    // Accessors and builders everywhere: the attribute would be noise on most of the API.
-    clippy::must_use_candidate,
-    clippy::return_self_not_must_use,
-    // Messages are built off the hot path; `format!` reads better than `write!` into a String.
-    clippy::format_push_string,
-    // The checks on the dispatch hot path are always inlined: measured with callgrind (see
-    // BENCHMARKS.md).
-    clippy::inline_always,
-)]
 
 mod coerce;
 #[doc(hidden)]

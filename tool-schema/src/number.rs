@@ -25,7 +25,10 @@ fn exact(n: &Number) -> Exact {
     }
     let f = n.as_f64().unwrap_or(0.0);
     // Integral floats within i128 convert exactly (they are integers already).
-    #[allow(clippy::cast_possible_truncation)]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "Integral floats within i128 convert exactly (they are integers already)."
+    )]
     if is_integral_float(f) && f.abs() < 1.7e38 {
         Exact::Int(f as i128)
     } else {
@@ -44,7 +47,10 @@ pub fn compare(a: &Number, b: &Number) -> Ordering {
 }
 
 /// An integer against a float that is either not integral (so within 2^53) or beyond i128.
-#[allow(clippy::cast_precision_loss)]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "the float is not integral, so within 2^53, or beyond i128, where the comparison is by magnitude"
+)]
 fn int_float(x: i128, y: f64) -> Ordering {
     if y.abs() >= EXACT_FLOAT {
         // `y` is huge (beyond i128): its sign decides.
@@ -153,10 +159,11 @@ pub fn is_integral(n: &serde_json::Number) -> bool {
 }
 
 /// Whether a float is a whole number, without `fract` (a call into libm on the hot path).
-#[allow(
+#[expect(
     clippy::cast_possible_truncation,
     clippy::cast_precision_loss,
-    clippy::float_cmp // Exactly: a whole float survives the trip through i64 unchanged.
+    clippy::float_cmp,
+    reason = "exactly: a whole float below 2^52 survives the trip through i64 unchanged"
 )]
 pub fn is_integral_float(f: f64) -> bool {
     // From 2^52 on, every float is whole.

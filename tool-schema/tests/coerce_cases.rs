@@ -1,4 +1,4 @@
-//! The external schema-guided cases (typia's LLM coercion tests and json_repair's schema-guided
+//! The external schema-guided cases (typia's LLM coercion tests and `json_repair`'s schema-guided
 //! ones; see `tests/data/lenient/README.md`) run through toolwright's pipeline: lenient JSON,
 //! coercion by the compiled schema, validation. Each case matches its source's expectation
 //! unless `coerce_differences.json` lists it with the reason toolwright answers otherwise.

@@ -586,18 +586,27 @@ mod tests {
     #[test]
     fn structs_are_objects_unless_serde_kept_a_value_aside() {
         #[derive(Deserialize)]
-        #[allow(dead_code)]
+        #[expect(
+            dead_code,
+            reason = "read by serde only: the test asks whether the read succeeds"
+        )]
         struct Point {
             x: i32,
             y: i32,
         }
         #[derive(Deserialize)]
-        #[allow(dead_code)]
+        #[expect(
+            dead_code,
+            reason = "read by serde only: the test asks whether the read succeeds"
+        )]
         struct Direct {
             at: Point,
         }
         #[derive(Deserialize)]
-        #[allow(dead_code)]
+        #[expect(
+            dead_code,
+            reason = "read by serde only: the test asks whether the read succeeds"
+        )]
         struct Kept {
             #[serde(flatten)]
             inner: Direct,

@@ -414,7 +414,10 @@ fn short_decimal(bytes: &[u8], digits: usize, at: usize, magnitude: u64) -> Opti
         return None;
     }
     // Below 10^15 < 2^53: exact as an f64.
-    #[allow(clippy::cast_precision_loss)]
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "Below 10^15 < 2^53: exact as an f64."
+    )]
     let significand = significand as f64;
     Some((significand / *POW10.get(fraction)?, next))
 }

@@ -42,7 +42,10 @@ pub fn recycle(mut tape: Tape<'_>) {
     // The collect of none (in place, as std collects a vector's own iterator) keeps the memory
     // under the longer lifetime.
     tape.clear();
-    #[allow(clippy::unnecessary_filter_map)] // `filter` could not change the tokens' lifetime.
+    #[expect(
+        clippy::unnecessary_filter_map,
+        reason = "`filter` could not change the tokens' lifetime."
+    )]
     let spare: Vec<Tok<'static>> = tape.into_iter().filter_map(|_| None).collect();
     SPARE.with(|cell| cell.set(spare));
 }

@@ -75,7 +75,10 @@ impl Inline {
         // them) from a `str`, and by `CallId::default`, with none; nothing changes them after. (The one `unsafe` of the
         // crate: a checked conversion would cost each reading of the id; Miri runs this
         // module's tests, see `.ci/run`.)
-        #[allow(unsafe_code)]
+        #[expect(
+            unsafe_code,
+            reason = "the crate's one unsafe block: a checked conversion would cost each reading of the id"
+        )]
         unsafe {
             std::str::from_utf8_unchecked(text)
         }

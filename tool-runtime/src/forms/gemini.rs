@@ -337,14 +337,26 @@ fn exclusive_bounds(pass: &mut Pass<'_>, map: &mut Map<String, Value>) {
         map.remove(exclusive);
         let moved = bound.saturating_add(step);
         let tighter = match map.get(inclusive).and_then(Value::as_f64) {
-            #[allow(clippy::cast_precision_loss)]
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "a bound past 2^53 is approximate in JSON Schema already"
+            )]
             Some(existing) if step > 0 => existing.max(moved as f64),
-            #[allow(clippy::cast_precision_loss)]
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "a bound past 2^53 is approximate in JSON Schema already"
+            )]
             Some(existing) => existing.min(moved as f64),
-            #[allow(clippy::cast_precision_loss)]
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "a bound past 2^53 is approximate in JSON Schema already"
+            )]
             None => moved as f64,
         };
-        #[allow(clippy::cast_possible_truncation)]
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a whole number within i64, checked above"
+        )]
         map.insert(inclusive.into(), Value::from(tighter as i64));
     }
 }

@@ -72,7 +72,6 @@ pub trait Tool<C: ?Sized = ()>: Send + Sync + 'static {
     ///
     /// # Errors
     /// The arguments, untouched, when the body is asynchronous.
-    #[allow(clippy::result_large_err)]
     fn call_now(
         &self,
         args: Self::Args,

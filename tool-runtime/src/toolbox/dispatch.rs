@@ -224,7 +224,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// The error result that execution would have produced (unknown tool, bad arguments, a panic in
     /// the parser).
     // The error is the very result execution would return; boxing it would only cost the caller.
-    #[allow(clippy::result_large_err)]
+    #[expect(
+        clippy::result_large_err,
+        reason = "The error is the very result execution would return; boxing it would only cost the caller."
+    )]
     pub fn parse_arguments(&self, call: &ToolCall, ctx: &C) -> Result<ParsedArguments, ToolResult> {
         let (_, tool) = self.lookup(call)?;
         let mut session = ParseSession::new(self.policy);
@@ -303,7 +306,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// The tool a call names, with its index; or the unknown-tool result.
-    #[allow(clippy::result_large_err)]
+    #[expect(
+        clippy::result_large_err,
+        reason = "the error is the very result execution returns; boxing it would only cost the caller"
+    )]
     #[inline]
     pub(crate) fn lookup(
         &self,
@@ -314,7 +320,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
 
     /// [`lookup`](Self::lookup) for a call made for `caller`: a tool the caller may not call is
     /// unknown to it, and the unknown-tool result names only the tools it may call.
-    #[allow(clippy::result_large_err)]
+    #[expect(
+        clippy::result_large_err,
+        reason = "the error is the very result execution returns; boxing it would only cost the caller"
+    )]
     #[inline]
     pub(crate) fn lookup_for(
         &self,

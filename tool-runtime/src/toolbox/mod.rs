@@ -77,7 +77,7 @@ impl<C: ?Sized, const N: usize> IntoTools<C> for [Arc<dyn ErasedTool<C>>; N] {
 macro_rules! tuples {
     ($($name:ident)+) => {
         impl<C: ?Sized + Sync + 'static, $($name: Tool<C>),+> IntoTools<C> for ($($name,)+) {
-            #[allow(non_snake_case)]
+            #[expect(non_snake_case, reason = "the tuple's elements are named by their type parameters")]
             fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
                 let ($($name,)+) = self;
                 vec![$(crate::tool::erase($name)),+]
@@ -127,7 +127,10 @@ tuples!(A B D E F G H I J K L M N O P Q);
 ///
 /// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(AddTool)`.
 // Its bools are independent settings, each with its own builder; no state machine hides in them.
-#[allow(clippy::struct_excessive_bools)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "Its bools are independent settings, each with its own builder; no state machine hides in them."
+)]
 pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) tools: Vec<Arc<dyn ErasedTool<C>>>,
     /// The index of each tool by its name.

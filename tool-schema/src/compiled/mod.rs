@@ -12,7 +12,10 @@ pub type NodeId = usize;
 /// Built once per tool (a `ToolDefinition` caches it). Keywords it
 /// does not enforce are listed by [`unsupported`](Self::unsupported).
 #[derive(Debug, Clone)]
-#[allow(clippy::struct_excessive_bools)] // Facts about the schema, computed once, each read apart.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "Facts about the schema, computed once, each read apart."
+)]
 pub struct CompiledSchema {
     pub nodes: Vec<Node>,
     types: Vec<Types>,

@@ -114,7 +114,10 @@ impl Discriminator {
 
 /// One compiled schema.
 #[derive(Debug, Clone, Default)]
-#[allow(clippy::struct_excessive_bools)] // Flags read off the schema, one per keyword.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "Flags read off the schema, one per keyword."
+)]
 pub struct Node {
     /// The groups of keywords present ([`keywords`]), set once the node is built.
     pub keywords: u16,

@@ -132,7 +132,10 @@ impl Frame<'_> {
 
 /// Walks a value beside the schema. Collecting, it builds every problem; otherwise (a branch
 /// tried, a condition, `not`, `contains`) it stops at the first and builds no text.
-#[allow(clippy::struct_excessive_bools)] // The state of one walk, each flag read apart.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "The state of one walk, each flag read apart."
+)]
 struct Checker<'s> {
     schema: &'s CompiledSchema,
     /// Schema visits left: [`BUDGET`] to start with, topped up once to [`BUDGET_PER_VALUE`]

@@ -24,7 +24,11 @@ fn count(value: &Value) -> Option<usize> {
             .filter(|f| f.fract() == 0.0 && *f >= 0.0)
             .map(|f| {
                 // Saturating: a count past u64 is as good as infinite.
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "Saturating: a count past u64 is as good as infinite."
+                )]
                 let n = f.min(1.8e19) as u64;
                 n
             })
@@ -44,7 +48,10 @@ fn strings(value: &Value) -> Vec<String> {
 }
 
 impl Compiler<'_, '_> {
-    #[allow(clippy::too_many_lines)]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one arm per keyword, read best as one list"
+    )]
     pub(super) fn build<'v>(
         &mut self,
         schema: &'v Value,

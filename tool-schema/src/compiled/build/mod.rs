@@ -149,7 +149,10 @@ const VALIDATION_KEYWORDS: &[&str] = &[
     "dependentRequired",
 ];
 
-#[allow(clippy::struct_excessive_bools)] // Flags of the compilation, each read in one place.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "Flags of the compilation, each read in one place."
+)]
 struct Compiler<'a, 'r> {
     docs: Vec<Doc<'a>>,
     retrieve: &'r dyn Fn(&str) -> Option<Value>,
