@@ -633,3 +633,38 @@ fn lints_are_set_in_one_place_and_unsafe_code_is_in_one_module() {
         [("tool-runtime/src/call/id.rs".to_owned(), 1)]
     );
 }
+
+/// `Toolbox`'s API in one place (issue 42): every inherent `impl` of it is in
+/// `tool-runtime/src/toolbox/`, so a reader of that folder finds every method.
+#[test]
+fn every_method_of_toolbox_is_in_the_toolbox_folder() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tool-runtime/src");
+    let mut files = vec![src.clone()];
+    let mut inherent = Vec::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        for line in fs::read_to_string(&path).unwrap().lines() {
+            let line = line.trim_start();
+            // `impl Toolbox {`, `impl<C: ..> Toolbox<C> {`, `impl<C> super::Toolbox<C> {`: not
+            // `impl Trait for Toolbox<C>`.
+            if line.starts_with("impl") && !line.contains(" for ") && line.contains("Toolbox") {
+                inherent.push(path.strip_prefix(&src).unwrap().display().to_string());
+            }
+        }
+    }
+    assert!(inherent.len() >= 8, "{inherent:?}");
+    let elsewhere: Vec<&String> = inherent
+        .iter()
+        .filter(|p| !p.starts_with("toolbox/"))
+        .collect();
+    assert!(
+        elsewhere.is_empty(),
+        "impl Toolbox outside toolbox/: {elsewhere:?}"
+    );
+}

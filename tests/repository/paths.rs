@@ -388,7 +388,7 @@ fn every_public_item_of_the_facade_has_one_path() {
 fn every_public_item_of_the_runtime_has_one_path() {
     let paths = check("toolwright_runtime");
     assert!(paths.by_target.contains_key(&Target::Item(
-        "toolwright_runtime::dispatch::batch".to_owned(),
+        "toolwright_runtime::toolbox::execute::batch".to_owned(),
         "BatchOptions".to_owned()
     )));
 }

@@ -8,11 +8,11 @@
 //! moves timers onto tokio's).
 
 pub use crate::caller::Caller;
-pub use crate::dispatch::{Batch, BatchOptions, Decision};
 pub use crate::hook::{Before, Hook};
 pub use crate::output::HookFailure;
 pub use crate::task::{
     Blocking, BoxFuture, CallScope, Cancellation, Cancelled, MaybeReady, Progress, ProgressSink,
     Resolve, Sleep, block_on, run_blocking, sleep,
 };
+pub use crate::toolbox::{Batch, BatchOptions, Decision};
 pub use crate::toolbox::{DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET};

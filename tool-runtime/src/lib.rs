@@ -17,7 +17,6 @@ mod tool;
 mod toolbox;
 mod toolset;
 
-mod dispatch;
 mod hook;
 pub mod provider;
 mod task;

@@ -174,7 +174,7 @@ fn without_input(block: &Object) -> Value {
 
 /// A `tool_result` block: content as a string when it is one text, else as text and image
 /// blocks; `is_error` only when set; `cache_control` passed through.
-pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
+pub(crate) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
     let mut block = Map::new();
     block.insert("type".into(), Value::from("tool_result"));
     block.insert("tool_use_id".into(), Value::from(call.call_id.as_str()));

@@ -84,7 +84,7 @@ pub(super) fn push(state: &mut State, chunk: &Value) -> Result<bool, WireError> 
 /// JSON value) when the tool declares an output schema. Since protocol revision 2026-07-28
 /// (SEP-2106) that value may be any JSON, not only an object; rmcp drops a non-object one for
 /// clients on older revisions, which keep the text copy.
-pub(super) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Value {
+pub(crate) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Value {
     let content: Vec<Value> = result
         .content
         .iter()

@@ -1,15 +1,14 @@
 #![doc = include_str!("provider.md")]
 
-mod anthropic;
-mod gemini;
+pub(crate) mod anthropic;
+pub(crate) mod gemini;
 pub(crate) mod mcp;
-mod openai;
+pub(crate) mod openai;
 mod read;
 mod replay;
-mod request;
-mod responses;
+pub(crate) mod request;
+pub(crate) mod responses;
 mod stream;
-mod toolbox;
 mod turn;
 
 use std::fmt;
@@ -25,7 +24,6 @@ pub use self::request::{
     AllowedMode, RequestError, RequestFields, ToolChoice, ToolRequest, UnknownToolChoice,
 };
 pub use self::stream::{Assembler, PartialCall};
-use self::toolbox::map_back;
 pub use self::turn::{Blocks, Turn};
 
 /// The response side of each provider's wire format.
@@ -122,7 +120,7 @@ impl Provider {
 pub struct WireError {
     chunk: Option<usize>,
     path: String,
-    message: String,
+    pub(crate) message: String,
 }
 
 impl WireError {
@@ -194,5 +192,12 @@ fn text_only(parts: &[ContentPart]) -> Option<String> {
         [] => Some(String::new()),
         [ContentPart::Text { text }] => Some(text.clone()),
         _ => None,
+    }
+}
+
+/// Gives a call to a stand-in name ([`Provider::wire_name`]) the tool's own name.
+pub(crate) fn map_back(stand_ins: &[(String, String)], call: &mut crate::call::ToolCall) {
+    if let Some((_, local)) = stand_ins.iter().find(|(wire, _)| *wire == call.name) {
+        call.name.clone_from(local);
     }
 }

@@ -195,14 +195,14 @@ fn legacy_call(name: &str, arguments: Arguments, index: usize) -> ToolCall {
 
 /// Whether a call was read from a legacy `function_call` (which never has an id of its own: a
 /// call with the provider's id is answered by a `tool` message whatever its metadata says).
-pub(super) fn is_legacy(call: &ToolCall) -> bool {
+pub(crate) fn is_legacy(call: &ToolCall) -> bool {
     call.id_generated && call.metadata.get(LEGACY_FUNCTION_CALL) == Some(&Value::Bool(true))
 }
 
 /// A `tool` message (a `function` message, naming the function, for a call read from a legacy
 /// `function_call`). Chat tool messages carry text only: an image is replaced by a note that
 /// says it was left out.
-pub(super) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> Value {
+pub(crate) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> Value {
     let mut content = String::new();
     for part in &*result.content {
         if !content.is_empty() {

@@ -7,15 +7,13 @@ use std::str::FromStr;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::definition::ToolDefinition;
 use crate::forms::{LintReport, Provider};
-use crate::toolbox::Toolbox;
 use toolwright_json::echo;
-use toolwright_schema::names::{self, close_matches};
+use toolwright_schema::names;
 
 /// Which tools the model may or must call in one request.
 ///
-/// Names are the tools' own; [`Toolbox::request_fields`] writes them under the names the
+/// Names are the tools' own; [`Toolbox::request_fields`](crate::Toolbox::request_fields) writes them under the names the
 /// provider knows them by (stand-ins, [`Provider::wire_name`]).
 /// Parsed from and written as `auto`, `none`, `required`, `tool:<name>`, `allowed:<a>,<b>`
 /// (only these, if any) and `required:<a>,<b>` (one or more of these).
@@ -147,9 +145,9 @@ impl FromStr for ToolChoice {
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolRequest {
-    choice: ToolChoice,
-    parallel: Option<bool>,
-    narrow: bool,
+    pub(crate) choice: ToolChoice,
+    pub(crate) parallel: Option<bool>,
+    pub(crate) narrow: bool,
 }
 
 impl ToolRequest {
@@ -199,14 +197,14 @@ impl From<ToolChoice> for ToolRequest {
     }
 }
 
-/// The tool fields of one request, from [`Toolbox::request_fields`]: merge them into the body
+/// The tool fields of one request, from [`Toolbox::request_fields`](crate::Toolbox::request_fields): merge them into the body
 /// sent to the provider.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct RequestFields {
-    fields: Map<String, Value>,
+    pub(crate) fields: Map<String, Value>,
     #[serde(skip)]
-    narrowed: bool,
+    pub(crate) narrowed: bool,
 }
 
 impl RequestFields {
@@ -269,7 +267,7 @@ pub enum RequestError {
         /// What it cannot say, and what to do instead.
         what: &'static str,
     },
-    /// The tool list has lint errors ([`Toolbox::tools_for`]).
+    /// The tool list has lint errors ([`Toolbox::tools_for`](crate::Toolbox::tools_for)).
     #[error(transparent)]
     Lint(LintReport),
 }
@@ -283,7 +281,7 @@ fn did_you_mean(suggestions: &[String]) -> String {
 }
 
 /// A choice checked against the toolbox, allowed names as indexes into the definitions.
-enum Resolved {
+pub(crate) enum Resolved {
     Auto,
     None,
     Required,
@@ -292,164 +290,9 @@ enum Resolved {
 }
 
 /// The request side of a provider's wire format.
-impl<C: ?Sized + Sync + 'static> Toolbox<C> {
-    /// The tool fields of a request to `provider`: the tool list, the choice, and
-    /// parallel calls when set. Names go out as the provider knows them (stand-ins).
-    ///
-    /// | choice | OpenAI Chat | Responses | Anthropic `tool_choice` | Gemini `functionCallingConfig` |
-    /// | --- | --- | --- | --- | --- |
-    /// | auto | `"auto"` | `"auto"` | `{"type": "auto"}` | `{"mode": "AUTO"}` |
-    /// | none | `"none"` | `"none"` | `{"type": "none"}` | `{"mode": "NONE"}` |
-    /// | required | `"required"` | `"required"` | `{"type": "any"}` | `{"mode": "ANY"}` |
-    /// | tool `t` | `{"type": "function", "function": {"name": t}}` | `{"type": "function", "name": t}` | `{"type": "tool", "name": t}` | `ANY`, `allowedFunctionNames: [t]` |
-    /// | allowed, auto | `allowed_tools`, mode `auto` | `allowed_tools`, mode `auto` | `tools` narrowed, `auto` | `VALIDATED`, `allowedFunctionNames` |
-    /// | allowed, required | `allowed_tools`, mode `required` | `allowed_tools`, mode `required` | `tools` narrowed, `any` | `ANY`, `allowedFunctionNames` |
-    ///
-    /// An allowed subset of one tool, required, is that tool; a subset holding every tool is
-    /// `auto` or `required`. [`ToolRequest::narrow_tools`] narrows the list on every provider
-    /// instead. Parallel calls: OpenAI's `parallel_tool_calls`, Anthropic's
-    /// `disable_parallel_tool_use` in `tool_choice`; with [`ToolChoice::None`] no call comes,
-    /// and nothing is written for it. A toolbox without tools writes no fields for `auto` and
-    /// `none` (OpenAI refuses a `tool_choice` without `tools`).
-    ///
-    /// # Errors
-    /// A name not in the toolbox (with close matches), a choice that needs a tool of an empty
-    /// toolbox, an empty subset, what the provider cannot say (`parallel_calls(false)` for
-    /// Gemini, any choice for MCP, whose clients call what they like), and the tool list's lint
-    /// errors.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolwright::provider::{AllowedMode, ToolChoice};
-    /// use toolwright::{Toolbox, provider::Provider, tool};
-    ///
-    /// /// The weather in a city.
-    /// #[tool]
-    /// fn get_weather(city: String) -> String {
-    ///     format!("Sunny in {city}")
-    /// }
-    ///
-    /// /// The time in a timezone.
-    /// #[tool]
-    /// fn get_time(timezone: String) -> String {
-    ///     format!("12:00 in {timezone}")
-    /// }
-    ///
-    /// let tools = Toolbox::new().with_all((GetWeatherTool, GetTimeTool)).unwrap();
-    /// let fields = tools
-    ///     .request_fields(Provider::Anthropic, ToolChoice::tool("get_weather"))
-    ///     .unwrap();
-    /// assert_eq!(fields.get("tool_choice"), Some(&json!({"type": "tool", "name": "get_weather"})));
-    ///
-    /// // Anthropic has no allowed subset: the list itself is narrowed.
-    /// let only = ToolChoice::allowed(["get_time"], AllowedMode::Auto);
-    /// let fields = tools.request_fields(Provider::Anthropic, only).unwrap();
-    /// assert!(fields.narrowed());
-    /// assert_eq!(fields.get("tools").unwrap()[0]["name"], "get_time");
-    ///
-    /// let error = tools.request_fields(Provider::Gemini, ToolChoice::tool("get_wether"));
-    /// assert!(error.unwrap_err().to_string().contains("did you mean `get_weather`?"));
-    /// ```
-    pub fn request_fields(
-        &self,
-        provider: Provider,
-        request: impl Into<ToolRequest>,
-    ) -> Result<RequestFields, RequestError> {
-        let request = request.into();
-        let choice = self.resolve(&request.choice)?;
-        if provider == Provider::Mcp {
-            return Err(RequestError::Unsupported {
-                provider,
-                what: "a tool choice: MCP clients call the listed tools as they like",
-            });
-        }
-        let calls_possible = !matches!(choice, Resolved::None);
-        if provider == Provider::Gemini && calls_possible && request.parallel == Some(false) {
-            return Err(RequestError::Unsupported {
-                provider,
-                what: "one call at a time (it has no switch for parallel calls); leave \
-                       `parallel_calls` unset, and run the calls one at a time with \
-                       `BatchOptions::parallel(false)`",
-            });
-        }
-        let mut fields = Map::new();
-        if self.is_empty() {
-            // Only `auto` and `none` get here; a request without tools says both.
-            return Ok(RequestFields {
-                fields,
-                narrowed: false,
-            });
-        }
-        let list = self.tools_for(provider).map_err(RequestError::Lint)?;
-        let wire: Vec<&str> = list.entries().iter().map(|e| wire_name(e)).collect();
-
-        // An allowed subset the provider cannot say, or was asked not to: only those tools.
-        let (choice, narrowed) = match choice {
-            Resolved::Allowed(indexes, mode)
-                if request.narrow || provider == Provider::Anthropic =>
-            {
-                let simple = match mode {
-                    AllowedMode::Auto => Resolved::Auto,
-                    AllowedMode::Required => Resolved::Required,
-                };
-                (simple, Some(indexes))
-            }
-            other => (other, None),
-        };
-        let tools = match &narrowed {
-            Some(indexes) => list.only(indexes).to_value(),
-            None => list.to_value(),
-        };
-        fields.insert("tools".into(), tools);
-        let parallel = request.parallel.filter(|_| calls_possible);
-        write_choice(provider, &choice, &wire, parallel, &mut fields);
-        Ok(RequestFields {
-            fields,
-            narrowed: narrowed.is_some(),
-        })
-    }
-
-    /// Checks a choice's names and puts it in its simplest equivalent form.
-    fn resolve(&self, choice: &ToolChoice) -> Result<Resolved, RequestError> {
-        let find = |name: &str| {
-            self.index_of(name)
-                .ok_or_else(|| RequestError::UnknownTool {
-                    name: name.to_owned(),
-                    suggestions: close_matches(name, self.definitions().map(ToolDefinition::name)),
-                })
-        };
-        let resolved = match choice {
-            ToolChoice::Auto => return Ok(Resolved::Auto),
-            ToolChoice::None => return Ok(Resolved::None),
-            ToolChoice::Required => Resolved::Required,
-            ToolChoice::Tool(name) => Resolved::Tool(find(name)?),
-            ToolChoice::Allowed { tools, mode } => {
-                let mut indexes = Vec::with_capacity(tools.len());
-                for name in tools {
-                    let at = find(name)?;
-                    if !indexes.contains(&at) {
-                        indexes.push(at);
-                    }
-                }
-                match (indexes.as_slice(), mode) {
-                    ([], _) => return Err(RequestError::EmptySubset),
-                    ([one], AllowedMode::Required) => Resolved::Tool(*one),
-                    (all, AllowedMode::Auto) if all.len() == self.len() => Resolved::Auto,
-                    (all, AllowedMode::Required) if all.len() == self.len() => Resolved::Required,
-                    _ => Resolved::Allowed(indexes, *mode),
-                }
-            }
-        };
-        if self.is_empty() {
-            return Err(RequestError::NoTools(choice.clone()));
-        }
-        Ok(resolved)
-    }
-}
-
 /// Writes the choice, and parallel calls where set, in the words of `provider`; `wire`
 /// is each tool's name as sent.
-fn write_choice(
+pub(crate) fn write_choice(
     provider: Provider,
     choice: &Resolved,
     wire: &[&str],
@@ -541,7 +384,7 @@ fn write_choice(
 }
 
 /// The name a tool entry sends (Chat nests it under `function`).
-fn wire_name(entry: &Value) -> &str {
+pub(crate) fn wire_name(entry: &Value) -> &str {
     entry
         .get("function")
         .unwrap_or(entry)

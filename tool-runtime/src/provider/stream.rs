@@ -209,7 +209,7 @@ impl Assembler {
         }
     }
 
-    pub(super) fn with_stand_ins(mut self, stand_ins: Vec<(String, String)>) -> Self {
+    pub(crate) fn with_stand_ins(mut self, stand_ins: Vec<(String, String)>) -> Self {
         self.stand_ins = stand_ins;
         self
     }

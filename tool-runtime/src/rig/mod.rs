@@ -58,10 +58,10 @@ use serde_json::Value;
 use crate::call::{Arguments, ToolCall};
 use crate::caller::Caller;
 use crate::content::{Content, ContentPart};
-use crate::dispatch::BatchOptions;
 use crate::forms::{Form, Provider};
 use crate::result::{ResultDetail, ToolResult};
 use crate::tool::ErasedTool;
+use crate::toolbox::BatchOptions;
 use crate::toolbox::Toolbox;
 
 pub use self::hook::RepairHook;

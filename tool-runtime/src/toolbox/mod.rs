@@ -1,16 +1,12 @@
-//! The registry of tools: registration and lookup by name (here), the settings for running calls
-//! (`settings`), what the tools look like to each provider (`lint`), and the short way of
-//! running one call, with what every way of running calls shares (`dispatch`; batches, hooks and
-//! approval are the crate's `dispatch`, above this module).
-
-mod access;
-mod dispatch;
-mod lint;
-mod names;
-mod settings;
+//! The toolbox, every method of it: registration and lookup by name (here), who may see and call
+//! which tool (`access`), the settings for running calls (`settings`), what the tools look like to
+//! each provider (`lint`), the short way of running one call with what every way of running calls
+//! shares (`dispatch`), batches, hooks and approval (`execute/`), and the provider wire formats
+//! from the toolbox's side (`provider`, `request`).
 
 pub use self::dispatch::ParsedArguments;
 pub(crate) use self::dispatch::record;
+pub use self::execute::{Batch, BatchOptions, Decision};
 
 use std::any::Any;
 use std::fmt;
@@ -106,30 +102,29 @@ tuples!(A B D E F G H I J K L M N O P Q);
 /// A set of tools for one application context type `C`, and the dispatcher of calls to them.
 ///
 /// Tools that take no context work in a toolbox of any context type; tools that take `&C` only in
-/// a `Toolbox<C>`.
+/// a `Toolbox<C>`. Every method is in this module's files, by concern: building and registering
+/// (here), who may call what (`access`), settings, lints, running calls and batches
+/// (`dispatch`, `execute`), and the provider wire formats (`provider`, `request`).
 ///
 /// ```
-/// use serde_json::{Map, Value, json};
-/// use toolwright::{DynamicTool, ToolCall, ToolDefinition, Toolbox, dynamic::{FunctionParam, ParamType}};
+/// use toolwright::{ToolCall, Toolbox, tool};
 ///
-/// let def = ToolDefinition::from_params("add", "Add two integers.", &[
-///     FunctionParam::new("a", ParamType::Integer).required(),
-///     FunctionParam::new("b", ParamType::Integer).required(),
-/// ]);
-/// let add = DynamicTool::new(def, |args: Map<String, Value>, _: &()| {
-///     json!(args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0))
-/// });
-/// let tools = Toolbox::new().with(add).unwrap();
+/// /// Add two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let tools = Toolbox::new().with(AddTool).unwrap();
 /// let result = tools.execute_blocking(&ToolCall::new("call_1", "add", r#"{"a": 2, "b": 3}"#), &());
 /// assert_eq!(result.text(), "5");
 /// assert!(!result.is_error);
 /// ```
 ///
-/// With the `toolwright` facade, `#[tool]` fns register the same way: `Toolbox::new().with(AddTool)`.
-// Its bools are independent settings, each with its own builder; no state machine hides in them.
+/// Tools built at run time ([`DynamicTool`](crate::DynamicTool)) register the same way.
 #[expect(
     clippy::struct_excessive_bools,
-    reason = "Its bools are independent settings, each with its own builder; no state machine hides in them."
+    reason = "independent settings, each with its own builder; no state machine hides in them"
 )]
 pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) tools: Vec<Arc<dyn ErasedTool<C>>>,
@@ -317,6 +312,14 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         Toolbox::default()
     }
 
+    /// Registers a tool, builder style.
+    ///
+    /// # Errors
+    /// When a tool of the same name is already registered.
+    pub fn with<T: Tool<C>>(self, tool: T) -> Result<Self, RegisterError> {
+        self.with_dyn(crate::tool::erase(tool))
+    }
+
     /// Registers a tool.
     ///
     /// # Errors
@@ -449,14 +452,6 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         Some(self.tools.remove(index))
     }
 
-    /// Registers a tool, builder style.
-    ///
-    /// # Errors
-    /// When a tool of the same name is already registered.
-    pub fn with<T: Tool<C>>(self, tool: T) -> Result<Self, RegisterError> {
-        self.with_dyn(crate::tool::erase(tool))
-    }
-
     /// Registers an already erased tool, builder style.
     ///
     /// # Errors
@@ -518,3 +513,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         self.by_name.get(name)
     }
 }
+
+// The rest of `Toolbox`'s methods, by concern. Declared after the impls above because rustdoc
+// lists impl blocks in the order it meets them: the page opens with `new`, `with`, `register`.
+mod access;
+mod collect;
+mod dispatch;
+mod execute;
+mod lint;
+mod names;
+mod provider;
+mod request;
+mod settings;

@@ -346,7 +346,7 @@ fn keep_part(state: &mut State, part: &Object) -> (usize, usize) {
 /// A `functionResponse` part: `response` is always an object, `{"output": ..}` or
 /// `{"error": ..}`, holding the result's value when its text is JSON (as a serialized result's
 /// is), else the text; images go as `parts` of inline data.
-pub(super) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> Value {
+pub(crate) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> Value {
     let text = result.content.text();
     let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
     let mut response = Map::new();

@@ -4,8 +4,8 @@
 mod encode;
 mod stream;
 
-pub(super) use self::encode::encode;
-pub(crate) use self::stream::push;
+pub(crate) use self::encode::encode;
+pub(super) use self::stream::push;
 use serde_json::{Map, Value};
 
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};

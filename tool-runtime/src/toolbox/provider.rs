@@ -5,9 +5,11 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::{Assembler, Provider, Turn, WireError, anthropic, gemini, mcp, openai, responses};
 use crate::call::ToolCall;
 use crate::output::Interrupt;
+use crate::provider::{
+    Assembler, Provider, Turn, WireError, anthropic, gemini, map_back, mcp, openai, responses,
+};
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
 use toolwright_json::echo;
@@ -271,11 +273,4 @@ fn refuse(call: &ToolCall, why: fmt::Arguments<'_>) -> WireError {
             echo::bare(&call.name)
         ),
     )
-}
-
-/// Gives a call to a stand-in name ([`Provider::wire_name`]) the tool's own name.
-pub(super) fn map_back(stand_ins: &[(String, String)], call: &mut ToolCall) {
-    if let Some((_, local)) = stand_ins.iter().find(|(wire, _)| *wire == call.name) {
-        call.name.clone_from(local);
-    }
 }
