@@ -12,7 +12,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 use toolwright_runtime::provider::{Assembler, Provider};
-use toolwright_runtime::{Arguments, DynamicTool, ToolCall, ToolDefinition, Toolbox, args::{ArgumentError}, exec::{Before, Hook}};
+use toolwright_runtime::args::ArgumentError;
+use toolwright_runtime::exec::{Before, Hook};
+use toolwright_runtime::{Arguments, DynamicTool, ToolCall, ToolDefinition, Toolbox};
 
 /// Rules beyond serde, checked in passing.
 #[toolwright::tool]
