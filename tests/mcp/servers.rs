@@ -731,9 +731,10 @@ async fn a_results_meta_option_is_the_mcp_results_meta() {
 }
 
 /// A run-time tool over MCP: a schema that says nothing of other arguments passes them to the
-/// tool, as its reported policy says; one that closes them refuses them.
+/// tool, as its reported policy says; one that closes them refuses them; and feedback quotes
+/// the arguments as sent.
 #[tokio::test]
-async fn unknown_arguments_over_mcp_are_treated_as_the_reported_policy_says() {
+async fn unknown_arguments_and_feedback_over_mcp_keep_the_contracts() {
     use toolwright::dynamic::UnknownArgs;
     use toolwright::{DynamicTool, ToolDefinition};
     let schema = json!({"type": "object", "properties": {"query": {"type": "string"}}});
@@ -748,9 +749,18 @@ async fn unknown_arguments_over_mcp_are_treated_as_the_reported_policy_says() {
         .unwrap()
         .with_unknown_args(UnknownArgs::Reject);
     assert_eq!(open.unknown_args(), UnknownArgs::Allow);
+    let report = ToolDefinition::new(
+        "report",
+        "Report.",
+        json!({"type": "object", "properties": {
+            "x": {"type": "array", "items": {"type": "string", "enum": ["sales", "costs"]}},
+        }}),
+    )
+    .unwrap();
     let tools = Toolbox::new()
         .with(echo(open))
         .and_then(|t| t.with(echo(closed)))
+        .and_then(|t| t.with(echo(report)))
         .unwrap();
     let client = connect(
         McpServer::new(Arc::new(tools), ()).unwrap(),
@@ -768,4 +778,16 @@ async fn unknown_arguments_over_mcp_are_treated_as_the_reported_policy_says() {
         "{}",
         text(&closed)
     );
+    // The feedback quotes what the client sent, where it sent it, not the value coercion made.
+    let report = client
+        .call_tool(call("report", json!({"x": "data['sales']"})))
+        .await
+        .unwrap();
+    assert_eq!(report.is_error, Some(true));
+    let told = text(&report);
+    assert!(
+        told.contains(r#""x": "data['sales']"  // <- expected one of "sales" or "costs""#),
+        "{told}"
+    );
+    assert!(!told.contains("x[0]"), "{told}");
 }
