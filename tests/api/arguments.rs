@@ -5,6 +5,8 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+
+use crate::entry::every_entry_path;
 use toolwright::args::{ArgumentPolicy, CoercionKind, CutOff, ProblemKind, RepairKind};
 use toolwright::provider::{Assembler, Provider};
 use toolwright::{
@@ -296,67 +298,17 @@ fn nested_structs_are_objects_on_every_entry_path_flattened_or_not() {
                 result.text()
             );
         };
+        // Every entry path: text, a value, an OpenAI Chat body (text), an Anthropic body (a
+        // value), an assembled stream, a hook's rewrite of good arguments.
         let bad_value: Value = serde_json::from_str(bad).unwrap();
-        refused(&run(&tools, name, Arguments::Text(bad.to_owned())), "text");
-        refused(
-            &run(&tools, name, Arguments::Json(bad_value.clone())),
-            "value",
-        );
+        for (path, result) in every_entry_path(&tools, name, &bad_value) {
+            refused(&result, path);
+        }
         let value: Value = serde_json::from_str(good).unwrap();
         for arguments in [Arguments::Text(good.to_owned()), Arguments::Json(value)] {
             let result = run(&tools, name, arguments.clone());
             assert!(!result.is_error, "{name} {arguments:?}: {}", result.text());
         }
-
-        // The other entry paths: a provider body with the arguments as text (OpenAI Chat) and
-        // as a value (Anthropic), an assembled stream, and a hook's rewrite of good arguments.
-        let chat = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-            "role": "assistant",
-            "tool_calls": [{"id": "call_1", "type": "function",
-                "function": {"name": name, "arguments": bad}}],
-        }}]});
-        let turn = tools.read_response(Provider::OpenAiChat, &chat).unwrap();
-        refused(
-            &tools.execute_blocking(&turn.calls[0], &()),
-            "OpenAI Chat body",
-        );
-        let messages = json!({"role": "assistant", "stop_reason": "tool_use", "content": [
-            {"type": "tool_use", "id": "toolu_1", "name": name, "input": bad_value},
-        ]});
-        let turn = tools.read_response(Provider::Anthropic, &messages).unwrap();
-        refused(
-            &tools.execute_blocking(&turn.calls[0], &()),
-            "Anthropic body",
-        );
-        let mut stream = tools.assembler(Provider::Anthropic);
-        for event in [
-            json!({"type": "message_start", "message": {"content": []}}),
-            json!({"type": "content_block_start", "index": 0, "content_block": {
-                "type": "tool_use", "id": "toolu_1", "name": name, "input": {}}}),
-            json!({"type": "content_block_delta", "index": 0, "delta": {
-                "type": "input_json_delta", "partial_json": bad}}),
-            json!({"type": "content_block_stop", "index": 0}),
-        ] {
-            stream.push(&event).unwrap();
-        }
-        let calls = stream.finish();
-        refused(&tools.execute_blocking(&calls[0], &()), "Anthropic stream");
-        let hooked = Toolbox::new()
-            .with(PlaceTool)
-            .unwrap()
-            .with(LabelTool)
-            .unwrap()
-            .with_hook(RewriteTo(bad_value));
-        refused(&run(&hooked, name, good), "hook rewrite");
-    }
-}
-
-/// Rewrites every call's arguments to the value it holds.
-struct RewriteTo(Value);
-
-impl Hook<()> for RewriteTo {
-    fn before(&self, _: &ToolDefinition, _: &ToolCall, _: &()) -> Before {
-        Before::Rewrite(Arguments::Json(self.0.clone()))
     }
 }
 

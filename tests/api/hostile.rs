@@ -2,6 +2,7 @@
 //! (arguments as text and as values, provider bodies, streams, MCP, hook rewrites), nothing
 //! aborts the process, and what is echoed back to the model is bounded.
 
+use crate::entry::RewriteTo;
 use serde_json::{Map, Value, json};
 use toolwright::args::{ArgumentPolicy, CoercionKind, JsonLimits, RepairKind};
 use toolwright::provider::Provider;
@@ -1056,13 +1057,4 @@ fn the_size_limit_holds_on_readers_streams_and_hook_rewrites() {
         &hooked,
         &ToolCall::new("hooked", "note", r#"{"text": "hi"}"#),
     );
-}
-
-/// Rewrites every call's arguments to a copy of `self.0`.
-struct RewriteTo(Value);
-
-impl<C: ?Sized> Hook<C> for RewriteTo {
-    fn before(&self, _: &ToolDefinition, _: &ToolCall, _: &C) -> Before {
-        Before::Rewrite(Arguments::Json(self.0.clone()))
-    }
 }

@@ -6,6 +6,7 @@ pub mod access;
 pub mod arguments;
 pub mod batch;
 pub mod dynamic;
+mod entry;
 pub mod generated;
 pub mod hostile;
 pub mod tools;

@@ -598,15 +598,9 @@ fn lints_are_set_in_one_place_and_unsafe_code_is_in_one_module() {
             krate != "tool-runtime",
             "{krate}: unsafe_code"
         );
-        let mut files = vec![root.join(krate).join("src")];
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
+        let mut files = Vec::new();
+        rust_files(&root.join(krate).join("src"), &mut files);
+        for path in files {
             let text = fs::read_to_string(&path).unwrap();
             let name = path.file_name().unwrap().to_str().unwrap();
             let generator = krate == "tool-macros" && generators.contains(&name);
@@ -639,16 +633,10 @@ fn lints_are_set_in_one_place_and_unsafe_code_is_in_one_module() {
 #[test]
 fn every_method_of_toolbox_is_in_the_toolbox_folder() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tool-runtime/src");
-    let mut files = vec![src.clone()];
     let mut inherent = Vec::new();
-    while let Some(path) = files.pop() {
-        if path.is_dir() {
-            files.extend(fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        if path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for path in files {
         for line in fs::read_to_string(&path).unwrap().lines() {
             let line = line.trim_start();
             // `impl Toolbox {`, `impl<C: ..> Toolbox<C> {`, `impl<C> super::Toolbox<C> {`: not
