@@ -177,56 +177,38 @@ fn parent(module: &str) -> String {
         .to_owned()
 }
 
+/// An item's name (none for a `use`), visibility and attributes; `None` for kinds that hold no
+/// public path (impls, macros, extern blocks).
+fn parts(item: &Item) -> Option<(Option<String>, &Visibility, &[syn::Attribute])> {
+    Some(match item {
+        Item::Const(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Enum(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Fn(i) => (Some(i.sig.ident.to_string()), &i.vis, &i.attrs),
+        Item::Mod(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Static(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Struct(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Trait(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Type(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Union(i) => (Some(i.ident.to_string()), &i.vis, &i.attrs),
+        Item::Use(i) => (None, &i.vis, &i.attrs),
+        _ => return None,
+    })
+}
+
 fn item_name(item: &Item) -> Option<String> {
-    Some(match item {
-        Item::Const(i) => i.ident.to_string(),
-        Item::Enum(i) => i.ident.to_string(),
-        Item::Fn(i) => i.sig.ident.to_string(),
-        Item::Mod(i) => i.ident.to_string(),
-        Item::Static(i) => i.ident.to_string(),
-        Item::Struct(i) => i.ident.to_string(),
-        Item::Trait(i) => i.ident.to_string(),
-        Item::Type(i) => i.ident.to_string(),
-        Item::Union(i) => i.ident.to_string(),
-        _ => return None,
-    })
+    parts(item).and_then(|(name, _, _)| name)
 }
 
-fn visibility(item: &Item) -> Option<&Visibility> {
-    Some(match item {
-        Item::Const(i) => &i.vis,
-        Item::Enum(i) => &i.vis,
-        Item::Fn(i) => &i.vis,
-        Item::Mod(i) => &i.vis,
-        Item::Static(i) => &i.vis,
-        Item::Struct(i) => &i.vis,
-        Item::Trait(i) => &i.vis,
-        Item::Type(i) => &i.vis,
-        Item::Union(i) => &i.vis,
-        Item::Use(i) => &i.vis,
-        _ => return None,
-    })
-}
-
-fn hidden(item: &Item) -> bool {
-    let attrs = match item {
-        Item::Const(i) => &i.attrs,
-        Item::Enum(i) => &i.attrs,
-        Item::Fn(i) => &i.attrs,
-        Item::Mod(i) => &i.attrs,
-        Item::Static(i) => &i.attrs,
-        Item::Struct(i) => &i.attrs,
-        Item::Trait(i) => &i.attrs,
-        Item::Type(i) => &i.attrs,
-        Item::Union(i) => &i.attrs,
-        Item::Use(i) => &i.attrs,
-        _ => return false,
-    };
-    attrs.iter().any(|attr| {
-        attr.path().is_ident("doc")
-            && attr
-                .parse_args::<syn::Ident>()
-                .is_ok_and(|ident| ident == "hidden")
+/// Public and not `#[doc(hidden)]`.
+fn is_public(item: &Item) -> bool {
+    parts(item).is_some_and(|(_, vis, attrs)| {
+        matches!(vis, Visibility::Public(_))
+            && !attrs.iter().any(|attr| {
+                attr.path().is_ident("doc")
+                    && attr
+                        .parse_args::<syn::Ident>()
+                        .is_ok_and(|ident| ident == "hidden")
+            })
     })
 }
 
@@ -287,7 +269,7 @@ fn public_paths(sources: &mut Sources, krate: &str) -> PublicPaths {
             .map(|m| m.items.clone())
             .unwrap_or_default();
         for item in &items {
-            if !matches!(visibility(item), Some(Visibility::Public(_))) || hidden(item) {
+            if !is_public(item) {
                 continue;
             }
             let found: Vec<(String, Target)> = match item {

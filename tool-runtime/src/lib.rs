@@ -8,10 +8,7 @@
 // `unsafe_code` is denied (Cargo.toml's lints): one block, `call::id`'s inline id, expects it.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// `Toolbox`'s methods are spread over several modules; rustdoc shows its impl blocks in the
-// order of these declarations, so they are in the order a user reads them: building and
-// registering (`toolbox`), then running calls and batches (`exec`), then provider wire formats
-// (`provider`).
+// Every method of `Toolbox` is in `toolbox/`, whose `mod.rs` orders them for rustdoc.
 mod definition;
 mod tool;
 mod toolbox;
