@@ -61,7 +61,12 @@ impl FormCache {
 
 /// Builds one tool's entry in one form.
 pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
-    let (parameters, lints) = form.transform(definition.parameters(), definition.from_attribute);
+    let (parameters, lints) = match &definition.written {
+        // A schema the application wrote goes to MCP as written: `$schema`, `$defs` and all
+        // (the token-saving rewrites are for the schemas toolwright derives).
+        Some(written) if form.provider() == Provider::Mcp => ((**written).clone(), Vec::new()),
+        _ => form.transform(definition.parameters(), definition.from_attribute),
+    };
     let name = definition.name();
     let mut report: LintReport = lints
         .into_iter()

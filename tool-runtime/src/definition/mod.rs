@@ -47,6 +47,9 @@ pub struct ToolDefinition {
     /// Whether `#[tool]` or `#[toolset]` built it (from a fn), so that what it is told to change
     /// names their options; otherwise it was built at run time.
     pub(crate) from_attribute: bool,
+    /// The parameters schema as the application wrote it ([`ToolDefinition::new`]), sent as
+    /// written where a form takes it (MCP's `inputSchema`).
+    pub(crate) written: Option<std::sync::Arc<Value>>,
     compiled: Kept<CompiledSchema>,
     forms: FormCache,
 }
@@ -118,11 +121,15 @@ impl ToolDefinition {
         description: impl Into<String>,
         parameters: Value,
     ) -> Result<Self, SchemaError> {
-        Ok(ToolDefinition::from_canonical(
+        let written =
+            is_object_schema(&parameters).then(|| std::sync::Arc::new(parameters.clone()));
+        let mut definition = ToolDefinition::from_canonical(
             name.into(),
             description.into(),
             canonical_parameters(parameters)?,
-        ))
+        );
+        definition.written = written;
+        Ok(definition)
     }
 
     /// A definition from a schema already in canonical form.
@@ -152,6 +159,7 @@ impl ToolDefinition {
             timeout: None,
             needs_approval: false,
             from_attribute: false,
+            written: None,
             compiled: Kept::default(),
             forms: FormCache::default(),
         }
@@ -587,4 +595,10 @@ impl Serialize for ToolDefinition {
         }
         map.end()
     }
+}
+
+/// Whether `schema` says outright that it describes an object (`"type": "object"`): MCP's
+/// `inputSchema` takes such a schema as written.
+fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
 }

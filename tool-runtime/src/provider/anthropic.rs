@@ -10,7 +10,7 @@ use super::read::{
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options, text_only};
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
-use crate::content::ContentPart;
+use crate::content::{ContentPart, ResourceBody, ResourceContents};
 use crate::result::ToolResult;
 use toolwright_json::value as json;
 
@@ -195,6 +195,11 @@ pub(crate) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
                         "type": "image",
                         "source": {"type": "base64", "media_type": mime_type, "data": data},
                     })),
+                    ContentPart::Resource { resource } => Some(resource_block(call, resource)),
+                    other => Some(json!({
+                        "type": "text",
+                        "text": super::fallback("anthropic", &call.call_id, other),
+                    })),
                 })
                 .collect();
             block.insert("content".into(), Value::Array(blocks));
@@ -205,6 +210,44 @@ pub(crate) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
     }
     copy_options(result, &["cache_control"], &mut block);
     Value::Object(block)
+}
+
+/// An embedded resource in a `tool_result`: a text resource as a plain-text `document` block
+/// titled with its URI, a PDF as a base64 `document`, an image as an `image`; any other binary
+/// resource as its fallback text (Messages carries no other kind of data).
+fn resource_block(call: &ToolCall, resource: &ResourceContents) -> Value {
+    let mime = resource.mime_type.as_deref().unwrap_or("text/plain");
+    match &resource.body {
+        ResourceBody::Text(text) => json!({
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": text},
+            "title": resource.uri,
+        }),
+        ResourceBody::Blob(data) if mime == "application/pdf" => json!({
+            "type": "document",
+            "source": {"type": "base64", "media_type": mime, "data": data},
+            "title": resource.uri,
+        }),
+        ResourceBody::Blob(data)
+            if matches!(
+                mime,
+                "image/png" | "image/jpeg" | "image/gif" | "image/webp"
+            ) =>
+        {
+            json!({
+                "type": "image",
+                "source": {"type": "base64", "media_type": mime, "data": data},
+            })
+        }
+        ResourceBody::Blob(_) => json!({
+            "type": "text",
+            "text": super::fallback(
+                "anthropic",
+                &call.call_id,
+                &ContentPart::Resource { resource: Box::new(resource.clone()) },
+            ),
+        }),
+    }
 }
 
 /// One stream event.

@@ -6,7 +6,7 @@ use super::read::{ROOT, kind, object, opt_object, req_str};
 use super::stream::{Buf, State};
 use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, ToolCall};
-use crate::content::ContentPart;
+use crate::content::{ContentPart, ResourceBody, ResourceContents};
 use crate::result::ToolResult;
 use toolwright_json::value as json;
 
@@ -93,6 +93,28 @@ pub(crate) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Valu
             ContentPart::Image { data, mime_type } => {
                 json!({"type": "image", "data": data, "mimeType": mime_type})
             }
+            ContentPart::Audio { data, mime_type } => {
+                json!({"type": "audio", "data": data, "mimeType": mime_type})
+            }
+            ContentPart::Resource { resource } => {
+                json!({"type": "resource", "resource": resource_json(resource)})
+            }
+            ContentPart::ResourceLink(link) => {
+                let mut out = Map::new();
+                out.insert("type".into(), Value::from("resource_link"));
+                out.insert("uri".into(), Value::from(link.uri.as_str()));
+                out.insert("name".into(), Value::from(link.name.as_str()));
+                for (key, value) in [
+                    ("title", &link.title),
+                    ("description", &link.description),
+                    ("mimeType", &link.mime_type),
+                ] {
+                    if let Some(value) = value {
+                        out.insert(key.into(), Value::from(value.as_str()));
+                    }
+                }
+                Value::Object(out)
+            }
         })
         .collect();
     let mut out = Map::new();
@@ -102,6 +124,20 @@ pub(crate) fn encode(result: &ToolResult, output_schema: Option<&Value>) -> Valu
     }
     out.insert("isError".into(), Value::Bool(result.is_error));
     copy_options(result, &["_meta"], &mut out);
+    Value::Object(out)
+}
+
+/// An embedded resource's contents as MCP writes them: `uri`, `mimeType`, and `text` or `blob`.
+fn resource_json(resource: &ResourceContents) -> Value {
+    let mut out = Map::new();
+    out.insert("uri".into(), Value::from(resource.uri.as_str()));
+    if let Some(mime_type) = &resource.mime_type {
+        out.insert("mimeType".into(), Value::from(mime_type.as_str()));
+    }
+    match &resource.body {
+        ResourceBody::Text(text) => out.insert("text".into(), Value::from(text.as_str())),
+        ResourceBody::Blob(data) => out.insert("blob".into(), Value::from(data.as_str())),
+    };
     Value::Object(out)
 }
 

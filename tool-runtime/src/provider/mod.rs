@@ -186,6 +186,20 @@ fn data_url(mime_type: &str, data: &str) -> String {
     format!("data:{mime_type};base64,{data}")
 }
 
+/// What a provider that cannot carry `part` sends in its place
+/// ([`ContentPart::fallback_text`]), with a warning (target `toolwright::lint`) that says so:
+/// never a silent drop.
+fn fallback(provider: &str, call_id: &str, part: &ContentPart) -> String {
+    let text = part.fallback_text().unwrap_or_default();
+    tracing::warn!(
+        target: "toolwright::lint",
+        call_id,
+        provider,
+        "a tool result's part cannot go in this provider's tool result; sent as text: {text}"
+    );
+    text
+}
+
 /// Whether content is one text part (or none): sent as a plain string where a provider takes one.
 fn text_only(parts: &[ContentPart]) -> Option<String> {
     match parts {

@@ -216,6 +216,7 @@ pub(crate) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> V
                     "[an image ({mime_type}) was left out: tool messages carry text only]"
                 ));
             }
+            other => content.push_str(&super::fallback("openai", &call.call_id, other)),
         }
     }
     let mut message = if is_legacy(call) {

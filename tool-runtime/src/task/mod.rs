@@ -5,13 +5,15 @@
 
 mod blocking;
 mod cancel;
+mod conversation;
 mod progress;
 mod scope;
 mod timer;
 
 pub use self::blocking::{Blocking, run_blocking};
 pub use self::cancel::{Cancellation, Cancelled};
-pub use self::progress::{Progress, ProgressSink};
+pub use self::conversation::Conversation;
+pub use self::progress::{LogLevel, LogMessage, Progress, ProgressSink};
 pub use self::scope::{CallInfo, CallScope};
 pub use self::timer::{Sleep, sleep};
 
@@ -33,6 +35,8 @@ pub(crate) struct Signals<'a> {
     pub(crate) progress: Option<&'a ProgressSink>,
     /// Who the call is made for, when someone in particular.
     pub(crate) caller: Option<&'a Arc<Caller>>,
+    /// The conversation whose retry budget the call spends, when not the toolbox's own.
+    pub(crate) conversation: Option<&'a Conversation>,
 }
 
 impl Signals<'static> {
@@ -43,6 +47,7 @@ impl Signals<'static> {
             cancellation: Cancellation::never(),
             progress: None,
             caller: None,
+            conversation: None,
         }
     }
 }

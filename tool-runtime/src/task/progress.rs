@@ -1,4 +1,5 @@
-//! Progress: what a running tool reports through its call info, and where the reports go.
+//! Progress and log messages: what a running tool reports through its call info, and where the
+//! reports go.
 
 use std::fmt;
 use std::sync::Arc;
@@ -17,10 +18,75 @@ pub struct Progress {
     pub message: Option<String>,
 }
 
-/// Where the progress reports of a batch's calls go: set it with
+/// How much a log message matters, as syslog (RFC 5424) and MCP's `logging/setLevel` rank it,
+/// least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum LogLevel {
+    /// Detail for debugging.
+    Debug,
+    /// What happened.
+    Info,
+    /// Normal but significant.
+    Notice,
+    /// Something may be wrong.
+    Warning,
+    /// Something failed.
+    Error,
+    /// A part of the system failed.
+    Critical,
+    /// Action must be taken at once.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, least first.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// Its name, as MCP writes it (`warning`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+}
+
+/// One log message of a running call, for whoever runs it (an MCP server sends it to the client
+/// as `notifications/message`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogMessage {
+    /// The provider's id for the call that logs.
+    pub call_id: crate::call::CallId,
+    /// How much it matters.
+    pub level: LogLevel,
+    /// What it is about: a string, or any JSON.
+    pub data: serde_json::Value,
+}
+
+/// Where the progress reports and log messages of a batch's calls go: set it with
 /// [`BatchOptions::progress`](crate::exec::BatchOptions::progress); a tool reports through
-/// [`CallInfo::report_progress`](crate::CallInfo::report_progress). An MCP server forwards each
-/// report to the client as `notifications/progress`.
+/// [`CallInfo::report_progress`](crate::CallInfo::report_progress) and logs through
+/// [`CallInfo::log`](crate::CallInfo::log). An MCP server forwards each report to the client as
+/// `notifications/progress` and each message as `notifications/message`, all before the call's
+/// result.
 ///
 /// The sink is called on the thread of the tool that reports, so it should be quick (send on a
 /// channel, say) and must not block.
@@ -40,18 +106,43 @@ pub struct Progress {
 /// assert_eq!(*seen.lock().unwrap(), [1.0]);
 /// assert!(!CallInfo::new(&call).report_progress(2.0, None, None)); // nobody listens
 /// ```
-#[derive(Clone)]
-pub struct ProgressSink(Arc<dyn Fn(Progress) + Send + Sync>);
+#[derive(Clone, Default)]
+pub struct ProgressSink {
+    progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
+    log: Option<Arc<dyn Fn(LogMessage) + Send + Sync>>,
+}
 
 impl ProgressSink {
-    /// A sink that hands every report to `report`.
+    /// A sink that hands every progress report to `report` (and drops log messages until
+    /// [`with_log`](Self::with_log) says where they go).
     pub fn new(report: impl Fn(Progress) + Send + Sync + 'static) -> Self {
-        ProgressSink(Arc::new(report))
+        ProgressSink {
+            progress: Some(Arc::new(report)),
+            log: None,
+        }
     }
 
-    /// Hands `progress` on.
-    pub fn report(&self, progress: Progress) {
-        (self.0)(progress);
+    /// The same sink, handing every log message to `log`.
+    #[must_use]
+    pub fn with_log(mut self, log: impl Fn(LogMessage) + Send + Sync + 'static) -> Self {
+        self.log = Some(Arc::new(log));
+        self
+    }
+
+    /// Hands `progress` on; returns whether anyone listens.
+    pub fn report(&self, progress: Progress) -> bool {
+        self.progress.as_ref().is_some_and(|report| {
+            report(progress);
+            true
+        })
+    }
+
+    /// Hands `message` on; returns whether anyone listens.
+    pub fn log(&self, message: LogMessage) -> bool {
+        self.log.as_ref().is_some_and(|log| {
+            log(message);
+            true
+        })
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{Cancellation, Cancelled, Progress, ProgressSink};
+use super::{Cancellation, Cancelled, LogLevel, LogMessage, Progress, ProgressSink};
 use crate::call::{CallId, ToolCall};
 use crate::caller::Caller;
 
@@ -199,7 +199,32 @@ impl CallInfo {
             progress,
             total,
             message: message.map(str::to_owned),
-        });
-        true
+        })
+    }
+
+    /// Logs `data` (a message, or any JSON) at `level` for whoever runs the call: an MCP server
+    /// sends it to the client as `notifications/message`, when the client's `logging/setLevel`
+    /// lets that level through, before the call's result. Returns whether anyone listens.
+    ///
+    /// ```
+    /// use toolwright::{ToolCall, exec::{CallScope, LogLevel, ProgressSink}};
+    ///
+    /// let (sender, receiver) = std::sync::mpsc::channel();
+    /// let sink = ProgressSink::default().with_log(move |message| sender.send(message).unwrap());
+    /// let call = ToolCall::new("c1", "index", "{}");
+    /// let info = CallScope::new(&call).with_progress(sink).info();
+    /// assert!(info.log(LogLevel::Info, "indexing 3 files"));
+    /// assert!(!info.report_progress(1.0, None, None)); // logs are heard, progress is not
+    /// assert_eq!(receiver.recv().unwrap().data, "indexing 3 files");
+    /// ```
+    pub fn log(&self, level: LogLevel, data: impl Into<serde_json::Value>) -> bool {
+        let Some(sink) = &self.progress else {
+            return false;
+        };
+        sink.log(LogMessage {
+            call_id: self.call_id.clone(),
+            level,
+            data: data.into(),
+        })
     }
 }

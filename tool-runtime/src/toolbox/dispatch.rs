@@ -15,7 +15,7 @@ use crate::call::{CallKind, CallStatus, ToolCall, ToolName};
 use crate::caller::Caller;
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::task::CallScope;
-use crate::task::{BoxFuture, CatchUnwind, MaybeReady, Signals, block_on};
+use crate::task::{BoxFuture, CatchUnwind, Conversation, MaybeReady, Signals, block_on};
 use crate::tool::{ErasedTool, ToolDefinition};
 use toolwright_json::echo;
 use toolwright_schema::names::{self, close_matches};
@@ -66,7 +66,7 @@ impl ParsedArguments {
 /// than a shared fn: the result is then written straight into the caller's return value, which
 /// measurably matters on this path (see BENCHMARKS.md).
 macro_rules! plain_call {
-    ($toolbox:ident, $index:ident, $tool:ident, $call:ident, $ctx:ident, $scope:expr,
+    ($toolbox:ident, $index:ident, $tool:ident, $call:ident, $ctx:ident, $scope:expr, $conversation:expr,
      |$result:ident| $done:expr, |$running:ident| $pending:expr) => {{
         let span = $toolbox.call_span($call);
         // Timing and instrumenting cost more than a whole call; pay for them only when observed.
@@ -80,7 +80,7 @@ macro_rules! plain_call {
         }));
         drop(entered);
         if let Ok(MaybeReady::Ready(result)) = &mut run {
-            $toolbox.account($index, result);
+            $toolbox.account($index, result, $conversation);
             record(&span, started, result);
         }
         match run {
@@ -98,6 +98,7 @@ macro_rules! plain_call {
                     future: CatchUnwind::new(future),
                     span: span.clone(),
                     started,
+                    conversation: $conversation.cloned(),
                 };
                 return $pending;
             }
@@ -125,6 +126,7 @@ macro_rules! run_call {
             $call,
             $ctx,
             CallScope::new($call),
+            None::<&Conversation>,
             |result| result,
             |$running| $pending
         )
@@ -139,6 +141,7 @@ struct Running<'a, C: ?Sized> {
     future: CatchUnwind<BoxFuture<'a, ToolResult>>,
     span: tracing::Span,
     started: Option<Instant>,
+    conversation: Option<Conversation>,
 }
 
 impl<C: ?Sized + Sync + 'static> Running<'_, C> {
@@ -150,7 +153,7 @@ impl<C: ?Sized + Sync + 'static> Running<'_, C> {
         let mut result = caught.unwrap_or_else(|payload| {
             toolbox.panic_result(self.call, self.tool.definition(), payload)
         });
-        toolbox.account(self.index, &mut result);
+        toolbox.account(self.index, &mut result, self.conversation.as_ref());
         record(&self.span, self.started, &result);
         result
     }
@@ -300,6 +303,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 .with_cancellation(signals.cancellation.clone())
                 .with_progress_opt(signals.progress)
                 .with_caller_opt(signals.caller),
+            signals.conversation,
             |result| MaybeReady::Ready(result),
             |running| MaybeReady::Pending(Box::pin(running.finish(self)))
         )

@@ -368,6 +368,11 @@ pub(crate) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> V
                 Some(json!({"inlineData": {"mimeType": mime_type, "data": data}}))
             }
             ContentPart::Text { .. } => None,
+            // In `response`'s text, as `Content::text` writes them.
+            other => {
+                super::fallback("gemini", &call.call_id, other);
+                None
+            }
         })
         .collect();
     if !images.is_empty() {

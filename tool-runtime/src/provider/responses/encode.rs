@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use crate::call::{CallKind, ToolCall};
 use crate::content::ContentPart;
-use crate::provider::{WireError, copy_options, data_url, text_only};
+use crate::provider::{WireError, copy_options, data_url, fallback, text_only};
 use crate::result::ToolResult;
 use toolwright_json::value as json;
 
@@ -17,7 +17,7 @@ pub(crate) fn encode(call: &ToolCall, result: &ToolResult) -> Result<Value, Wire
     }
     let output = match text_only(&result.content) {
         Some(text) => Value::String(text),
-        None => input_parts(result),
+        None => input_parts(&call.call_id, result),
     };
     let mut item = Map::new();
     let custom = call.metadata.get("type").and_then(Value::as_str) == Some("custom_tool_call");
@@ -40,8 +40,9 @@ pub(crate) fn encode(call: &ToolCall, result: &ToolResult) -> Result<Value, Wire
     Ok(Value::Object(item))
 }
 
-/// Text and images as Responses input parts.
-fn input_parts(result: &ToolResult) -> Value {
+/// Text and images as Responses input parts; what else a result holds as text
+/// ([`ContentPart::fallback_text`]).
+fn input_parts(call_id: &str, result: &ToolResult) -> Value {
     result
         .content
         .iter()
@@ -50,6 +51,10 @@ fn input_parts(result: &ToolResult) -> Value {
             ContentPart::Image { data, mime_type } => {
                 json!({"type": "input_image", "image_url": data_url(mime_type, data)})
             }
+            other => json!({
+                "type": "input_text",
+                "text": fallback("openai-responses", call_id, other),
+            }),
         })
         .collect()
 }
@@ -167,7 +172,7 @@ fn shell_output(result: &ToolResult, text: String) -> Value {
 fn screenshot(call: &ToolCall, result: &ToolResult) -> Result<Value, WireError> {
     let Some((data, mime_type)) = result.content.iter().find_map(|part| match part {
         ContentPart::Image { data, mime_type } => Some((data, mime_type)),
-        ContentPart::Text { .. } => None,
+        _ => None,
     }) else {
         return Err(WireError::new(
             "",

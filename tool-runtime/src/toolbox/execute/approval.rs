@@ -147,6 +147,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             cancellation: Cancellation::never(),
             progress: None,
             caller: Some(&caller),
+            conversation: None,
         };
         self.run_gated(index, tool, call, ctx, signals, true).await
     }

@@ -14,7 +14,9 @@ use tracing::field::Empty;
 use crate::call::ToolCall;
 use crate::caller::Caller;
 use crate::result::ToolResult;
-use crate::task::{BoxFuture, Cancellation, MaybeReady, ProgressSink, Signals, block_on};
+use crate::task::{
+    BoxFuture, Cancellation, Conversation, MaybeReady, ProgressSink, Signals, block_on,
+};
 use crate::toolbox::Toolbox;
 
 /// Settings for one batch, over the toolbox's own.
@@ -35,6 +37,7 @@ pub struct BatchOptions {
     stop_signal: Option<Cancellation>,
     progress: Option<ProgressSink>,
     caller: Option<Arc<Caller>>,
+    conversation: Option<Conversation>,
 }
 
 impl BatchOptions {
@@ -146,8 +149,17 @@ impl BatchOptions {
         self
     }
 
+    /// Counts the batch's invalid calls in `conversation`, whose retry budget they spend,
+    /// rather than in the toolbox: one caller's mistakes then never change what another gets.
+    #[must_use]
+    pub fn in_conversation(mut self, conversation: Conversation) -> Self {
+        self.conversation = Some(conversation);
+        self
+    }
+
     /// Sends the progress the batch's calls report
-    /// ([`CallInfo::report_progress`](crate::CallInfo::report_progress)) to `sink`.
+    /// ([`CallInfo::report_progress`](crate::CallInfo::report_progress)) and the messages they
+    /// log ([`CallInfo::log`](crate::CallInfo::log)) to `sink`.
     #[must_use]
     pub fn progress(mut self, sink: ProgressSink) -> Self {
         self.progress = Some(sink);
@@ -176,6 +188,8 @@ pub struct Batch<'a, C: ?Sized> {
     progress: Option<ProgressSink>,
     /// Who the calls are made for, when someone in particular.
     caller: Option<Arc<Caller>>,
+    /// Whose retry budget the calls spend, when not the toolbox's.
+    conversation: Option<Conversation>,
     /// The next call to start, and every call before `settled` has its result.
     next: usize,
     settled: usize,
@@ -279,6 +293,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             stop: options.stop_signal.unwrap_or_default(),
             progress: options.progress,
             caller: options.caller,
+            conversation: options.conversation,
             next: 0,
             settled: 0,
             running: 0,
@@ -339,6 +354,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
                         cancellation: &self.stop,
                         progress: self.progress.as_ref(),
                         caller: self.caller.as_ref(),
+                        conversation: self.conversation.as_ref(),
                     },
                 ) {
                     MaybeReady::Ready(result) => {
@@ -351,6 +367,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
                 let stop = self.stop.clone();
                 let progress = self.progress.clone();
                 let caller = self.caller.clone();
+                let conversation = self.conversation.clone();
                 Box::pin(async move {
                     toolbox
                         .run_gated(
@@ -362,6 +379,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
                                 cancellation: &stop,
                                 progress: progress.as_ref(),
                                 caller: caller.as_ref(),
+                                conversation: conversation.as_ref(),
                             },
                             false,
                         )

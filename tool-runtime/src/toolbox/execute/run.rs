@@ -20,7 +20,7 @@ use crate::hook::Before;
 use crate::output::{HookFailure, Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::task::CallScope;
-use crate::task::{Cancellation, CatchUnwind, MaybeReady, Signals, sleep};
+use crate::task::{Cancellation, CatchUnwind, Conversation, MaybeReady, Signals, sleep};
 use crate::tool::{ErasedTool, ToolDefinition};
 use crate::toolbox::{Toolbox, record};
 use toolwright_json::value as json;
@@ -64,7 +64,21 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// Counts an invalid call of the tool at `index`, or starts its count again after a valid
     /// one; turns the call that spends the budget into [`ResultDetail::BudgetExhausted`].
     #[inline(always)]
-    pub(crate) fn account(&self, index: usize, result: &mut ToolResult) {
+    pub(crate) fn account(
+        &self,
+        index: usize,
+        result: &mut ToolResult,
+        conversation: Option<&Conversation>,
+    ) {
+        if let Some(conversation) = conversation {
+            if let ResultDetail::Arguments(_) = result.detail {
+                let failures = conversation.fail(&result.tool_name);
+                self.spend(failures, result);
+            } else {
+                conversation.succeed(&result.tool_name);
+            }
+            return;
+        }
         let Some(state) = self.states.get(index) else {
             return;
         };
@@ -79,6 +93,12 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     #[inline(never)]
     fn count_failure(&self, counter: &AtomicU32, result: &mut ToolResult) {
         let failures = counter.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        self.spend(failures, result);
+    }
+
+    /// Turns the invalid call that is `failures`th in a row into
+    /// [`ResultDetail::BudgetExhausted`] when that spends the budget.
+    fn spend(&self, failures: u32, result: &mut ToolResult) {
         if self.retry_budget == 0 || failures < self.retry_budget {
             return;
         }
@@ -103,6 +123,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         signals: Signals<'_>,
         approved: bool,
     ) -> ToolResult {
+        let conversation = signals.conversation;
         let span = self.call_span(call);
         let started = (!span.is_disabled()).then(Instant::now);
         let steps = pin!(async {
@@ -156,7 +177,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     .with_progress_opt(signals.progress)
                     .with_caller_opt(signals.caller)
                     .with_approved(approved);
-                let body = self.body(index, tool, info, ctx);
+                let body = self.body(index, tool, info, ctx, conversation);
                 let started = Instant::now();
                 match first(body, sleep(limit)).await {
                     // A body that held the thread past its deadline (no timer could stop it):
@@ -177,7 +198,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     .with_progress_opt(signals.progress)
                     .with_caller_opt(signals.caller)
                     .with_approved(approved);
-                self.body(index, tool, info, ctx).await
+                self.body(index, tool, info, ctx, conversation).await
             };
             self.after(definition, call, ctx, &mut result);
             result
@@ -196,6 +217,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         tool: &Arc<dyn ErasedTool<C>>,
         info: CallScope<'_>,
         ctx: &C,
+        conversation: Option<&Conversation>,
     ) -> ToolResult {
         let call = info.call();
         let definition = tool.definition();
@@ -231,7 +253,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         } else {
             run(tool, ctx, info, &self.policy).await
         };
-        self.account(index, &mut result);
+        self.account(index, &mut result, conversation);
         result
     }
 
