@@ -237,7 +237,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match serve(options).await {
+    match Box::pin(serve(options)).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("mcp_server: {error}");

@@ -6,9 +6,10 @@ use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::content::from_block;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ContentBlock,
-    Implementation, Tool as McpTool,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
+    Tool as McpTool,
 };
 use rmcp::service::{NotificationContext, RoleClient};
 use rmcp::{ClientHandler, Peer, ServiceError};
@@ -30,10 +31,10 @@ use toolwright_runtime::ToolResult;
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// use rmcp::ServiceExt;
-/// use rmcp::transport::TokioChildProcess;
+/// use toolwright::mcp::rmcp::ServiceExt;
+/// use toolwright::mcp::rmcp::transport::TokioChildProcess;
 /// use toolwright::Toolbox;
-/// use toolwright_mcp::{McpClient, McpTools, ToolboxExt as _};
+/// use toolwright::mcp::{McpClient, McpTools, ToolboxExt as _};
 ///
 /// let client = McpClient::new();
 /// let changes = client.clone();
@@ -336,7 +337,7 @@ fn forwarded<C: ?Sized + Sync + 'static>(
 
 /// The outcome of a call from the server's result.
 fn outcome(result: CallToolResult) -> Outcome {
-    let mut content: Content = result.content.into_iter().map(part).collect();
+    let mut content: Content = result.content.into_iter().map(from_block).collect();
     if content.is_empty()
         && let Some(structured) = &result.structured_content
     {
@@ -357,15 +358,6 @@ fn outcome(result: CallToolResult) -> Outcome {
         Some(structured) => output.with_native(structured),
         None => output,
     })
-}
-
-/// A content block as a part: text and images as they are, any other block as its JSON text.
-fn part(block: ContentBlock) -> ContentPart {
-    match block {
-        ContentBlock::Text(text) => ContentPart::text(text.text),
-        ContentBlock::Image(image) => ContentPart::image(image.data, image.mime_type),
-        other => ContentPart::text(serde_json::to_string(&other).unwrap_or_default()),
-    }
 }
 
 /// What a [`Toolbox`] does with an MCP server's tools: register them, and list them again when

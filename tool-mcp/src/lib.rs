@@ -3,6 +3,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod client;
+mod content;
 mod server;
 
 // Names the documentation links to.
@@ -13,8 +14,10 @@ pub use self::client::{McpCallError, McpClient, McpTools, McpToolsError, Toolbox
 pub use self::server::{
     Authorization, DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_MAX_IN_FLIGHT_PER_SESSION, DEFAULT_MAX_QUEUED, DEFAULT_MAX_SESSIONS,
-    DEFAULT_MAX_STREAMS_PER_SESSION, DEFAULT_PAGE_SIZE, DEFAULT_SESSION_IDLE, Drained, HttpBody,
-    HttpLimits, InvalidToken, Limited, McpServer, Protected, ShutdownHandle,
+    DEFAULT_MAX_STREAMS_PER_SESSION, DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION, DEFAULT_PAGE_SIZE,
+    DEFAULT_SESSION_IDLE, Drained, HttpBody, HttpLimits, InvalidToken, Limited, McpServer, Prompt,
+    PromptArguments, Protected, ReadResult, Resource, ResourceRead, ResourceTemplate, Sessions,
+    ShutdownHandle, SseStream, SseStreamError,
 };
 /// The rmcp this crate is built on, so that an application names the same version.
 pub use rmcp;

@@ -95,7 +95,7 @@ impl std::error::Error for InvalidToken {}
 /// ```
 /// use std::sync::Arc;
 /// use toolwright::{Toolbox, exec::Caller};
-/// use toolwright_mcp::{Authorization, InvalidToken, McpServer};
+/// use toolwright::mcp::{Authorization, InvalidToken, McpServer};
 ///
 /// let auth = Authorization::new("https://notes.example.com/mcp", |token: String| async move {
 ///     // Call an introspection endpoint, or check a JWT with the library of your choice.

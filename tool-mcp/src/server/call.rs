@@ -1,22 +1,33 @@
 //! One `tools/call` served: approval asked of the client (elicitation) where a call is held,
 //! progress forwarded, cancellation heeded, the result written as MCP's.
 
-use std::sync::{Mutex, PoisonError};
+// Logging is deprecated from protocol revision 2026-07-28 on (SEP-2577); clients before it
+// still get a tool's log messages.
+#![expect(
+    deprecated,
+    reason = "notifications/message is sent to clients before revision 2026-07-28"
+)]
 
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::content::to_block;
 use rmcp::Peer;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction,
-    ErrorData, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    CallToolRequestParams, CallToolResult, ElicitRequestParams, ElicitationAction, ErrorData,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use toolwright_runtime::__mcp::{error_result, lookup, structured_content};
 use toolwright_runtime::{
-    Arguments, ContentPart, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
-    exec::{BatchOptions, Cancellation, Progress, ProgressSink},
+    Arguments, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
+    exec::{BatchOptions, Cancellation, LogLevel, LogMessage, Progress, ProgressSink},
 };
 
+use super::requests::{log_level, logging_level};
+use super::session::conversation_of;
+use super::sessions::SseStream;
 use super::{CANCEL_GRACE, McpServer};
 
 /// The error result of a call that needs approval nobody could give.
@@ -35,13 +46,20 @@ fn can_elicit(context: &RequestContext<RoleServer>) -> bool {
     let Some(info) = context.peer.peer_info() else {
         return false;
     };
-    let legacy = info.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str();
-    legacy
+    legacy(context)
         && info
             .capabilities
             .elicitation
             .as_ref()
             .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
+}
+
+/// Whether the request is on a protocol revision before 2026-07-28: a session's, with
+/// server-to-client requests and a log level set for the session.
+fn legacy(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the
@@ -55,49 +73,117 @@ fn unknown_tool(result: &ToolResult) -> ErrorData {
     ErrorData::invalid_params(result.text(), Some(json!({"closeMatches": matches})))
 }
 
-/// A sink whose reports go, in order, to the client as `notifications/progress`. The task that
-/// sends them starts at the first report (most calls report none), on the runtime the call
-/// arrived on (a blocking tool reports from a thread of its own), and ends when the sink is
-/// dropped.
-fn progress_forwarder(peer: Peer<RoleServer>, token: ProgressToken) -> ProgressSink {
-    let runtime = tokio::runtime::Handle::current();
-    let sender: Mutex<Option<mpsc::UnboundedSender<Progress>>> = Mutex::new(None);
-    ProgressSink::new(move |report| {
-        let mut sender = sender.lock().unwrap_or_else(PoisonError::into_inner);
-        let sender = sender.get_or_insert_with(|| {
-            let (sender, mut receiver) = mpsc::unbounded_channel::<Progress>();
-            let (peer, token) = (peer.clone(), token.clone());
-            runtime.spawn(async move {
-                while let Some(report) = receiver.recv().await {
-                    let mut param = ProgressNotificationParam::new(token.clone(), report.progress);
-                    param.total = report.total;
-                    param.message = report.message;
-                    if peer.notify_progress(param).await.is_err() {
-                        break;
+/// What a running call tells its client besides its result.
+enum Notice {
+    Progress(Progress),
+    Log(LogMessage),
+}
+
+/// The notifications of one call: its progress reports (when the request carried a progress
+/// token) and its log messages (at the client's level or above), sent to the client in the order
+/// the tool made them. The task that sends them starts at the first (most calls make none), on the
+/// runtime the call arrived on (a blocking tool reports from a thread of its own);
+/// [`flush`](Self::flush) waits for it to send the last before the call's result goes out.
+struct Notices {
+    sender: Arc<Mutex<Option<Sender>>>,
+}
+
+struct Sender {
+    notices: mpsc::UnboundedSender<Notice>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Notices {
+    /// `logs`: the least level of the log messages the client wants, when it wants any.
+    fn new(
+        peer: &Peer<RoleServer>,
+        token: Option<ProgressToken>,
+        logs: Option<LogLevel>,
+        tool: &str,
+    ) -> (Self, ProgressSink) {
+        let runtime = tokio::runtime::Handle::current();
+        let shared: Arc<Mutex<Option<Sender>>> = Arc::new(Mutex::new(None));
+        let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let send = {
+            let (shared, peer, token) = (Arc::clone(&shared), peer.clone(), token.clone());
+            let logger = tool.to_owned();
+            move |notice: Notice| {
+                let mut slot = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                if slot.is_none() {
+                    // Started once: after `flush`, a notice has no call to go before.
+                    if started.swap(true, std::sync::atomic::Ordering::AcqRel) {
+                        return;
                     }
+                    let (notices, mut receiver) = mpsc::unbounded_channel::<Notice>();
+                    let (peer, token, logger) = (peer.clone(), token.clone(), logger.clone());
+                    let task = runtime.spawn(async move {
+                        while let Some(notice) = receiver.recv().await {
+                            let sent = match notice {
+                                Notice::Progress(report) => {
+                                    let Some(token) = &token else { continue };
+                                    let mut param = ProgressNotificationParam::new(
+                                        token.clone(),
+                                        report.progress,
+                                    );
+                                    param.total = report.total;
+                                    param.message = report.message;
+                                    peer.notify_progress(param).await
+                                }
+                                Notice::Log(message) => {
+                                    let mut param = LoggingMessageNotificationParam::new(
+                                        logging_level(message.level),
+                                        message.data,
+                                    );
+                                    param.logger = Some(logger.clone());
+                                    peer.notify_logging_message(param).await
+                                }
+                            };
+                            if sent.is_err() {
+                                break;
+                            }
+                        }
+                    });
+                    *slot = Some(Sender { notices, task });
+                }
+                if let Some(sender) = &*slot {
+                    let _ = sender.notices.send(notice);
+                }
+            }
+        };
+        let send = Arc::new(send);
+        let mut sink = ProgressSink::default();
+        if token.is_some() {
+            let send = Arc::clone(&send);
+            sink = ProgressSink::new(move |report| send(Notice::Progress(report)));
+        }
+        if let Some(level) = logs {
+            sink = sink.with_log(move |message: LogMessage| {
+                if message.level >= level {
+                    send(Notice::Log(message));
                 }
             });
-            sender
-        });
-        let _ = sender.send(report);
-    })
+        }
+        (Notices { sender: shared }, sink)
+    }
+
+    /// Sends every notice made so far; those made later are dropped (their call has answered).
+    async fn flush(self) {
+        let sender = self
+            .sender
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(Sender { notices, task }) = sender {
+            drop(notices);
+            let _ = task.await;
+        }
+    }
 }
 
 /// The `CallToolResult` for a result, as [`Toolbox::encode_result`]
 /// writes it for MCP (`structuredContent` by the same rule), built straight into rmcp's type.
 fn into_call_tool_result(result: &ToolResult, output_schema: Option<&Value>) -> CallToolResult {
-    let content = result
-        .content
-        .iter()
-        .map(|part| match part {
-            ContentPart::Text { text } => ContentBlock::text(text.clone()),
-            ContentPart::Image { data, mime_type } => {
-                ContentBlock::image(data.clone(), mime_type.clone())
-            }
-            // A kind of part added to toolwright later: its JSON, as text, rather than nothing.
-            other => ContentBlock::text(serde_json::to_string(other).unwrap_or_default()),
-        })
-        .collect();
+    let content = result.content.iter().map(to_block).collect();
     // Both constructors set `resultType: complete`, required from revision 2026-07-28 on; rmcp
     // clears it for clients on older ones.
     let mut encoded = if result.is_error {
@@ -114,6 +200,36 @@ fn into_call_tool_result(result: &ToolResult, output_schema: Option<&Value>) -> 
 
 impl<C: Send + Sync + 'static> McpServer<C> {
     pub(super) async fn call(
+        &self,
+        request: CallToolRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        // The stream the response goes on, for a call that closes it (`SseStream::of`).
+        let stream = self.sessions.as_ref().and_then(|sessions| {
+            let session = context
+                .extensions
+                .get::<http::request::Parts>()?
+                .headers
+                .get("mcp-session-id")?
+                .to_str()
+                .ok()?;
+            Some(SseStream::new(
+                Arc::clone(sessions),
+                session.into(),
+                context.id.clone(),
+            ))
+        });
+        if let Some(stream) = &stream {
+            context.extensions.insert(stream.clone());
+        }
+        let answer = self.answer_call(request, context).await;
+        if let (Some(stream), Some(sessions)) = (&stream, &self.sessions) {
+            stream.answered(sessions);
+        }
+        answer
+    }
+
+    async fn answer_call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
@@ -143,13 +259,30 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
         let ctx = (self.shared.context)(&context);
         let calls = [call];
-        let mut options = BatchOptions::new();
+        let mut options = BatchOptions::new().in_conversation(conversation_of(
+            &self.session,
+            &self.shared.callers,
+            &context,
+            caller.as_ref(),
+        ));
         if let Some(caller) = caller {
             options = options.on_behalf_of(caller);
         }
-        if let Some(token) = context.meta.get_progress_token() {
-            options = options.progress(progress_forwarder(context.peer.clone(), token));
-        }
+        // Log messages the client wants: at the request's level (2026-07-28, where a request
+        // without one wants none), else at the session's (everything until it sets one).
+        let logs = match context.meta.log_level() {
+            Some(level) => Some(log_level(level)),
+            None if legacy(&context) => Some(self.session.log_level().unwrap_or(LogLevel::Debug)),
+            None => None,
+        };
+        let token = context.meta.get_progress_token();
+        let notices = if logs.is_some() || token.is_some() {
+            let (notices, sink) = Notices::new(&context.peer, token, logs, &calls[0].name);
+            options = options.progress(sink);
+            Some(notices)
+        } else {
+            None
+        };
         let stop = Cancellation::new();
         // The HTTP request's own signal: its client gone, or the server shutting down.
         let gone = context
@@ -177,6 +310,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 ));
             }
         };
+        // Every notification of the call goes out before its result: rmcp closes the request's
+        // stream with the result, and a later one would be dropped.
+        if let Some(notices) = notices {
+            notices.flush().await;
+        }
         let Some(mut result) = result else {
             return Err(ErrorData::internal_error("the call gave no result", None));
         };
