@@ -4,5 +4,6 @@ pub mod auth;
 #[path = "../support/http.rs"]
 pub mod http;
 pub mod limits;
+pub mod protocol;
 pub mod python;
 pub mod servers;

@@ -15,11 +15,11 @@
 //! (`src/scenarios/server/*.ts` of modelcontextprotocol/conformance, v0.1.16, MIT); the
 //! base64 image and audio are the suite's own test data.
 
-// Sampling and elicitation are deprecated from revision 2026-07-28 on (SEP-2577); the suite's
-// scenarios speak 2025-11-25, where a server asks its client for them.
+// Sampling's types are deprecated from revision 2026-07-28 on (SEP-2577); the suite has a
+// sampling scenario.
 #![expect(
     deprecated,
-    reason = "the suite's sampling and elicitation scenarios use server-to-client requests"
+    reason = "the suite's tools-call-sampling scenario asks for sampling"
 )]
 
 use std::net::SocketAddr;
@@ -30,34 +30,34 @@ use std::time::Duration;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
-use rmcp::model::{
+use serde_json::{Value, json};
+use toolwright::exec::{LogLevel, ResourceContents};
+use toolwright::mcp::rmcp::model::ContentBlock;
+use toolwright::mcp::rmcp::model::{
     CreateMessageRequestParams, ElicitRequestParams, ErrorData, GetPromptResult, PromptMessage,
     Role,
 };
-use rmcp::service::{RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-use rmcp::{Peer, model::ContentBlock};
-use serde_json::{Value, json};
-use toolwright::exec::{LogLevel, ResourceContents};
+use toolwright::mcp::rmcp::service::{RequestContext, RoleServer};
+use toolwright::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use toolwright::mcp::{AskClient, McpServer, Prompt, Resource, ResourceTemplate, SseStream};
 use toolwright::{CallInfo, ContentPart, DynamicTool, ToolDefinition, ToolOutput, Toolbox, tool};
-use toolwright_mcp::{McpServer, Prompt, Resource, ResourceTemplate, SseStream};
 
 /// A 1x1 PNG (the suite's test image).
 const IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /// A minimal WAV file (the suite's test audio).
 const AUDIO: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
-/// What a call knows of its connection: the client, to ask it for sampling and elicitation, and
-/// the stream its response goes on.
+/// What a call knows of its connection: how to ask the client for sampling and elicitation
+/// (on a session, or through MRTR), and the stream its response goes on.
 #[derive(Clone)]
 struct Connection {
-    peer: Peer<RoleServer>,
+    ask: Option<AskClient>,
     stream: Option<SseStream>,
 }
 
 fn connection(context: &RequestContext<RoleServer>) -> Connection {
     Connection {
-        peer: context.peer.clone(),
+        ask: AskClient::of(context),
         stream: SseStream::of(context),
     }
 }
@@ -160,9 +160,10 @@ async fn test_sampling(
         "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
         "maxTokens": 100,
     }));
-    let answer = match params {
-        Ok(params) => connection.peer.create_message(params).await,
-        Err(error) => return format!("Sampling not supported or error: {error}"),
+    let answer = match (params, &connection.ask) {
+        (Ok(params), Some(ask)) => ask.sample("sampling", params).await,
+        (Err(error), _) => return format!("Sampling not supported or error: {error}"),
+        (_, None) => return "Sampling not supported or error: not a tools/call".to_owned(),
     };
     match answer {
         Ok(result) => {
@@ -187,9 +188,10 @@ async fn elicit(connection: &Connection, message: &str, schema: Value, done: &st
         "message": message,
         "requestedSchema": schema,
     }));
-    let answer = match params {
-        Ok(params) => connection.peer.create_elicitation(params).await,
-        Err(error) => return format!("Elicitation not supported or error: {error}"),
+    let answer = match (params, &connection.ask) {
+        (Ok(params), Some(ask)) => ask.elicit("elicitation", params).await,
+        (Err(error), _) => return format!("Elicitation not supported or error: {error}"),
+        (_, None) => return "Elicitation not supported or error: not a tools/call".to_owned(),
     };
     match answer {
         Ok(result) => {

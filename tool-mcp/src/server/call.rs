@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::content::to_block;
 use rmcp::Peer;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ElicitRequestParams, ElicitationAction, ErrorData,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequestParams,
+    ElicitationAction, ErrorData, InputRequests, InputRequiredResult, InputResponses,
     LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleServer};
@@ -25,6 +26,7 @@ use toolwright_runtime::{
     exec::{BatchOptions, Cancellation, LogLevel, LogMessage, Progress, ProgressSink},
 };
 
+use super::ask::{AskClient, AskError};
 use super::requests::{log_level, logging_level};
 use super::session::conversation_of;
 use super::sessions::SseStream;
@@ -38,20 +40,6 @@ fn not_approved(call: &ToolCall, message: String) -> ToolResult {
         message,
         ResultDetail::Denied,
     )
-}
-
-/// Whether the client can be asked: it offers form elicitation on a session that negotiated a
-/// protocol revision with server-to-client requests (before 2026-07-28).
-fn can_elicit(context: &RequestContext<RoleServer>) -> bool {
-    let Some(info) = context.peer.peer_info() else {
-        return false;
-    };
-    legacy(context)
-        && info
-            .capabilities
-            .elicitation
-            .as_ref()
-            .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
 }
 
 /// Whether the request is on a protocol revision before 2026-07-28: a session's, with
@@ -201,9 +189,20 @@ fn into_call_tool_result(result: &ToolResult, output_schema: Option<&Value>) -> 
 impl<C: Send + Sync + 'static> McpServer<C> {
     pub(super) async fn call(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         mut context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
+        // The answers the client brought (MRTR): this round's, and those of the rounds before,
+        // which the server's `requestState` carried (the client answers them all, so trusting
+        // its echo gives it nothing it could not give).
+        let mut answers = request
+            .request_state
+            .take()
+            .and_then(|state| serde_json::from_str::<InputResponses>(&state).ok())
+            .unwrap_or_default();
+        answers.extend(request.input_responses.take().unwrap_or_default());
+        let ask = AskClient::new(&context, answers);
+        context.extensions.insert(ask.clone());
         // The stream the response goes on, for a call that closes it (`SseStream::of`).
         let stream = self.sessions.as_ref().and_then(|sessions| {
             let session = context
@@ -222,7 +221,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if let Some(stream) = &stream {
             context.extensions.insert(stream.clone());
         }
-        let answer = self.answer_call(request, context).await;
+        let answer = self.answer_call(request, context, &ask).await;
         if let (Some(stream), Some(sessions)) = (&stream, &self.sessions) {
             stream.answered(sessions);
         }
@@ -233,7 +232,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+        ask: &AskClient,
+    ) -> Result<CallToolResponse, ErrorData> {
         let listing = self.listing();
         let toolbox = &*listing.toolbox;
         let name = listing
@@ -320,15 +320,26 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         if let Some(interrupt) = result.interrupt() {
             let message = interrupt.message.clone();
-            result = self
-                .decide(toolbox, &calls[0], &ctx, message, &context)
-                .await;
+            match self
+                .decide(toolbox, &calls[0], &ctx, message, &context, ask)
+                .await
+            {
+                Some(decided) => result = decided,
+                None => return Ok(input_required(ask)),
+            }
         }
-        Ok(into_call_tool_result(&result, output_schema.as_ref()))
+        // A question the tool asked through MRTR: the call is answered with it, and the client
+        // calls again with the answer.
+        let asked = ask.unanswered();
+        if !asked.is_empty() {
+            return Ok(input_required_with(ask, asked));
+        }
+        Ok(into_call_tool_result(&result, output_schema.as_ref()).into())
     }
 
-    /// A call that needs approval: asks the client's user (elicitation) where the session
-    /// allows it, else answers that approval is needed.
+    /// A call that needs approval: asks the client's user (elicitation: on the session before
+    /// revision 2026-07-28, through MRTR from it on), else answers that approval is needed.
+    /// `None`: the question goes with the call's answer (`input_required`).
     async fn decide(
         &self,
         toolbox: &Toolbox<C>,
@@ -336,16 +347,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         ctx: &C,
         message: String,
         context: &RequestContext<RoleServer>,
-    ) -> ToolResult {
-        if !can_elicit(context) {
-            return not_approved(
-                call,
-                format!(
-                    "not run: this call needs a person's approval ({message}), and this MCP client \
-                     cannot ask for it"
-                ),
-            );
-        }
+        ask: &AskClient,
+    ) -> Option<ToolResult> {
         let arguments = serde_json::to_string(&call.arguments_as_map()).unwrap_or_default();
         let request = json!({
             "mode": "form",
@@ -360,11 +363,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             },
         });
         let answer = match serde_json::from_value::<ElicitRequestParams>(request) {
-            Ok(params) => context.peer.create_elicitation(params).await.ok(),
-            Err(_) => None,
+            Ok(params) => ask.elicit(APPROVAL, params).await,
+            Err(error) => Err(AskError::Failed(error.to_string())),
         };
-        match answer {
-            Some(answer)
+        Some(match answer {
+            Ok(answer)
                 if answer.action == ElicitationAction::Accept
                     && answer
                         .content
@@ -377,14 +380,37 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                     None => toolbox.approve(call, ctx).await,
                 }
             }
-            Some(_) => toolbox.reject(call, ""),
-            None => not_approved(
+            Ok(_) => toolbox.reject(call, ""),
+            Err(AskError::InputRequired) => return None,
+            Err(AskError::Failed(_)) => not_approved(
                 call,
                 format!(
                     "not run: this call needs a person's approval ({message}), and the client \
                      gave no answer"
                 ),
             ),
-        }
+            Err(_) => not_approved(
+                call,
+                format!(
+                    "not run: this call needs a person's approval ({message}), and this MCP client \
+                     cannot ask for it"
+                ),
+            ),
+        })
     }
+}
+
+/// The key of the approval question asked through MRTR.
+const APPROVAL: &str = "toolwright/approval";
+
+/// The `input_required` answer of a call whose approval question is still open.
+fn input_required(ask: &AskClient) -> CallToolResponse {
+    input_required_with(ask, ask.unanswered())
+}
+
+/// The `input_required` answer of a call with the questions `asked`: the answers so far ride in
+/// `requestState`, so that a question answered in an earlier round stays answered.
+fn input_required_with(ask: &AskClient, asked: InputRequests) -> CallToolResponse {
+    let state = serde_json::to_string(ask.answers()).ok();
+    CallToolResponse::InputRequired(InputRequiredResult::new(Some(asked), state))
 }

@@ -1,6 +1,7 @@
 //! A toolbox as an MCP server: rmcp's [`ServerHandler`] over an `Arc<Toolbox<C>>`.
 
 mod answers;
+mod ask;
 mod auth;
 mod call;
 mod delegate;
@@ -11,6 +12,7 @@ mod requests;
 mod session;
 mod sessions;
 
+pub use self::ask::{AskClient, AskError};
 pub use self::auth::{Authorization, HttpBody, InvalidToken, Protected};
 pub(crate) use self::limited::RequestGone;
 pub use self::limited::{Drained, Limited, ShutdownHandle};
@@ -753,9 +755,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context)
-            .await
-            .map(CallToolResponse::from)
+        self.call(request, context).await
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {

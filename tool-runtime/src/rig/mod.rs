@@ -343,6 +343,16 @@ fn output(content: Content) -> ToolOutput {
                 ImageMediaType::from_mime_type(&mime_type),
                 None,
             ),
+            // rig's tool results carry text and images: anything else as its fallback text.
+            other => {
+                let text = other.fallback_text().unwrap_or_default();
+                tracing::warn!(
+                    target: "toolwright::lint",
+                    provider = "rig",
+                    "a tool result's part cannot go in a rig tool result; sent as text: {text}"
+                );
+                ToolResultContent::text(text)
+            }
         })
         .collect();
     // Never empty here: a part that is not text was found above.

@@ -27,9 +27,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 ///     let options = BatchOptions::new().in_conversation(conversation.clone());
 ///     block_on(tools.execute_all_with(&bad, &(), options)).remove(0)
 /// };
-/// assert!(!run(&alice).is_budget_exhausted());
-/// assert!(run(&alice).is_budget_exhausted()); // alice's second invalid call in a row
-/// assert!(!run(&bob).is_budget_exhausted()); // bob's first
+/// assert!(run(&alice).budget_exhausted().is_none());
+/// assert!(run(&alice).budget_exhausted().is_some()); // alice's second invalid call in a row
+/// assert!(run(&bob).budget_exhausted().is_none()); // bob's first
 /// ```
 #[derive(Clone, Default)]
 pub struct Conversation(Arc<Counts>);
