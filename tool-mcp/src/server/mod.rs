@@ -5,9 +5,11 @@ mod ask;
 mod auth;
 mod call;
 mod delegate;
+mod handler;
 mod limited;
 mod limits;
 mod offer;
+mod offering;
 mod requests;
 mod session;
 mod sessions;
@@ -31,25 +33,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
-#[expect(
-    deprecated,
-    reason = "logging is deprecated from revision 2026-07-28 on (SEP-2577); clients before it set the level"
-)]
-use rmcp::model::SetLevelRequestParams;
-use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam,
-    ServerCapabilities, ServerConfig, ServerNotification, SubscribeRequestParams,
-    SubscriptionFilter, Tool as McpTool, UnsubscribeRequestParams,
-};
+use rmcp::model::{CacheScope, Implementation, Tool as McpTool};
 use rmcp::service::{RequestContext, RoleServer, RunningService, ServerInitializeError};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{Peer, ServerHandler, ServiceExt};
+use rmcp::{Peer, ServiceExt};
 
-use toolwright_runtime::__mcp::{EchoName, stand_ins};
+use toolwright_runtime::__mcp::stand_ins;
 use toolwright_runtime::provider::Provider;
 use toolwright_runtime::{
     Toolbox,
@@ -58,6 +48,8 @@ use toolwright_runtime::{
 };
 
 // Names the documentation links to.
+#[cfg(doc)]
+use rmcp::ServerHandler;
 #[cfg(doc)]
 use toolwright_runtime::CallInfo;
 
@@ -303,102 +295,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// Offers `resource` too (builder style; [`add_resource`](Self::add_resource) on a running
-    /// server). Declare at least one resource or template before serving for the server to
-    /// announce the `resources` capability.
-    #[must_use]
-    pub fn with_resource(self, resource: Resource) -> Self {
-        self.change_offers(|offers| offers.resources.push(resource));
-        self
-    }
-
-    /// Offers the resources `template` matches too.
-    #[must_use]
-    pub fn with_resource_template(self, template: ResourceTemplate) -> Self {
-        self.change_offers(|offers| offers.templates.push(template));
-        self
-    }
-
-    /// Offers `prompt` too (builder style; [`add_prompt`](Self::add_prompt) on a running
-    /// server).
-    #[must_use]
-    pub fn with_prompt(self, prompt: Prompt) -> Self {
-        self.change_offers(|offers| offers.prompts.push(prompt));
-        self
-    }
-
-    /// Serves what `handler` offers beside the tools: for each of resources, prompts,
-    /// completion and logging that its `get_info` announces, its methods answer instead of the
-    /// resources and prompts declared here (an application's own rmcp handler, for the parts it
-    /// writes itself). Tools are always the toolbox's.
-    #[must_use]
-    pub fn with_handler(mut self, handler: impl ServerHandler) -> Self {
-        self.handler = Some(Arc::new(handler));
-        self
-    }
-
-    /// Cache hints for list and read results (protocol revision 2026-07-28). Without them rmcp
-    /// sends the most careful ones: stale at once, private.
-    #[must_use]
-    pub fn cache_hints(mut self, hints: CacheHints) -> Self {
-        self.cache_hints = Some(hints);
-        self
-    }
-
-    /// How many resources one session may subscribe to at once (256 by default): one more is
-    /// refused with `-32602`, naming the limit.
-    #[must_use]
-    pub fn max_subscriptions(mut self, subscriptions: usize) -> Self {
-        self.max_subscriptions = subscriptions;
-        self
-    }
-
-    /// Offers `resource` from now on (replacing one at the same URI) and sends
-    /// `notifications/resources/list_changed` to every client that listens; returns how many
-    /// were told.
-    pub async fn add_resource(&self, resource: Resource) -> usize {
-        self.change_offers(|offers| {
-            offers
-                .resources
-                .retain(|known| known.uri() != resource.uri());
-            offers.resources.push(resource);
-        });
-        self.notify(&Change::Resources).await
-    }
-
-    /// Stops offering the resource at `uri` and tells the clients that listen; returns how
-    /// many were told (none when there was no such resource).
-    pub async fn remove_resource(&self, uri: &str) -> usize {
-        let mut removed = false;
-        self.change_offers(|offers| {
-            let before = offers.resources.len();
-            offers.resources.retain(|known| known.uri() != uri);
-            removed = offers.resources.len() != before;
-        });
-        if removed {
-            self.notify(&Change::Resources).await
-        } else {
-            0
-        }
-    }
-
-    /// Offers `prompt` from now on (replacing one of the same name) and sends
-    /// `notifications/prompts/list_changed` to every client that listens; returns how many were
-    /// told.
-    pub async fn add_prompt(&self, prompt: Prompt) -> usize {
-        self.change_offers(|offers| {
-            offers.prompts.retain(|known| known.name() != prompt.name());
-            offers.prompts.push(prompt);
-        });
-        self.notify(&Change::Prompts).await
-    }
-
-    /// Says the resource at `uri` changed: every client subscribed to it gets
-    /// `notifications/resources/updated`. Returns how many were told.
-    pub async fn resource_updated(&self, uri: &str) -> usize {
-        self.notify(&Change::Resource(uri.to_owned())).await
-    }
-
     /// The toolbox served now.
     pub fn toolbox(&self) -> Arc<Toolbox<C>> {
         Arc::clone(&self.listing().toolbox)
@@ -418,100 +314,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .write()
             .unwrap_or_else(PoisonError::into_inner) = listing;
         Ok(self.notify(&Change::Tools).await)
-    }
-
-    /// Tells every client that listens for `change`; forgets those whose connection closed.
-    /// Returns how many were told.
-    async fn notify(&self, change: &Change) -> usize {
-        let listeners = std::mem::take(
-            &mut *self
-                .shared
-                .listeners
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        let mut kept = Vec::with_capacity(listeners.len());
-        let mut told = 0;
-        for listener in listeners {
-            let notification = match change {
-                Change::Tools => ServerNotification::ToolListChangedNotification(
-                    rmcp::model::ToolListChangedNotification::default(),
-                ),
-                Change::Prompts => ServerNotification::PromptListChangedNotification(
-                    rmcp::model::PromptListChangedNotification::default(),
-                ),
-                Change::Resources => ServerNotification::ResourceListChangedNotification(
-                    rmcp::model::ResourceListChangedNotification::default(),
-                ),
-                Change::Resource(uri) => ServerNotification::ResourceUpdatedNotification(
-                    rmcp::model::ResourceUpdatedNotification::new(
-                        ResourceUpdatedNotificationParam::new(uri.clone()),
-                    ),
-                ),
-            };
-            let keep = match &listener {
-                Listener::Session(peer, session) => {
-                    if peer.is_transport_closed() {
-                        false
-                    } else if matches!(change, Change::Resource(uri) if !session.subscribed(uri)) {
-                        true
-                    } else {
-                        let sent = peer.send_notification(notification).await.is_ok();
-                        told += usize::from(sent);
-                        sent
-                    }
-                }
-                Listener::Subscription(sink) => match sink.send(notification).await {
-                    Ok(()) => {
-                        told += 1;
-                        true
-                    }
-                    // Not what this stream asked for: it stays for what it did.
-                    Err(
-                        rmcp::service::SubscriptionSendError::NotificationNotAccepted(_)
-                        | rmcp::service::SubscriptionSendError::UnsupportedNotification(_),
-                    ) => true,
-                    Err(_) => false,
-                },
-            };
-            if keep {
-                kept.push(listener);
-            }
-        }
-        self.shared
-            .listeners
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend(kept);
-        told
-    }
-
-    fn change_offers(&self, change: impl FnOnce(&mut offer::Offers)) {
-        let mut offers = self
-            .shared
-            .offers
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        change(Arc::make_mut(&mut offers));
-    }
-
-    fn offers(&self) -> Arc<offer::Offers> {
-        Arc::clone(
-            &self
-                .shared
-                .offers
-                .read()
-                .unwrap_or_else(PoisonError::into_inner),
-        )
-    }
-
-    /// The same server for a new connection: what the server offers shared, the connection's
-    /// own state (log level, subscriptions, retry budget) fresh.
-    fn for_connection(&self) -> Self {
-        McpServer {
-            session: Arc::new(session::Session::new()),
-            ..self.clone()
-        }
     }
 
     /// Serves one client over `transport` (`rmcp::transport::stdio()`, a child's pipes, any
@@ -644,233 +446,4 @@ pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Option<Caller> 
         .extensions
         .get::<Caller>()
         .cloned()
-}
-
-impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
-    #[expect(
-        deprecated,
-        reason = "logging is deprecated from revision 2026-07-28 on (SEP-2577); clients before it use it"
-    )]
-    fn get_info(&self) -> ServerConfig {
-        let offers = self.offers();
-        let handler = self.handler.as_ref().map(|handler| handler.capabilities());
-        let mut capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_tool_list_changed()
-            .enable_logging()
-            .build();
-        capabilities.resources = match &handler {
-            Some(theirs) if theirs.resources.is_some() => theirs.resources.clone(),
-            _ => offers.has_resources().then(|| {
-                let mut resources = rmcp::model::ResourcesCapability::default();
-                resources.subscribe = Some(true);
-                resources.list_changed = Some(true);
-                resources
-            }),
-        };
-        capabilities.prompts = match &handler {
-            Some(theirs) if theirs.prompts.is_some() => theirs.prompts.clone(),
-            _ => (!offers.prompts.is_empty()).then(|| {
-                let mut prompts = rmcp::model::PromptsCapability::default();
-                prompts.list_changed = Some(true);
-                prompts
-            }),
-        };
-        capabilities.completions = match &handler {
-            Some(theirs) if theirs.completions.is_some() => theirs.completions.clone(),
-            _ => offers.has_completions().then(Default::default),
-        };
-        let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
-        if let Some(instructions) = &self.instructions {
-            config = config.with_instructions(instructions.clone());
-        }
-        config
-    }
-
-    async fn list_tools(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let listing = self.listing();
-        // A caller sees only the tools it may call.
-        let visible: Vec<&McpTool> = match caller_of(&context) {
-            None => listing.tools.iter().collect(),
-            Some(caller) => listing
-                .tools
-                .iter()
-                .zip(&listing.names)
-                .filter(|(_, name)| listing.toolbox.may_call(&caller, name))
-                .map(|(tool, _)| tool)
-                .collect(),
-        };
-        let start = match request.and_then(|request| request.cursor) {
-            None => 0,
-            Some(cursor) => cursor
-                .parse::<usize>()
-                .ok()
-                .filter(|at| *at <= visible.len())
-                .ok_or_else(|| {
-                    ErrorData::invalid_params(
-                        format!(
-                            "invalid cursor {}: use the `nextCursor` of the page before",
-                            EchoName(&cursor)
-                        ),
-                        None,
-                    )
-                })?,
-        };
-        let end = start.saturating_add(self.page_size).min(visible.len());
-        let mut page = ListToolsResult::with_all_items(
-            visible[start..end]
-                .iter()
-                .map(|&tool| tool.clone())
-                .collect(),
-        );
-        if end < visible.len() {
-            page.next_cursor = Some(end.to_string());
-        }
-        Ok(page)
-    }
-
-    fn get_tool(&self, name: &str) -> Option<McpTool> {
-        // `name` is the name the client calls: the one in the list. rmcp asks outside a
-        // request context (to check `Mcp-Param-*` headers against the tool's schema); the
-        // caller comes from the authorization layer's task-local, so that a tool the caller may
-        // not call is as absent here as in `tools/list`.
-        let listing = self.listing();
-        let (tool, toolbox_name) = listing
-            .tools
-            .iter()
-            .zip(&listing.names)
-            .find(|(tool, _)| tool.name == name)?;
-        let hidden = auth::CALLER
-            .try_with(|caller| !listing.toolbox.may_call(caller, toolbox_name))
-            .unwrap_or(false);
-        (!hidden).then(|| tool.clone())
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context).await
-    }
-
-    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        self.listen_to(Listener::Session(context.peer, Arc::clone(&self.session)));
-    }
-
-    async fn list_resources(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        self.answer_list_resources(request, context).await
-    }
-
-    async fn list_resource_templates(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.answer_list_resource_templates(request, context).await
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        self.answer_read_resource(request, context).await
-    }
-
-    async fn subscribe(
-        &self,
-        request: SubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.answer_subscribe(request, context).await
-    }
-
-    async fn unsubscribe(
-        &self,
-        request: UnsubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.answer_unsubscribe(request, context).await
-    }
-
-    async fn list_prompts(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        self.answer_list_prompts(request, context).await
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        self.answer_get_prompt(request, context).await
-    }
-
-    async fn complete(
-        &self,
-        request: CompleteRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        self.answer_complete(request, context).await
-    }
-
-    #[expect(
-        deprecated,
-        reason = "logging is deprecated from revision 2026-07-28 on (SEP-2577); clients before it set the level"
-    )]
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.answer_set_level(request, context).await
-    }
-
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
-        let offers = self.offers();
-        let mut accepted = SubscriptionFilter::builder().tools_list_changed();
-        if !offers.prompts.is_empty() {
-            accepted = accepted.prompts_list_changed();
-        }
-        if offers.has_resources() {
-            accepted = accepted.resources_list_changed();
-        }
-        let mut accepted = accepted.build();
-        // Each resource asked for that exists, up to the subscription limit.
-        if offers.has_resources() {
-            accepted.resource_subscriptions =
-                requested.resource_subscriptions.as_ref().map(|uris| {
-                    uris.iter()
-                        .filter(|uri| offers.knows(uri))
-                        .take(self.max_subscriptions)
-                        .cloned()
-                        .collect()
-                });
-        }
-        Some(accepted)
-    }
-
-    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
-        let sink = context.sink().clone();
-        let id = sink.id().clone();
-        self.listen_to(Listener::Subscription(sink));
-        context.cancelled().await;
-        self.forget_subscription(&id);
-        Ok(())
-    }
 }

@@ -12,6 +12,10 @@ use rmcp::model::{
 };
 use toolwright_runtime::exec::{BoxFuture, ResourceContents};
 
+// Names the documentation links to.
+#[cfg(doc)]
+use toolwright_runtime::exec::Caller;
+
 /// What reading a resource gives: its contents (one resource may hold several, a folder's
 /// files, say), or the error the client gets (`ErrorData::resource_not_found` for an unknown
 /// URI).
@@ -132,9 +136,8 @@ impl Resource {
         self
     }
 
-    /// Scopes a caller needs to see and read it (an authorized request's
-    /// [`Caller`](toolwright_runtime::exec::Caller)); a caller without them is told it does not
-    /// exist, as for a tool.
+    /// Scopes a caller needs to see and read it (an authorized request's [`Caller`]); a caller
+    /// without them is told it does not exist, as for a tool.
     #[must_use]
     pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
         self.scopes = scopes.into_iter().map(Into::into).collect();

@@ -47,8 +47,7 @@ pub struct ToolDefinition {
     /// Whether `#[tool]` or `#[toolset]` built it (from a fn), so that what it is told to change
     /// names their options; otherwise it was built at run time.
     pub(crate) from_attribute: bool,
-    /// The parameters schema as the application wrote it ([`ToolDefinition::new`]), sent as
-    /// written where a form takes it (MCP's `inputSchema`).
+    /// The schema as the application wrote it ([`ToolDefinition::new`]), for MCP.
     pub(crate) written: Option<std::sync::Arc<Value>>,
     compiled: Kept<CompiledSchema>,
     forms: FormCache,
@@ -121,8 +120,9 @@ impl ToolDefinition {
         description: impl Into<String>,
         parameters: Value,
     ) -> Result<Self, SchemaError> {
-        let written =
-            is_object_schema(&parameters).then(|| std::sync::Arc::new(parameters.clone()));
+        // MCP's `inputSchema` takes a schema that says it describes an object as written.
+        let written = (parameters.get("type").and_then(Value::as_str) == Some("object"))
+            .then(|| std::sync::Arc::new(parameters.clone()));
         let mut definition = ToolDefinition::from_canonical(
             name.into(),
             description.into(),
@@ -595,10 +595,4 @@ impl Serialize for ToolDefinition {
         }
         map.end()
     }
-}
-
-/// Whether `schema` says outright that it describes an object (`"type": "object"`): MCP's
-/// `inputSchema` takes such a schema as written.
-fn is_object_schema(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("object")
 }

@@ -1,0 +1,250 @@
+//! rmcp's handler: each request of the protocol answered by the server's part for it.
+
+use std::sync::Arc;
+
+use rmcp::ServerHandler;
+#[expect(
+    deprecated,
+    reason = "logging is deprecated from revision 2026-07-28 on (SEP-2577); clients before it set the level"
+)]
+use rmcp::model::SetLevelRequestParams;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool as McpTool, UnsubscribeRequestParams,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use toolwright_runtime::__mcp::EchoName;
+
+use super::{Listener, McpServer, auth, caller_of};
+
+impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
+    #[expect(
+        deprecated,
+        reason = "logging is deprecated from revision 2026-07-28 on (SEP-2577); clients before it use it"
+    )]
+    fn get_info(&self) -> ServerConfig {
+        let offers = self.offers();
+        let handler = self.handler.as_ref().map(|handler| handler.capabilities());
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_logging()
+            .build();
+        capabilities.resources = match &handler {
+            Some(theirs) if theirs.resources.is_some() => theirs.resources.clone(),
+            _ => offers.has_resources().then(|| {
+                let mut resources = rmcp::model::ResourcesCapability::default();
+                resources.subscribe = Some(true);
+                resources.list_changed = Some(true);
+                resources
+            }),
+        };
+        capabilities.prompts = match &handler {
+            Some(theirs) if theirs.prompts.is_some() => theirs.prompts.clone(),
+            _ => (!offers.prompts.is_empty()).then(|| {
+                let mut prompts = rmcp::model::PromptsCapability::default();
+                prompts.list_changed = Some(true);
+                prompts
+            }),
+        };
+        capabilities.completions = match &handler {
+            Some(theirs) if theirs.completions.is_some() => theirs.completions.clone(),
+            _ => offers.has_completions().then(Default::default),
+        };
+        let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
+        if let Some(instructions) = &self.instructions {
+            config = config.with_instructions(instructions.clone());
+        }
+        config
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let listing = self.listing();
+        // A caller sees only the tools it may call.
+        let visible: Vec<&McpTool> = match caller_of(&context) {
+            None => listing.tools.iter().collect(),
+            Some(caller) => listing
+                .tools
+                .iter()
+                .zip(&listing.names)
+                .filter(|(_, name)| listing.toolbox.may_call(&caller, name))
+                .map(|(tool, _)| tool)
+                .collect(),
+        };
+        let start = match request.and_then(|request| request.cursor) {
+            None => 0,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .ok()
+                .filter(|at| *at <= visible.len())
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(
+                        format!(
+                            "invalid cursor {}: use the `nextCursor` of the page before",
+                            EchoName(&cursor)
+                        ),
+                        None,
+                    )
+                })?,
+        };
+        let end = start.saturating_add(self.page_size).min(visible.len());
+        let mut page = ListToolsResult::with_all_items(
+            visible[start..end]
+                .iter()
+                .map(|&tool| tool.clone())
+                .collect(),
+        );
+        if end < visible.len() {
+            page.next_cursor = Some(end.to_string());
+        }
+        Ok(page)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<McpTool> {
+        // `name` is the name the client calls: the one in the list. rmcp asks outside a
+        // request context (to check `Mcp-Param-*` headers against the tool's schema); the
+        // caller comes from the authorization layer's task-local, so that a tool the caller may
+        // not call is as absent here as in `tools/list`.
+        let listing = self.listing();
+        let (tool, toolbox_name) = listing
+            .tools
+            .iter()
+            .zip(&listing.names)
+            .find(|(tool, _)| tool.name == name)?;
+        let hidden = auth::CALLER
+            .try_with(|caller| !listing.toolbox.may_call(caller, toolbox_name))
+            .unwrap_or(false);
+        (!hidden).then(|| tool.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.call(request, context).await
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.listen_to(Listener::Session(context.peer, Arc::clone(&self.session)));
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.answer_list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.answer_list_resource_templates(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.answer_read_resource(request, context).await
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.answer_subscribe(request, context).await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.answer_unsubscribe(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.answer_list_prompts(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.answer_get_prompt(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.answer_complete(request, context).await
+    }
+
+    #[expect(
+        deprecated,
+        reason = "logging is deprecated from revision 2026-07-28 on (SEP-2577); clients before it set the level"
+    )]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.answer_set_level(request, context).await
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let offers = self.offers();
+        let mut accepted = SubscriptionFilter::builder().tools_list_changed();
+        if !offers.prompts.is_empty() {
+            accepted = accepted.prompts_list_changed();
+        }
+        if offers.has_resources() {
+            accepted = accepted.resources_list_changed();
+        }
+        let mut accepted = accepted.build();
+        // Each resource asked for that exists, up to the subscription limit.
+        if offers.has_resources() {
+            accepted.resource_subscriptions =
+                requested.resource_subscriptions.as_ref().map(|uris| {
+                    uris.iter()
+                        .filter(|uri| offers.knows(uri))
+                        .take(self.max_subscriptions)
+                        .cloned()
+                        .collect()
+                });
+        }
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        let sink = context.sink().clone();
+        let id = sink.id().clone();
+        self.listen_to(Listener::Subscription(sink));
+        context.cancelled().await;
+        self.forget_subscription(&id);
+        Ok(())
+    }
+}
