@@ -236,6 +236,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if let Some(handler) = self.delegate(Area::Resources) {
             return handler.subscribe(request, context).await;
         }
+        // Updates go to a session: without one, nothing could ever reach the subscriber.
+        let parts = context.extensions.get::<http::request::Parts>();
+        if parts.is_some_and(|parts| !parts.headers.contains_key("mcp-session-id")) {
+            return Err(ErrorData::invalid_request(
+                "resources/subscribe needs a session, and this request has none (stateless \
+                 HTTP): updates could never reach you. Use a server with sessions, or \
+                 subscriptions/listen (protocol revision 2026-07-28)",
+                None,
+            ));
+        }
         let offers = self.offers();
         let caller = caller_of(&context);
         let uri = request.uri;
