@@ -4,7 +4,7 @@
 //! two replicas on one port) and runs this against it.
 //!
 //! ```text
-//! cargo bench -p toolwright-benches --bench mcp_load -- --url http://127.0.0.1:8000/mcp --clients 50 --calls 200 [--token TOKEN]
+//! cargo bench -p toolwright-benches --bench mcp_load -- --url http://127.0.0.1:8000/mcp --clients 50 --calls 200 [--token TOKEN] [--numbers-only]
 //! cargo bench -p toolwright-benches --bench mcp_load -- --url URL --flood no-token|big-body --requests 10000 [--token TOKEN]
 //! ```
 //!
@@ -28,6 +28,8 @@ struct Options {
     fresh_connections: bool,
     /// A bearer token sent with every request (a server run with `--token`).
     token: Option<String>,
+    /// Every call's numbers as numbers (a server without coercion, bare rmcp, takes no text).
+    numbers_only: bool,
     /// Requests the server must refuse, instead of calls: `no-token` or `big-body`.
     flood: Option<String>,
     requests: usize,
@@ -40,6 +42,7 @@ fn options() -> Option<Options> {
         calls: 200,
         fresh_connections: false,
         token: None,
+        numbers_only: false,
         flood: None,
         requests: 10_000,
     };
@@ -51,6 +54,7 @@ fn options() -> Option<Options> {
             "--calls" => options.calls = args.next()?.parse().ok()?,
             "--fresh-connections" => options.fresh_connections = true,
             "--token" => options.token = Some(args.next()?),
+            "--numbers-only" => options.numbers_only = true,
             "--flood" => options.flood = Some(args.next()?),
             "--requests" => options.requests = args.next()?.parse().ok()?,
             // cargo bench passes `--bench`.
@@ -67,6 +71,7 @@ async fn client(
     calls: usize,
     fresh_connections: bool,
     token: Option<String>,
+    numbers_only: bool,
 ) -> Result<Vec<Duration>, String> {
     let mut config = StreamableHttpClientTransportConfig::with_uri(url);
     if let Some(token) = token {
@@ -92,7 +97,7 @@ async fn client(
             i64::try_from(n).unwrap_or(0),
         );
         // Every other call sends its numbers as text: the coercion path too.
-        let arguments = if n % 2 == 0 {
+        let arguments = if numbers_only || n % 2 == 0 {
             json!({"a": a, "b": b})
         } else {
             json!({"a": a.to_string(), "b": b.to_string()})
@@ -237,6 +242,7 @@ fn main() {
                     options.calls,
                     options.fresh_connections,
                     options.token.clone(),
+                    options.numbers_only,
                 ))
             })
             .collect();

@@ -378,3 +378,95 @@ async fn a_session_belongs_to_the_caller_that_opened_it() {
     assert_eq!(response.status(), 200);
     assert!(response.text().await.unwrap().contains("read_note"));
 }
+
+#[tokio::test]
+async fn resources_and_prompts_a_caller_lacks_the_scope_for_are_hidden_and_budgets_are_per_caller()
+{
+    use rmcp::model::{GetPromptRequestParams, GetPromptResult, ReadResourceRequestParams};
+    use toolwright::exec::ResourceContents;
+    use toolwright::mcp::{Prompt, Resource};
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let server = McpServer::new(Arc::new(toolbox().with_retry_budget(2)), ())
+        .unwrap()
+        .with_resource(Resource::text(
+            "notes://public",
+            "public",
+            "text/plain",
+            "hello",
+        ))
+        .with_resource(
+            Resource::new("notes://drafts", "drafts", |read| async move {
+                Ok(vec![ResourceContents::text(read.uri, None, "draft")])
+            })
+            .scopes(["write"]),
+        )
+        .with_prompt(Prompt::fixed("summarize", Vec::new()))
+        .with_prompt(
+            Prompt::new("rewrite", |_| async {
+                Ok(GetPromptResult::new(Vec::new()))
+            })
+            .scopes(["write"]),
+        );
+    let service =
+        authorization(&format!("http://{address}/mcp")).protect(server.http_service(false));
+    crate::http::serve_on(listener, service);
+
+    let reader = client(address, READER).await;
+    let writer = client(address, WRITER).await;
+    let uris = |resources: Vec<rmcp::model::Resource>| -> Vec<String> {
+        resources.into_iter().map(|resource| resource.uri).collect()
+    };
+    assert_eq!(
+        uris(reader.list_all_resources().await.unwrap()),
+        ["notes://public"]
+    );
+    assert_eq!(
+        uris(writer.list_all_resources().await.unwrap()),
+        ["notes://public", "notes://drafts"]
+    );
+    let hidden = reader
+        .read_resource(ReadResourceRequestParams::new("notes://drafts"))
+        .await
+        .unwrap_err();
+    assert!(hidden.to_string().contains("no resource at"), "{hidden}");
+    assert!(
+        writer
+            .read_resource(ReadResourceRequestParams::new("notes://drafts"))
+            .await
+            .is_ok()
+    );
+    let names = |prompts: Vec<rmcp::model::Prompt>| -> Vec<String> {
+        prompts.into_iter().map(|prompt| prompt.name).collect()
+    };
+    assert_eq!(
+        names(reader.list_all_prompts().await.unwrap()),
+        ["summarize"]
+    );
+    assert_eq!(
+        names(writer.list_all_prompts().await.unwrap()),
+        ["summarize", "rewrite"]
+    );
+    let refused = reader
+        .get_prompt(GetPromptRequestParams::new("rewrite"))
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("unknown prompt"), "{refused}");
+
+    // Stateless, but each caller authenticated: a caller's invalid calls count across its
+    // requests, and never against another caller.
+    let bad = || call("read_note", json!({"id": "seven"}));
+    let spent =
+        |result: &rmcp::model::CallToolResult| text(result).contains("do not call it again");
+    assert!(!spent(&reader.call_tool(bad()).await.unwrap()));
+    assert!(!spent(&writer.call_tool(bad()).await.unwrap()));
+    assert!(
+        spent(&reader.call_tool(bad()).await.unwrap()),
+        "the reader's second"
+    );
+    assert!(
+        spent(&writer.call_tool(bad()).await.unwrap()),
+        "the writer's second"
+    );
+}

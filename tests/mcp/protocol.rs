@@ -691,8 +691,10 @@ fn a_schema_the_application_wrote_reaches_mcp_as_written() {
         "properties": {"address": {"$ref": "#/$defs/address"}},
         "additionalProperties": false,
     });
-    let definition =
-        toolwright::ToolDefinition::new("locate", "Find an address.", schema.clone()).unwrap();
+    let icons = json!([{"src": "https://example.com/pin.png", "mimeType": "image/png"}]);
+    let definition = toolwright::ToolDefinition::new("locate", "Find an address.", schema.clone())
+        .unwrap()
+        .with_option("icons", icons.clone());
     let tools = Toolbox::new()
         .with(toolwright::DynamicTool::new(definition, |_, _: &()| {
             "here".to_owned()
@@ -702,6 +704,7 @@ fn a_schema_the_application_wrote_reaches_mcp_as_written() {
         .tools_for(toolwright::provider::Provider::Mcp)
         .unwrap();
     assert_eq!(form.entries()[0]["inputSchema"], schema);
+    assert_eq!(form.entries()[0]["icons"], icons);
     // Derived forms still get the rewrites: OpenAI's has no `$schema`.
     let openai = tools
         .tools_for(toolwright::provider::Provider::OpenAiChat)

@@ -838,6 +838,85 @@ fn images_and_options_go_where_each_provider_takes_them() {
 }
 
 #[test]
+fn audio_resources_and_links_go_where_each_provider_takes_them_and_as_text_elsewhere() {
+    use serde_json::Map;
+    use toolwright::exec::ResourceContents;
+    use toolwright::{ContentPart, DynamicTool, ToolDefinition, ToolOutput, Toolbox};
+
+    let def = ToolDefinition::new("fetch", "Fetch things.", json!({})).unwrap();
+    let fetch = DynamicTool::new(def, |_: Map<String, Value>, _: &()| {
+        ToolOutput::parts(vec![
+            ContentPart::audio("UklGRg==", "audio/wav"),
+            ContentPart::resource(ResourceContents::text(
+                "notes://1",
+                Some("text/plain"),
+                "first note",
+            )),
+            ContentPart::resource(ResourceContents::blob(
+                "notes://2",
+                Some("application/octet-stream"),
+                "AAE=",
+            )),
+            ContentPart::resource_link("notes://3", "third note"),
+        ])
+    });
+    let tools = Toolbox::new().with(fetch).unwrap();
+    let call = ToolCall::new("c1", "fetch", "{}");
+    let result = tools.execute_blocking(&call, &());
+    let encode = |provider| tools.encode_result(provider, &call, &result).unwrap();
+    let audio =
+        "[an audio clip (audio/wav) was left out: this provider's tool results carry no audio]";
+    let text = "[resource notes://1 (text/plain)]\nfirst note";
+    let blob = "[a resource notes://2 (application/octet-stream, binary) was left out: this provider's tool results carry no such data]";
+    let link = "[resource link: third note <notes://3>]";
+    // MCP carries every kind as its own block.
+    assert_eq!(
+        encode(Provider::Mcp),
+        json!({"content": [
+            {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": "notes://1", "mimeType": "text/plain", "text": "first note"}},
+            {"type": "resource", "resource": {"uri": "notes://2", "mimeType": "application/octet-stream", "blob": "AAE="}},
+            {"type": "resource_link", "uri": "notes://3", "name": "third note"},
+        ], "isError": false})
+    );
+    // Anthropic: a text resource as a plain-text document; the rest as their text.
+    assert_eq!(
+        encode(Provider::Anthropic)["content"],
+        json!([
+            {"type": "text", "text": audio},
+            {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "first note"}, "title": "notes://1"},
+            {"type": "text", "text": blob},
+            {"type": "text", "text": link},
+        ])
+    );
+    // The text-only channels: every part there as its text, none dropped.
+    assert_eq!(
+        encode(Provider::OpenAiChat)["content"],
+        json!([audio, text, blob, link].join("\n"))
+    );
+    assert_eq!(
+        encode(Provider::OpenAiResponses)["output"],
+        json!([
+            {"type": "input_text", "text": audio},
+            {"type": "input_text", "text": text},
+            {"type": "input_text", "text": blob},
+            {"type": "input_text", "text": link},
+        ])
+    );
+    assert_eq!(
+        encode(Provider::Gemini)["functionResponse"]["response"],
+        json!({"output": ([audio, text, blob, link].join("\n"))})
+    );
+    // Content parts written with serde read back the same.
+    let parts = result.content.clone().into_vec();
+    let written = serde_json::to_value(&parts).unwrap();
+    assert_eq!(written[1]["resource"]["mime_type"], "text/plain");
+    assert_eq!(written[3]["type"], "resource_link");
+    let read: Vec<ContentPart> = serde_json::from_value(written).unwrap();
+    assert_eq!(read, parts);
+}
+
+#[test]
 fn mcp_results_carry_structured_content_when_the_tool_has_an_output_schema() {
     let tools = demo::toolbox();
     let call = ToolCall::new("1", "get_weather", r#"{"city": "Paris"}"#);

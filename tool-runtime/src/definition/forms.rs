@@ -237,6 +237,12 @@ fn mcp_entry(
             serde_json::to_value(definition.annotations()).unwrap_or(Value::Null),
         );
     }
+    // MCP's fields a definition carries as options of the same names: icons and `_meta`.
+    for key in ["icons", "_meta"] {
+        if let Some(value) = definition.options().get(key) {
+            entry.insert(key.into(), value.clone());
+        }
+    }
     Value::Object(entry)
 }
 

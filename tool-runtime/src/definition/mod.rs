@@ -495,7 +495,8 @@ impl ToolDefinition {
         self
     }
 
-    /// Sets an option.
+    /// Sets an option. MCP's tool entry takes the options `icons` (a list of `{"src", "mimeType",
+    /// "sizes"}`) and `_meta` as its fields of those names.
     #[must_use]
     pub fn with_option(mut self, key: impl Into<String>, value: Value) -> Self {
         self.options.insert(key.into(), value);
