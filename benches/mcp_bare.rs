@@ -54,7 +54,8 @@ impl Bare {
     }
 }
 
-#[tool_handler]
+// The router the server holds (`#[tool_handler]` alone builds one at every request).
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for Bare {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -76,8 +77,12 @@ async fn main() {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true);
+    // The router built once and cloned for each request (rmcp makes a server per stateless
+    // request): building it per request, as `|| Ok(Bare::new())` would, costs more than the
+    // call itself.
+    let bare = Bare::new();
     let service = StreamableHttpService::new(
-        || Ok(Bare::new()),
+        move || Ok(bare.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     );

@@ -444,11 +444,17 @@ async fn one_clients_invalid_calls_never_spend_anothers_retry_budget() {
         "bob's first"
     );
 
-    // No session, no caller: no request is told apart from another, so none carries over.
+    // No session, no caller: no request is told apart from another, so none carries over; on
+    // a stateless server, and from a 2026-07-28 client (which has no session) of a stateful one.
     let address = serve_http(&server(), false).await;
     let anonymous = client(address, ()).await;
     for _ in 0..5 {
         assert!(!budget_spent(&anonymous.call_tool(bad()).await.unwrap()));
+    }
+    let address = serve_http(&server(), true).await;
+    let sessionless = client_2026(address, ()).await;
+    for _ in 0..5 {
+        assert!(!budget_spent(&sessionless.call_tool(bad()).await.unwrap()));
     }
 
     // In process: the conversation the application names.

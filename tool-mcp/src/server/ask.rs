@@ -78,15 +78,43 @@ struct Inner {
     route: Route,
     elicitation: bool,
     sampling: bool,
+    round: Arc<Round>,
+}
+
+/// One round of a call's questions (MRTR): the answers its client brought, and the questions
+/// asked that it has not answered yet. Every [`AskClient`] of the call shares it; the server
+/// reads it when the call ends. (Kept apart from the asker, which is made only when someone asks
+/// for it: most calls ask nothing, and reading the client's capabilities costs.)
+#[derive(Default)]
+pub(crate) struct Round {
     answers: InputResponses,
     asked: Mutex<InputRequests>,
+}
+
+impl Round {
+    pub(crate) fn new(answers: InputResponses) -> Self {
+        Round {
+            answers,
+            asked: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The answers the client has given so far.
+    pub(crate) fn answers(&self) -> &InputResponses {
+        &self.answers
+    }
+
+    /// The questions asked this round that the client has not answered yet.
+    pub(crate) fn unanswered(&self) -> InputRequests {
+        std::mem::take(&mut *self.asked.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
 impl fmt::Debug for AskClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AskClient")
             .field("route", &self.0.route)
-            .field("answers", &self.0.answers.len())
+            .field("answers", &self.0.round.answers.len())
             .finish_non_exhaustive()
     }
 }
@@ -94,11 +122,12 @@ impl fmt::Debug for AskClient {
 impl AskClient {
     /// The asker of the request `context` serves (the server's `tools/call` requests have one).
     pub fn of(context: &RequestContext<RoleServer>) -> Option<Self> {
-        context.extensions.get::<AskClient>().cloned()
+        let round = Arc::clone(context.extensions.get::<Arc<Round>>()?);
+        Some(AskClient::new(context, round))
     }
 
-    /// The asker for a request, with the answers its retry brought (MRTR).
-    pub(crate) fn new(context: &RequestContext<RoleServer>, answers: InputResponses) -> Self {
+    /// The asker for a request, with the round its questions and answers go in.
+    fn new(context: &RequestContext<RoleServer>, round: Arc<Round>) -> Self {
         let legacy = context
             .protocol_version()
             .is_none_or(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str());
@@ -122,8 +151,7 @@ impl AskClient {
             route,
             elicitation,
             sampling,
-            answers,
-            asked: Mutex::new(BTreeMap::new()),
+            round,
         }))
     }
 
@@ -193,25 +221,16 @@ impl AskClient {
     /// A question of an MRTR round: its answer when the client's retry brought one, else the
     /// question noted for the call's `input_required` answer.
     fn round(&self, key: &str, question: InputRequest) -> Result<serde_json::Value, AskError> {
-        if let Some(answer) = self.0.answers.get(key) {
+        if let Some(answer) = self.0.round.answers.get(key) {
             return Ok(answer.clone());
         }
         self.0
+            .round
             .asked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(key.to_owned(), question);
         Err(AskError::InputRequired)
-    }
-
-    /// The answers the client has given so far.
-    pub(crate) fn answers(&self) -> &InputResponses {
-        &self.0.answers
-    }
-
-    /// The questions asked this round that the client has not answered yet.
-    pub(crate) fn unanswered(&self) -> InputRequests {
-        std::mem::take(&mut *self.0.asked.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
 

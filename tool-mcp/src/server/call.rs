@@ -26,7 +26,7 @@ use toolwright_runtime::{
     exec::{BatchOptions, Cancellation, LogLevel, LogMessage, Progress, ProgressSink},
 };
 
-use super::ask::{AskClient, AskError};
+use super::ask::{AskClient, AskError, Round};
 use super::requests::{log_level, logging_level};
 use super::session::conversation_of;
 use super::sessions::SseStream;
@@ -73,12 +73,68 @@ enum Notice {
 /// runtime the call arrived on (a blocking tool reports from a thread of its own);
 /// [`flush`](Self::flush) waits for it to send the last before the call's result goes out.
 struct Notices {
-    sender: Arc<Mutex<Option<Sender>>>,
+    state: Arc<NoticeState>,
+}
+
+/// What the sink's reports and messages need, in one allocation (every call with a progress
+/// token makes one, and most report nothing).
+struct NoticeState {
+    sender: Mutex<Option<Sender>>,
+    /// Whether the task was started (after `flush`, a notice has no call to go before).
+    started: std::sync::atomic::AtomicBool,
+    runtime: tokio::runtime::Handle,
+    peer: Peer<RoleServer>,
+    token: Option<ProgressToken>,
+    /// The tool's name, the `logger` of its messages (when the client wants messages).
+    logger: Option<String>,
 }
 
 struct Sender {
     notices: mpsc::UnboundedSender<Notice>,
     task: tokio::task::JoinHandle<()>,
+}
+
+impl NoticeState {
+    fn send(&self, notice: Notice) {
+        let mut slot = self.sender.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            if self.started.swap(true, std::sync::atomic::Ordering::AcqRel) {
+                return;
+            }
+            let (notices, mut receiver) = mpsc::unbounded_channel::<Notice>();
+            let (peer, token, logger) =
+                (self.peer.clone(), self.token.clone(), self.logger.clone());
+            let task = self.runtime.spawn(async move {
+                while let Some(notice) = receiver.recv().await {
+                    let sent = match notice {
+                        Notice::Progress(report) => {
+                            let Some(token) = &token else { continue };
+                            let mut param =
+                                ProgressNotificationParam::new(token.clone(), report.progress);
+                            param.total = report.total;
+                            param.message = report.message;
+                            peer.notify_progress(param).await
+                        }
+                        Notice::Log(message) => {
+                            let mut param = LoggingMessageNotificationParam::new(
+                                logging_level(message.level),
+                                message.data,
+                            );
+                            param.logger.clone_from(&logger);
+                            peer.notify_logging_message(param).await
+                        }
+                    };
+                    if sent.is_err() {
+                        break;
+                    }
+                }
+            });
+            *slot = Some(Sender { notices, task });
+        }
+        if let Some(sender) = &*slot {
+            let _ = sender.notices.send(notice);
+        }
+    }
 }
 
 impl Notices {
@@ -89,74 +145,34 @@ impl Notices {
         logs: Option<LogLevel>,
         tool: &str,
     ) -> (Self, ProgressSink) {
-        let runtime = tokio::runtime::Handle::current();
-        let shared: Arc<Mutex<Option<Sender>>> = Arc::new(Mutex::new(None));
-        let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let send = {
-            let (shared, peer, token) = (Arc::clone(&shared), peer.clone(), token.clone());
-            let logger = tool.to_owned();
-            move |notice: Notice| {
-                let mut slot = shared.lock().unwrap_or_else(PoisonError::into_inner);
-                if slot.is_none() {
-                    // Started once: after `flush`, a notice has no call to go before.
-                    if started.swap(true, std::sync::atomic::Ordering::AcqRel) {
-                        return;
-                    }
-                    let (notices, mut receiver) = mpsc::unbounded_channel::<Notice>();
-                    let (peer, token, logger) = (peer.clone(), token.clone(), logger.clone());
-                    let task = runtime.spawn(async move {
-                        while let Some(notice) = receiver.recv().await {
-                            let sent = match notice {
-                                Notice::Progress(report) => {
-                                    let Some(token) = &token else { continue };
-                                    let mut param = ProgressNotificationParam::new(
-                                        token.clone(),
-                                        report.progress,
-                                    );
-                                    param.total = report.total;
-                                    param.message = report.message;
-                                    peer.notify_progress(param).await
-                                }
-                                Notice::Log(message) => {
-                                    let mut param = LoggingMessageNotificationParam::new(
-                                        logging_level(message.level),
-                                        message.data,
-                                    );
-                                    param.logger = Some(logger.clone());
-                                    peer.notify_logging_message(param).await
-                                }
-                            };
-                            if sent.is_err() {
-                                break;
-                            }
-                        }
-                    });
-                    *slot = Some(Sender { notices, task });
-                }
-                if let Some(sender) = &*slot {
-                    let _ = sender.notices.send(notice);
-                }
-            }
-        };
-        let send = Arc::new(send);
+        let state = Arc::new(NoticeState {
+            sender: Mutex::new(None),
+            started: std::sync::atomic::AtomicBool::new(false),
+            runtime: tokio::runtime::Handle::current(),
+            peer: peer.clone(),
+            logger: logs.map(|_| tool.to_owned()),
+            token,
+        });
         let mut sink = ProgressSink::default();
-        if token.is_some() {
-            let send = Arc::clone(&send);
-            sink = ProgressSink::new(move |report| send(Notice::Progress(report)));
+        if state.token.is_some() {
+            let state = Arc::clone(&state);
+            sink = ProgressSink::new(move |report| state.send(Notice::Progress(report)));
         }
         if let Some(level) = logs {
+            let state = Arc::clone(&state);
             sink = sink.with_log(move |message: LogMessage| {
                 if message.level >= level {
-                    send(Notice::Log(message));
+                    state.send(Notice::Log(message));
                 }
             });
         }
-        (Notices { sender: shared }, sink)
+        (Notices { state }, sink)
     }
 
     /// Sends every notice made so far; those made later are dropped (their call has answered).
     async fn flush(self) {
         let sender = self
+            .state
             .sender
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -201,8 +217,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .and_then(|state| serde_json::from_str::<InputResponses>(&state).ok())
             .unwrap_or_default();
         answers.extend(request.input_responses.take().unwrap_or_default());
-        let ask = AskClient::new(&context, answers);
-        context.extensions.insert(ask.clone());
+        let round = Arc::new(Round::new(answers));
+        context.extensions.insert(Arc::clone(&round));
         // The stream the response goes on, for a call that closes it (`SseStream::of`).
         let stream = self.sessions.as_ref().and_then(|sessions| {
             let session = context
@@ -221,7 +237,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if let Some(stream) = &stream {
             context.extensions.insert(stream.clone());
         }
-        let answer = self.answer_call(request, context, &ask).await;
+        let answer = self.answer_call(request, context, &round).await;
         if let (Some(stream), Some(sessions)) = (&stream, &self.sessions) {
             stream.answered(sessions);
         }
@@ -232,7 +248,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-        ask: &AskClient,
+        round: &Round,
     ) -> Result<CallToolResponse, ErrorData> {
         let listing = self.listing();
         let toolbox = &*listing.toolbox;
@@ -248,14 +264,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         // A tool the caller may not call is unknown to it, answered in the same words.
         let caller = super::caller_of(&context);
         let output_schema = match lookup(toolbox, &call, caller.as_ref()) {
-            Ok((_, tool)) => tool.definition().output_schema().cloned(),
+            Ok((_, tool)) => tool.definition().output_schema(),
             Err(unknown) => return Err(unknown_tool(&unknown)),
         };
-        if let Some(meta) = request.meta.as_ref()
-            && let Ok(meta) = serde_json::to_value(meta)
-            && !meta.as_object().is_some_and(serde_json::Map::is_empty)
+        // The request's `_meta`, moved as it came (no copy).
+        if let Some(meta) = request.meta
+            && !meta.0.0.is_empty()
         {
-            call.metadata.insert("_meta".into(), meta);
+            call.metadata
+                .insert("_meta".into(), Value::Object(meta.0.0));
         }
         let ctx = (self.shared.context)(&context);
         let calls = [call];
@@ -320,21 +337,20 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         if let Some(interrupt) = result.interrupt() {
             let message = interrupt.message.clone();
-            match self
-                .decide(toolbox, &calls[0], &ctx, message, &context, ask)
+            if let Some(decided) = self
+                .decide(toolbox, &calls[0], &ctx, message, &context)
                 .await
             {
-                Some(decided) => result = decided,
-                None => return Ok(input_required(ask)),
+                result = decided;
             }
         }
-        // A question the tool asked through MRTR: the call is answered with it, and the client
-        // calls again with the answer.
-        let asked = ask.unanswered();
+        // A question asked through MRTR (the approval's, or the tool's own): the call is
+        // answered with it, and the client calls again with the answer.
+        let asked = round.unanswered();
         if !asked.is_empty() {
-            return Ok(input_required_with(ask, asked));
+            return Ok(input_required(round, asked));
         }
-        Ok(into_call_tool_result(&result, output_schema.as_ref()).into())
+        Ok(into_call_tool_result(&result, output_schema).into())
     }
 
     /// A call that needs approval: asks the client's user (elicitation: on the session before
@@ -347,7 +363,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         ctx: &C,
         message: String,
         context: &RequestContext<RoleServer>,
-        ask: &AskClient,
     ) -> Option<ToolResult> {
         let arguments = serde_json::to_string(&call.arguments_as_map()).unwrap_or_default();
         let request = json!({
@@ -362,9 +377,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 "required": ["approve"],
             },
         });
-        let answer = match serde_json::from_value::<ElicitRequestParams>(request) {
-            Ok(params) => ask.elicit(APPROVAL, params).await,
-            Err(error) => Err(AskError::Failed(error.to_string())),
+        let answer = match (
+            serde_json::from_value::<ElicitRequestParams>(request),
+            AskClient::of(context),
+        ) {
+            (Ok(params), Some(ask)) => ask.elicit(APPROVAL, params).await,
+            (Err(error), _) => Err(AskError::Failed(error.to_string())),
+            (_, None) => Err(AskError::Unreachable("not a tools/call".to_owned())),
         };
         Some(match answer {
             Ok(answer)
@@ -403,14 +422,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 /// The key of the approval question asked through MRTR.
 const APPROVAL: &str = "toolwright/approval";
 
-/// The `input_required` answer of a call whose approval question is still open.
-fn input_required(ask: &AskClient) -> CallToolResponse {
-    input_required_with(ask, ask.unanswered())
-}
-
 /// The `input_required` answer of a call with the questions `asked`: the answers so far ride in
 /// `requestState`, so that a question answered in an earlier round stays answered.
-fn input_required_with(ask: &AskClient, asked: InputRequests) -> CallToolResponse {
-    let state = serde_json::to_string(ask.answers()).ok();
+fn input_required(round: &Round, asked: InputRequests) -> CallToolResponse {
+    let state = serde_json::to_string(round.answers()).ok();
     CallToolResponse::InputRequired(InputRequiredResult::new(Some(asked), state))
 }

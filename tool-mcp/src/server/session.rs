@@ -104,6 +104,8 @@ pub(crate) fn conversation_of(
     }
     match caller {
         Some(caller) => callers.conversation(caller),
-        None => Conversation::new(),
+        // The request's own: without a session, the server serves each request with state of
+        // its own (`for_connection`), so this conversation is the request's.
+        None => session.conversation.clone(),
     }
 }
