@@ -1274,37 +1274,47 @@ fn mcp_inlines_small_enums_and_keeps_definitions_at_the_root() {
     );
     assert_eq!(mcp["outputSchema"]["type"], "object");
 
-    let nested = raw(
-        "t",
-        json!({
-            "type": "object",
-            "properties": {"a": {"$ref": "#/properties/b/$defs/Inner"}, "c": {"$ref": "#/properties/b/$defs/Inner"}, "b": {"type": "object", "$defs": {"Inner": {"type": "object", "properties": {"x": {"type": "integer"}}}}}},
-            "$defs": {"Inner": {"type": "string"}, "Used": {"type": "boolean"}},
-            "required": [],
-        }),
-    );
-    let input = &nested.provider_entry(Provider::Mcp)["inputSchema"];
-    assert_eq!(input["properties"]["a"]["$ref"], "#/$defs/Inner_2");
+    // A schema the application wrote goes to MCP as written (issue 43: nested `$defs` and a
+    // definition used once are JSON Schema 2020-12, which MCP takes); the rewrites below are
+    // for the schemas toolwright derives and for output schemas.
+    let written = json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "#/properties/b/$defs/Inner"}, "c": {"$ref": "#/properties/b/$defs/Inner"}, "b": {"type": "object", "$defs": {"Inner": {"type": "object", "properties": {"x": {"type": "integer"}}}}}},
+        "$defs": {"Inner": {"type": "string"}, "Used": {"type": "boolean"}},
+        "required": [],
+    });
+    let nested = raw("t", written.clone());
+    assert_eq!(nested.provider_entry(Provider::Mcp)["inputSchema"], written);
+    // Definitions below the root move to the root's `$defs`, renamed on a clash.
+    let with_output = raw("t", json!({})).with_output_schema(Some(written));
+    let output = &with_output.provider_entry(Provider::Mcp)["outputSchema"];
+    assert_eq!(output["properties"]["a"]["$ref"], "#/$defs/Inner_2");
     assert_eq!(
-        input["$defs"]["Inner_2"]["properties"]["x"]["type"],
+        output["$defs"]["Inner_2"]["properties"]["x"]["type"],
         "integer"
     );
-    assert!(input["properties"]["b"].get("$defs").is_none());
-    // A definition used once is written where it is used.
-    let once = raw(
-        "t",
-        json!({
-            "type": "object",
-            "properties": {"a": {"$ref": "#/$defs/Inner"}},
-            "$defs": {"Inner": {"type": "object", "properties": {"x": {"type": "integer"}}}},
-        }),
-    );
-    let input = &once.provider_entry(Provider::Mcp)["inputSchema"];
+    assert!(output["properties"]["b"].get("$defs").is_none());
+    // In a derived schema, a definition used once is written where it is used.
+    let derived = Tool::<()>::definition(&PlaceTool);
+    let input = &derived.provider_entry(Provider::Mcp)["inputSchema"];
     assert_eq!(
-        input["properties"]["a"]["properties"]["x"]["type"],
+        input["properties"]["at"]["properties"]["x"]["type"],
         "integer"
     );
     assert!(input.get("$defs").is_none());
+}
+
+/// A point on the grid.
+#[derive(Deserialize, JsonSchema)]
+struct Point {
+    x: i64,
+    y: i64,
+}
+
+/// Place a marker.
+#[toolwright::tool]
+fn place(at: Point) -> String {
+    format!("{},{}", at.x, at.y)
 }
 
 type DemoCtx = demo::DemoContext;

@@ -84,11 +84,18 @@ pub struct CacheHints {
 /// - `notifications/cancelled` cancels the call: its [`CallInfo`] reports
 ///   `is_cancelled` (and `cancelled()` completes), and a body still running five seconds later
 ///   is dropped. No response is sent.
-/// - A tool's [`CallInfo::report_progress`] reaches the client
-///   as `notifications/progress` when the request carried a progress token.
-/// - A call that needs approval asks the client's user through MCP elicitation when the client
-///   offers it (form mode, on a session), and runs only when they approve; otherwise the result
-///   is an error saying the call needs approval.
+/// - A tool's [`CallInfo::report_progress`] reaches the client as `notifications/progress` when
+///   the request carried a progress token, and its [`CallInfo::log`] as `notifications/message`
+///   at the client's level: all before the call's result.
+/// - A call that needs approval asks the client's user through MCP elicitation (on the session
+///   before revision 2026-07-28, through MRTR from it on: [`AskClient`](crate::AskClient)), and
+///   runs only when they approve; a client that cannot be asked gets an error saying the call
+///   needs approval, at once.
+/// - Resources, resource templates and prompts ([`with_resource`](Self::with_resource),
+///   [`with_prompt`](Self::with_prompt)), completion and `logging/setLevel`, or an application's
+///   own handler for them ([`with_handler`](Self::with_handler)).
+/// - Invalid calls spend the retry budget of their conversation: the session's, else the
+///   authenticated caller's, else the request's own.
 /// - [`set_toolbox`](Self::set_toolbox) swaps the tools of a running server and sends
 ///   `notifications/tools/list_changed` to every connected client that listens.
 ///

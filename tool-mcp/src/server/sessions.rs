@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, RequestId, ServerJsonRpcMessage};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::WorkerTransport;
 use rmcp::transport::streamable_http_server::session::local::{
@@ -91,7 +91,11 @@ impl SessionManager for Sessions {
             .ok_or_else(|| LocalSessionManagerError::SessionNotFound(Arc::clone(id)))?;
         let receiver = handle.establish_request_wise_channel().await?;
         let stream = receiver.http_request_id;
-        if let (ClientJsonRpcMessage::Request(request), Some(stream)) = (&message, stream) {
+        // Only a call's stream can be closed by its handler (`SseStream`), and the call forgets
+        // it when answered: other requests' streams are not noted, so nothing piles up.
+        if let (ClientJsonRpcMessage::Request(request), Some(stream)) = (&message, stream)
+            && matches!(request.request, ClientRequest::CallToolRequest(_))
+        {
             self.streams()
                 .insert((Arc::clone(id), request.id.clone()), stream);
         }
