@@ -22,19 +22,17 @@ rounds="${1:-6}"
 clients="${2:-50}"
 calls="${3:-1000}"
 cargo build --quiet --release --example mcp_server
-bare="$(cargo bench --quiet -p toolwright-benches --bench mcp_bare --no-run --message-format=json 2> /dev/null \
-  | python3 -c 'import json,sys
+# The executable cargo built for the bench target named $1.
+bench_binary() {
+  cargo bench --quiet -p toolwright-benches --bench "$1" --no-run --message-format=json 2> /dev/null \
+    | python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "mcp_bare" and m.get("executable"):
-        print(m["executable"])')"
-cargo bench --quiet -p toolwright-benches --bench mcp_load --no-run
-load="$(cargo bench --quiet -p toolwright-benches --bench mcp_load --no-run --message-format=json 2> /dev/null \
-  | python3 -c 'import json,sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "mcp_load" and m.get("executable"):
-        print(m["executable"])')"
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == sys.argv[1] and m.get("executable"):
+        print(m["executable"])' "$1"
+}
+bare="$(bench_binary mcp_bare)"
+load="$(bench_binary mcp_load)"
 tick="$(getconf CLK_TCK)"
 work="$(mktemp -d)"
 pid=""

@@ -721,3 +721,44 @@ fn a_schema_the_application_wrote_reaches_mcp_as_written() {
             .is_none()
     );
 }
+
+#[tokio::test]
+async fn cache_hints_are_the_applications_on_every_list_and_read() {
+    use rmcp::model::CacheScope;
+    use toolwright::mcp::CacheHints;
+
+    let hints = CacheHints {
+        ttl: Duration::from_secs(60),
+        scope: CacheScope::Public,
+    };
+    let address = serve_http(&offering().cache_hints(hints), false).await;
+    let running = client_2026(address, ()).await;
+    let tools = running.list_tools(None).await.unwrap();
+    assert_eq!(
+        (tools.ttl_ms, tools.cache_scope),
+        (Some(60_000), Some(CacheScope::Public))
+    );
+    let resources = running.list_resources(None).await.unwrap();
+    assert_eq!(resources.ttl_ms, Some(60_000));
+    let templates = running.list_resource_templates(None).await.unwrap();
+    assert_eq!(templates.ttl_ms, Some(60_000));
+    let prompts = running.list_prompts(None).await.unwrap();
+    assert_eq!(prompts.ttl_ms, Some(60_000));
+    let read = running
+        .read_resource(ReadResourceRequestParams::new("notes://readme"))
+        .await
+        .unwrap();
+    assert_eq!(
+        (read.ttl_ms, read.cache_scope),
+        (Some(60_000), Some(CacheScope::Public))
+    );
+
+    // Without hints of the application's, rmcp sends the most careful ones the revision requires.
+    let address = serve_http(&offering(), false).await;
+    let running = client_2026(address, ()).await;
+    let tools = running.list_tools(None).await.unwrap();
+    assert_eq!(
+        (tools.ttl_ms, tools.cache_scope),
+        (Some(0), Some(CacheScope::Private))
+    );
+}

@@ -12,7 +12,7 @@ use toolwright_runtime::Toolbox;
 
 pub use self::client::{McpCallError, McpClient, McpTools, McpToolsError, ToolboxExt};
 pub use self::server::{
-    AskClient, AskError, Authorization, DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY,
+    AskClient, AskError, Authorization, CacheHints, DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY,
     DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION, DEFAULT_MAX_QUEUED,
     DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STREAMS_PER_SESSION, DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION,
     DEFAULT_PAGE_SIZE, DEFAULT_SESSION_IDLE, Drained, HttpBody, HttpLimits, InvalidToken, Limited,

@@ -16,8 +16,8 @@ use rmcp::model::{
     SubscriptionFilter, Tool as McpTool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use toolwright_runtime::__mcp::EchoName;
 
+use super::requests::page;
 use super::{Listener, McpServer, auth, caller_of};
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
@@ -78,33 +78,10 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 .map(|(tool, _)| tool)
                 .collect(),
         };
-        let start = match request.and_then(|request| request.cursor) {
-            None => 0,
-            Some(cursor) => cursor
-                .parse::<usize>()
-                .ok()
-                .filter(|at| *at <= visible.len())
-                .ok_or_else(|| {
-                    ErrorData::invalid_params(
-                        format!(
-                            "invalid cursor {}: use the `nextCursor` of the page before",
-                            EchoName(&cursor)
-                        ),
-                        None,
-                    )
-                })?,
-        };
-        let end = start.saturating_add(self.page_size).min(visible.len());
-        let mut page = ListToolsResult::with_all_items(
-            visible[start..end]
-                .iter()
-                .map(|&tool| tool.clone())
-                .collect(),
-        );
-        if end < visible.len() {
-            page.next_cursor = Some(end.to_string());
-        }
-        Ok(page)
+        let (tools, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.next_cursor = next;
+        Ok(hinted!(self.cache_hints, result))
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {

@@ -1,5 +1,18 @@
 //! A toolbox as an MCP server: rmcp's [`ServerHandler`] over an `Arc<Toolbox<C>>`.
 
+/// A list or read result with the server's cache hints (`$hints`, an `Option<CacheHints>`) set
+/// when the application gave some: rmcp's result types share the setters, not a trait.
+macro_rules! hinted {
+    ($hints:expr, $result:expr) => {
+        match $hints {
+            Some(hints) => $result
+                .with_ttl_ms(u64::try_from(hints.ttl.as_millis()).unwrap_or(u64::MAX))
+                .with_cache_scope(hints.scope),
+            None => $result,
+        }
+    };
+}
+
 mod answers;
 mod ask;
 mod auth;

@@ -149,12 +149,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let (items, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
         let mut result = ListResourcesResult::with_all_items(items);
         result.next_cursor = next;
-        if let Some(hints) = self.cache_hints {
-            result = result
-                .with_ttl_ms(u64::try_from(hints.ttl.as_millis()).unwrap_or(u64::MAX))
-                .with_cache_scope(hints.scope);
-        }
-        Ok(result)
+        Ok(hinted!(self.cache_hints, result))
     }
 
     pub(super) async fn answer_list_resource_templates(
@@ -176,12 +171,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let (items, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
         let mut result = ListResourceTemplatesResult::with_all_items(items);
         result.next_cursor = next;
-        if let Some(hints) = self.cache_hints {
-            result = result
-                .with_ttl_ms(u64::try_from(hints.ttl.as_millis()).unwrap_or(u64::MAX))
-                .with_cache_scope(hints.scope);
-        }
-        Ok(result)
+        Ok(hinted!(self.cache_hints, result))
     }
 
     pub(super) async fn answer_read_resource(
@@ -219,13 +209,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         drop(offers);
         let contents = read(ResourceRead { uri, variables }).await?;
-        let mut result = ReadResourceResult::new(contents.iter().map(to_contents).collect());
-        if let Some(hints) = self.cache_hints {
-            result = result
-                .with_ttl_ms(u64::try_from(hints.ttl.as_millis()).unwrap_or(u64::MAX))
-                .with_cache_scope(hints.scope);
-        }
-        Ok(result.into())
+        let result = ReadResourceResult::new(contents.iter().map(to_contents).collect());
+        Ok(hinted!(self.cache_hints, result).into())
     }
 
     pub(super) async fn answer_subscribe(
@@ -315,12 +300,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let (items, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
         let mut result = ListPromptsResult::with_all_items(items);
         result.next_cursor = next;
-        if let Some(hints) = self.cache_hints {
-            result = result
-                .with_ttl_ms(u64::try_from(hints.ttl.as_millis()).unwrap_or(u64::MAX))
-                .with_cache_scope(hints.scope);
-        }
-        Ok(result)
+        Ok(hinted!(self.cache_hints, result))
     }
 
     pub(super) async fn answer_get_prompt(
