@@ -382,9 +382,19 @@ async fn a_session_belongs_to_the_caller_that_opened_it() {
 #[tokio::test]
 async fn resources_and_prompts_a_caller_lacks_the_scope_for_are_hidden_and_budgets_are_per_caller()
 {
-    use rmcp::model::{GetPromptRequestParams, GetPromptResult, ReadResourceRequestParams};
-    use toolwright::exec::ResourceContents;
-    use toolwright::mcp::{Prompt, Resource};
+    use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
+    use toolwright::mcp::{Prompt, Resource, prompt, resource};
+
+    // The scopes of the declared ones are the attribute's.
+    #[resource(uri = "notes://drafts", scopes = ["write"])]
+    fn drafts() -> &'static str {
+        "draft"
+    }
+
+    #[prompt(scopes = ["write"])]
+    fn rewrite() -> Vec<rmcp::model::PromptMessage> {
+        Vec::new()
+    }
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
@@ -396,19 +406,9 @@ async fn resources_and_prompts_a_caller_lacks_the_scope_for_are_hidden_and_budge
             "text/plain",
             "hello",
         ))
-        .with_resource(
-            Resource::new("notes://drafts", "drafts", |read| async move {
-                Ok(vec![ResourceContents::text(read.uri, None, "draft")])
-            })
-            .scopes(["write"]),
-        )
+        .with_resource(DraftsResource)
         .with_prompt(Prompt::fixed("summarize", Vec::new()))
-        .with_prompt(
-            Prompt::new("rewrite", |_| async {
-                Ok(GetPromptResult::new(Vec::new()))
-            })
-            .scopes(["write"]),
-        );
+        .with_prompt(RewritePrompt);
     let service =
         authorization(&format!("http://{address}/mcp")).protect(server.http_service(false));
     crate::http::serve_on(listener, service);

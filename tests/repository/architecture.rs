@@ -580,7 +580,7 @@ fn lints_are_set_in_one_place_and_unsafe_code_is_in_one_module() {
         "tool-mcp",
         ".",
     ];
-    let generators = ["expand.rs", "fallback.rs", "toolset.rs"];
+    let generators = ["expand.rs", "fallback.rs", "toolset.rs", "offer.rs"];
     let mut unsafe_blocks = Vec::new();
     for krate in crates {
         let manifest = fs::read_to_string(root.join(krate).join("Cargo.toml")).unwrap();

@@ -92,7 +92,12 @@ pub(crate) fn unraw(ident: &Ident) -> String {
 /// upper camel case after the service's, then `Tool` (`AddTool` for `add`, `ShopFindOrdersTool`
 /// for `Shop::find_orders`), spanned at `span`.
 pub(crate) fn handle_ident(service: &str, function: &Ident, span: Span) -> Ident {
-    let camel: String = unraw(function)
+    Ident::new(&format!("{service}{}Tool", camel(function)), span)
+}
+
+/// A fn's name in upper camel case: `FindOrders` for `find_orders`.
+pub(crate) fn camel(function: &Ident) -> String {
+    unraw(function)
         .split('_')
         .map(|word| {
             let mut chars = word.chars();
@@ -100,8 +105,7 @@ pub(crate) fn handle_ident(service: &str, function: &Ident, span: Span) -> Ident
                 first.to_uppercase().chain(chars).collect()
             })
         })
-        .collect();
-    Ident::new(&format!("{service}{camel}Tool"), span)
+        .collect()
 }
 
 impl ToolFn {

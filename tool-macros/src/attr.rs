@@ -487,7 +487,7 @@ fn duration_ms(text: &str) -> Result<u64, String> {
     Ok(ms as u64)
 }
 
-fn list(keys: &[&str]) -> String {
+pub(crate) fn list(keys: &[&str]) -> String {
     keys.iter()
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
@@ -495,7 +495,7 @@ fn list(keys: &[&str]) -> String {
 }
 
 /// The known key closest to a misspelled one, if any is close enough.
-fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
         .map(|k| (levenshtein(key, k), *k))
@@ -523,7 +523,7 @@ fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 /// `["a", "b"]`: a bracketed list of string literals.
-fn strings(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+pub(crate) fn strings(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
     let value = meta.value()?;
     let content;
     syn::bracketed!(content in value);
@@ -534,7 +534,7 @@ fn strings(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
 }
 
 /// An OAuth 2.0 scope token (RFC 6749, section 3.3): `%x21 / %x23-5B / %x5D-7E`, at least one.
-fn is_scope_token(scope: &str) -> bool {
+pub(crate) fn is_scope_token(scope: &str) -> bool {
     !scope.is_empty()
         && scope
             .bytes()

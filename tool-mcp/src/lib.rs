@@ -6,6 +6,9 @@ mod client;
 mod content;
 mod server;
 
+#[doc(hidden)]
+pub mod __private;
+
 // Names the documentation links to.
 #[cfg(doc)]
 use toolwright_runtime::Toolbox;
@@ -19,5 +22,10 @@ pub use self::server::{
     McpServer, Prompt, PromptArguments, Protected, ReadResult, Resource, ResourceRead,
     ResourceTemplate, Sessions, ShutdownHandle, SseStream, SseStreamError,
 };
+pub use self::server::{IntoContents, IntoPrompt};
 /// The rmcp this crate is built on, so that an application names the same version.
 pub use rmcp;
+#[doc = include_str!("prompt_attr.md")]
+pub use toolwright_macros::prompt;
+#[doc = include_str!("resource_attr.md")]
+pub use toolwright_macros::resource;

@@ -45,3 +45,18 @@ pub fn error_result(
 ) -> crate::result::ToolResult {
     crate::result::ToolResult::error(call_id, tool_name, message, detail)
 }
+
+/// A fn's raw doc text (the `concat!` of its `#[doc]` attributes, as `#[tool]` hands it over)
+/// as `#[resource]` and `#[prompt]` use it: the description, tidied as a tool's is, and the
+/// descriptions of its `# Arguments` section, by name.
+#[must_use]
+pub fn doc_parts(raw: &str) -> (String, Vec<(String, String)>) {
+    let docs = crate::docs::split(raw);
+    (docs.description, docs.arguments)
+}
+
+/// A parameter's raw doc text, tidied as a description is.
+#[must_use]
+pub fn tidy_doc(raw: &str) -> String {
+    crate::docs::tidy(raw)
+}

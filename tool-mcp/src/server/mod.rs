@@ -24,6 +24,7 @@ mod limits;
 mod offer;
 mod offering;
 mod requests;
+mod returns;
 mod session;
 mod sessions;
 
@@ -39,6 +40,7 @@ pub use self::limits::{
 pub use self::offer::{
     Prompt, PromptArguments, ReadResult, Resource, ResourceRead, ResourceTemplate,
 };
+pub use self::returns::{IntoContents, IntoPrompt};
 pub use self::session::DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION;
 pub use self::sessions::{Sessions, SseStream, SseStreamError};
 

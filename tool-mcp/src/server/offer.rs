@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
+use std::str::FromStr;
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -34,6 +35,47 @@ pub struct ResourceRead {
     pub uri: String,
     /// The template's variables, by name (empty for a fixed resource).
     pub variables: HashMap<String, String>,
+}
+
+impl ResourceRead {
+    /// The value of the template's variable `name` in the URI read, as a `T`: a `String`, a
+    /// number, anything [`FromStr`].
+    ///
+    /// ```
+    /// use toolwright::mcp::{ResourceRead, rmcp::model::ErrorCode};
+    ///
+    /// let read = ResourceRead {
+    ///     uri: "notes://7".into(),
+    ///     variables: [("id".to_owned(), "7".to_owned())].into(),
+    /// };
+    /// assert_eq!(read.variable::<u32>("id").unwrap(), 7);
+    /// assert_eq!(read.variable::<bool>("id").unwrap_err().code, ErrorCode::RESOURCE_NOT_FOUND);
+    /// ```
+    ///
+    /// # Errors
+    /// The resource-not-found error (`-32002`) the client gets when the template has no such
+    /// variable or its value is not a `T`: the URI names no resource.
+    pub fn variable<T>(&self, name: &str) -> Result<T, ErrorData>
+    where
+        T: FromStr,
+        T::Err: fmt::Display,
+    {
+        let Some(value) = self.variables.get(name) else {
+            return Err(ErrorData::resource_not_found(
+                format!("`{}` has no `{name}` in it", self.uri),
+                None,
+            ));
+        };
+        value.parse().map_err(|error| {
+            ErrorData::resource_not_found(
+                format!(
+                    "no resource at `{}`: its `{name}` is not valid ({error})",
+                    self.uri
+                ),
+                None,
+            )
+        })
+    }
 }
 
 /// The arguments of a `prompts/get`, by name, as the client sent them.
@@ -339,6 +381,22 @@ impl Prompt {
                 .with_description(description)
                 .with_required(required),
         );
+        self
+    }
+
+    /// [`Prompt::argument`] with no description when it has none (not an empty one).
+    pub(crate) fn argument_entry(
+        mut self,
+        name: &str,
+        description: Option<String>,
+        required: bool,
+    ) -> Self {
+        let mut argument = PromptArgument::new(name).with_required(required);
+        argument.description = description;
+        self.entry
+            .arguments
+            .get_or_insert_with(Vec::new)
+            .push(argument);
         self
     }
 

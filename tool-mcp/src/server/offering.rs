@@ -14,24 +14,30 @@ use super::{CacheHints, Change, Listener, McpServer};
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// Offers `resource` too (builder style; [`add_resource`](Self::add_resource) on a running
     /// server). Declare at least one resource or template before serving for the server to
-    /// announce the `resources` capability.
+    /// announce the `resources` capability. A `#[resource]` fn's handle (`ReadmeResource` for
+    /// `fn readme`) converts into a `Resource`.
     #[must_use]
-    pub fn with_resource(self, resource: Resource) -> Self {
+    pub fn with_resource(self, resource: impl Into<Resource>) -> Self {
+        let resource = resource.into();
         self.change_offers(|offers| offers.resources.push(resource));
         self
     }
 
-    /// Offers the resources `template` matches too.
+    /// Offers the resources `template` matches too. A `#[resource]` fn whose URI has variables
+    /// has a handle that converts into a `ResourceTemplate`.
     #[must_use]
-    pub fn with_resource_template(self, template: ResourceTemplate) -> Self {
+    pub fn with_resource_template(self, template: impl Into<ResourceTemplate>) -> Self {
+        let template = template.into();
         self.change_offers(|offers| offers.templates.push(template));
         self
     }
 
     /// Offers `prompt` too (builder style; [`add_prompt`](Self::add_prompt) on a running
-    /// server).
+    /// server). A `#[prompt]` fn's handle (`ReviewPrompt` for `fn review`) converts into a
+    /// `Prompt`.
     #[must_use]
-    pub fn with_prompt(self, prompt: Prompt) -> Self {
+    pub fn with_prompt(self, prompt: impl Into<Prompt>) -> Self {
+        let prompt = prompt.into();
         self.change_offers(|offers| offers.prompts.push(prompt));
         self
     }
@@ -65,7 +71,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Offers `resource` from now on (replacing one at the same URI) and sends
     /// `notifications/resources/list_changed` to every client that listens; returns how many
     /// were told.
-    pub async fn add_resource(&self, resource: Resource) -> usize {
+    pub async fn add_resource(&self, resource: impl Into<Resource>) -> usize {
+        let resource = resource.into();
         self.change_offers(|offers| {
             offers
                 .resources
@@ -94,7 +101,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Offers `prompt` from now on (replacing one of the same name) and sends
     /// `notifications/prompts/list_changed` to every client that listens; returns how many were
     /// told.
-    pub async fn add_prompt(&self, prompt: Prompt) -> usize {
+    pub async fn add_prompt(&self, prompt: impl Into<Prompt>) -> usize {
+        let prompt = prompt.into();
         self.change_offers(|offers| {
             offers.prompts.retain(|known| known.name() != prompt.name());
             offers.prompts.push(prompt);

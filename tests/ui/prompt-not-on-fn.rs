@@ -1,0 +1,6 @@
+use toolwright::mcp::prompt;
+
+#[prompt]
+const REVIEW: &str = "Review this code.";
+
+fn main() {}

@@ -1,0 +1,6 @@
+use toolwright::mcp::resource;
+
+#[resource(uri = "docs://readme")]
+struct Readme;
+
+fn main() {}

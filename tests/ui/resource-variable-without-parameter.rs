@@ -1,0 +1,9 @@
+use toolwright::mcp::resource;
+
+/// A note.
+#[resource(uri = "notes://{folder}/{id}")]
+fn note(id: String) -> String {
+    id
+}
+
+fn main() {}
