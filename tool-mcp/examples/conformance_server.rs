@@ -22,6 +22,7 @@
     reason = "the suite's tools-call-sampling scenario asks for sampling"
 )]
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ use toolwright::mcp::rmcp::model::{
 };
 use toolwright::mcp::rmcp::service::{RequestContext, RoleServer};
 use toolwright::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-use toolwright::mcp::{AskClient, McpServer, Prompt, Resource, ResourceTemplate, SseStream};
+use toolwright::mcp::{AskClient, McpServer, Prompt, Resource, SseStream, prompt, resource};
 use toolwright::{CallInfo, ContentPart, DynamicTool, ToolDefinition, ToolOutput, Toolbox, tool};
 
 /// A 1x1 PNG (the suite's test image).
@@ -346,41 +347,65 @@ fn toolbox() -> Toolbox<Connection> {
         .expect("the tools' names are distinct")
 }
 
+/// A resource template with parameter substitution
+#[resource(
+    uri = "test://template/{id}/data",
+    name = "template",
+    title = "Resource Template",
+    mime_type = "application/json",
+    complete(id = template_ids)
+)]
+fn template_data(id: String) -> String {
+    json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
+}
+
+fn template_ids(typed: &str, _: &HashMap<String, String>) -> Vec<String> {
+    ["1", "2", "3", "42"]
+        .iter()
+        .filter(|id| id.starts_with(typed))
+        .map(|id| (*id).to_owned())
+        .collect()
+}
+
+/// A static text resource for testing
+#[resource(
+    uri = "test://static-text",
+    name = "static-text",
+    title = "Static Text Resource",
+    mime_type = "text/plain"
+)]
+fn static_text() -> &'static str {
+    "This is the content of the static text resource."
+}
+
+/// A prompt with required arguments
+#[prompt(
+    name = "test_prompt_with_arguments",
+    title = "Prompt With Arguments",
+    complete(arg1 = places)
+)]
+fn with_arguments(
+    /// First test argument
+    arg1: String,
+    /// Second test argument
+    arg2: String,
+) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+}
+
+fn places(typed: &str, _: &HashMap<String, String>) -> Vec<String> {
+    ["paris", "park", "parade"]
+        .iter()
+        .filter(|value| value.starts_with(typed))
+        .map(|value| (*value).to_owned())
+        .collect()
+}
+
 fn server() -> Result<McpServer<Connection>, String> {
-    let template =
-        ResourceTemplate::new("test://template/{id}/data", "template", |read| async move {
-            let id = read.variables.get("id").cloned().unwrap_or_default();
-            let data =
-                json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
-            Ok::<_, ErrorData>(vec![ResourceContents::text(
-                read.uri,
-                Some("application/json"),
-                data.to_string(),
-            )])
-        })
-        .title("Resource Template")
-        .description("A resource template with parameter substitution")
-        .mime_type("application/json")
-        .complete("id", |typed, _| {
-            ["1", "2", "3", "42"]
-                .iter()
-                .filter(|id| id.starts_with(typed))
-                .map(|id| (*id).to_owned())
-                .collect()
-        });
     let server = McpServer::with_context(Arc::new(toolbox()), connection)
         .map_err(|report| format!("{report:#}"))?
         .named("mcp-conformance-test-server", "1.0.0")
-        .with_resource(
-            Resource::text(
-                "test://static-text",
-                "static-text",
-                "text/plain",
-                "This is the content of the static text resource.",
-            )
-            .title("Static Text Resource")
-            .description("A static text resource for testing"),
-        )
+        .with_resource(StaticTextResource)
         .with_resource(
             Resource::blob("test://static-binary", "static-binary", "image/png", IMAGE)
                 .title("Static Binary Resource")
@@ -396,7 +421,7 @@ fn server() -> Result<McpServer<Connection>, String> {
             .title("Watched Resource")
             .description("A resource that auto-updates every 3 seconds"),
         )
-        .with_resource_template(template);
+        .with_resource_template(TemplateDataResource);
     Ok(prompts().into_iter().fold(server, McpServer::with_prompt))
 }
 
@@ -412,29 +437,7 @@ fn prompts() -> Vec<Prompt> {
     )
     .title("Simple Test Prompt")
     .description("A simple prompt without arguments");
-    let with_arguments = Prompt::new("test_prompt_with_arguments", |arguments| async move {
-        let argument = |name: &str| arguments.get(name).cloned().unwrap_or_default();
-        let text = format!(
-            "Prompt with arguments: arg1='{}', arg2='{}'",
-            argument("arg1"),
-            argument("arg2")
-        );
-        Ok::<_, ErrorData>(GetPromptResult::new(vec![PromptMessage::new_text(
-            Role::User,
-            text,
-        )]))
-    })
-    .title("Prompt With Arguments")
-    .description("A prompt with required arguments")
-    .argument("arg1", "First test argument", true)
-    .argument("arg2", "Second test argument", true)
-    .complete("arg1", |typed, _| {
-        ["paris", "park", "parade"]
-            .iter()
-            .filter(|value| value.starts_with(typed))
-            .map(|value| (*value).to_owned())
-            .collect()
-    });
+    let with_arguments = Prompt::from(WithArgumentsPrompt);
     let embedded = Prompt::new(
         "test_prompt_with_embedded_resource",
         |arguments| async move {
