@@ -762,3 +762,51 @@ async fn cache_hints_are_the_applications_on_every_list_and_read() {
         (Some(0), Some(CacheScope::Private))
     );
 }
+
+#[tokio::test]
+async fn a_2026_listen_stream_subscribes_to_known_resources_up_to_the_limit() {
+    use rmcp::model::{ServerNotification, SubscriptionFilter};
+
+    // At most one subscription: of three URIs asked for, the unknown one is left out and the
+    // second known one is over the limit.
+    let server = offering();
+    let address = serve_http(&server, false).await;
+    let running = client_2026(address, ()).await;
+    let mut subscription = running
+        .listen(
+            SubscriptionFilter::builder()
+                .resource_subscription("notes://nothing")
+                .resource_subscription("notes://readme")
+                .resource_subscription("notes://3/body")
+                .build(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        subscription
+            .acknowledged()
+            .resource_subscriptions
+            .as_deref(),
+        Some(&["notes://readme".to_owned()][..])
+    );
+    // The acknowledgment may reach the client before the server has the stream in hand.
+    let mut told = 0;
+    for _ in 0..100 {
+        told = server.resource_updated("notes://readme").await;
+        if told == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(told, 1);
+    assert_eq!(server.resource_updated("notes://3/body").await, 0);
+    let notification = tokio::time::timeout(Duration::from_secs(5), subscription.next())
+        .await
+        .expect("a notification in time")
+        .unwrap()
+        .expect("the stream is open");
+    let ServerNotification::ResourceUpdatedNotification(updated) = notification else {
+        panic!("resources/updated: {notification:?}")
+    };
+    assert_eq!(updated.params.uri, "notes://readme");
+}
