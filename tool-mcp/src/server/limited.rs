@@ -17,6 +17,9 @@ use http::header::CONTENT_LENGTH;
 use http::{Method, Request, Response, StatusCode};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::{BodyExt, Full};
+use rmcp::ServerHandler;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use toolwright_runtime::exec::{Caller, Cancellation};
@@ -118,14 +121,17 @@ impl State {
 /// The Streamable HTTP service under [`HttpLimits`]: what
 /// [`McpServer::http_service`](crate::McpServer::http_service) gives.
 pub struct Limited<S> {
-    inner: S,
+    /// Shared, not cloned: a request is served by reference (`StreamableHttpService::handle`),
+    /// so that no request copies the service's configuration (its allowed hosts, a string
+    /// each), as its own `Service::call` does.
+    inner: Arc<S>,
     state: Arc<State>,
 }
 
-impl<S: Clone> Clone for Limited<S> {
+impl<S> Clone for Limited<S> {
     fn clone(&self) -> Self {
         Limited {
-            inner: self.inner.clone(),
+            inner: Arc::clone(&self.inner),
             state: Arc::clone(&self.state),
         }
     }
@@ -150,7 +156,7 @@ impl<S> Limited<S> {
         sessions: Option<Arc<LocalSessionManager>>,
     ) -> Self {
         Limited {
-            inner,
+            inner: Arc::new(inner),
             state: Arc::new(State {
                 places: Arc::new(Semaphore::new(limits.max_in_flight)),
                 limits,
@@ -321,16 +327,10 @@ impl Body for Answer {
     }
 }
 
-impl<S, B> tower_service::Service<Request<B>> for Limited<S>
+impl<H, M, B> tower_service::Service<Request<B>> for Limited<StreamableHttpService<H, M>>
 where
-    S: tower_service::Service<
-            Request<Full<Bytes>>,
-            Response = Response<HttpBody>,
-            Error = Infallible,
-        > + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
+    H: ServerHandler + Send + 'static,
+    M: SessionManager,
     B: Body + Send + 'static,
     B::Data: Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -339,15 +339,16 @@ where
     type Error = Infallible;
     type Future = BoxFuture<Result<Response<HttpBody>, Infallible>>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        self.inner.poll_ready(cx)
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        // rmcp's service is always ready (its `poll_ready` says so): the limits are kept in
+        // `call`, where a request over them gets its answer.
+        Poll::Ready(Ok(()))
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let state = Arc::clone(&self.state);
-        let clone = self.inner.clone();
-        let mut inner = std::mem::replace(&mut self.inner, clone);
-        Box::pin(async move { Ok(handle(&state, &mut inner, request).await) })
+        let inner = Arc::clone(&self.inner);
+        Box::pin(async move { Ok(handle(&state, &inner, request).await) })
     }
 }
 
@@ -492,13 +493,14 @@ async fn refused_at_once(
     None
 }
 
-async fn handle<S, B>(state: &Arc<State>, inner: &mut S, request: Request<B>) -> Response<HttpBody>
+async fn handle<H, M, B>(
+    state: &Arc<State>,
+    inner: &StreamableHttpService<H, M>,
+    request: Request<B>,
+) -> Response<HttpBody>
 where
-    S: tower_service::Service<
-            Request<Full<Bytes>>,
-            Response = Response<HttpBody>,
-            Error = Infallible,
-        >,
+    H: ServerHandler + Send + 'static,
+    M: SessionManager,
     B: Body + Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
@@ -543,13 +545,9 @@ where
         Bytes::new()
     };
     parts.extensions.insert(RequestGone(held.gone.clone()));
-    let response = match inner
-        .call(Request::from_parts(parts, Full::new(bytes)))
-        .await
-    {
-        Ok(response) => response,
-        Err(never) => match never {},
-    };
+    let response = inner
+        .handle(Request::from_parts(parts, Full::new(bytes)))
+        .await;
     // A session opened behind an authorization belongs to its caller.
     if session.is_none()
         && let Some(caller) = &caller

@@ -136,8 +136,9 @@ pub struct McpServer<C> {
     shared: Arc<Shared<C>>,
     /// This connection's state (a fresh one for each client served: [`Self::for_connection`]).
     session: Arc<session::Session>,
-    info: Implementation,
-    instructions: Option<String>,
+    /// Shared by every connection's server (a clone for each stateless request).
+    info: Arc<Implementation>,
+    instructions: Option<Arc<str>>,
     page_size: usize,
     handler: Option<Arc<dyn delegate::Delegate>>,
     cache_hints: Option<CacheHints>,
@@ -152,7 +153,7 @@ impl<C> Clone for McpServer<C> {
         McpServer {
             shared: Arc::clone(&self.shared),
             session: Arc::clone(&self.session),
-            info: self.info.clone(),
+            info: Arc::clone(&self.info),
             instructions: self.instructions.clone(),
             page_size: self.page_size,
             handler: self.handler.clone(),
@@ -285,7 +286,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 callers: session::Callers::default(),
             }),
             session: Arc::new(session::Session::new()),
-            info: Implementation::new("toolwright", env!("CARGO_PKG_VERSION")),
+            info: Arc::new(Implementation::new("toolwright", env!("CARGO_PKG_VERSION"))),
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
             handler: None,
@@ -299,14 +300,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// version).
     #[must_use]
     pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.info = Implementation::new(name, version);
+        self.info = Arc::new(Implementation::new(name, version));
         self
     }
 
     /// Instructions for the client's model, sent in `initialize`.
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
+        self.instructions = Some(instructions.into().into());
         self
     }
 
