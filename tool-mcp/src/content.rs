@@ -9,6 +9,14 @@ use toolwright_runtime::ContentPart;
 use toolwright_runtime::exec::{ResourceBody, ResourceContents, ResourceLink};
 
 /// A part as an MCP content block.
+/// [`to_block`] of a part the caller gives up: its text moved, not copied.
+pub(crate) fn into_block(part: ContentPart) -> ContentBlock {
+    match part {
+        ContentPart::Text { text } => ContentBlock::Text(TextContent::new(text)),
+        other => to_block(&other),
+    }
+}
+
 pub(crate) fn to_block(part: &ContentPart) -> ContentBlock {
     match part {
         ContentPart::Text { text } => ContentBlock::Text(TextContent::new(text.clone())),

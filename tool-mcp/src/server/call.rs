@@ -10,7 +10,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::content::to_block;
+use crate::content::into_block;
 use rmcp::Peer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequestParams,
@@ -186,19 +186,28 @@ impl Notices {
 
 /// The `CallToolResult` for a result, as [`Toolbox::encode_result`]
 /// writes it for MCP (`structuredContent` by the same rule), built straight into rmcp's type.
-fn into_call_tool_result(result: &ToolResult, output_schema: Option<&Value>) -> CallToolResult {
-    let content = result.content.iter().map(to_block).collect();
+fn into_call_tool_result(result: ToolResult, output_schema: Option<&Value>) -> CallToolResult {
+    let structured = structured_content(&result, output_schema);
+    let meta = result
+        .option("_meta")
+        .and_then(|meta| serde_json::from_value(meta.clone()).ok());
+    let is_error = result.is_error;
+    // The parts moved into rmcp's blocks, not copied.
+    let content = result
+        .content
+        .into_vec()
+        .into_iter()
+        .map(into_block)
+        .collect();
     // Both constructors set `resultType: complete`, required from revision 2026-07-28 on; rmcp
     // clears it for clients on older ones.
-    let mut encoded = if result.is_error {
+    let mut encoded = if is_error {
         CallToolResult::error(content)
     } else {
         CallToolResult::success(content)
     };
-    encoded.structured_content = structured_content(result, output_schema);
-    encoded.meta = result
-        .option("_meta")
-        .and_then(|meta| serde_json::from_value(meta.clone()).ok());
+    encoded.structured_content = structured;
+    encoded.meta = meta;
     encoded
 }
 
@@ -350,7 +359,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if !asked.is_empty() {
             return Ok(input_required(round, asked));
         }
-        Ok(into_call_tool_result(&result, output_schema).into())
+        Ok(into_call_tool_result(result, output_schema).into())
     }
 
     /// A call that needs approval: asks the client's user (elicitation: on the session before

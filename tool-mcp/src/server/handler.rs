@@ -54,10 +54,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             Some(theirs) if theirs.completions.is_some() => theirs.completions.clone(),
             _ => offers.has_completions().then(Default::default),
         };
-        let mut config = ServerConfig::new(capabilities).with_server_info((*self.info).clone());
-        if let Some(instructions) = &self.instructions {
-            config = config.with_instructions(instructions.to_string());
-        }
+        let mut config = (*self.init).clone();
+        config.capabilities = capabilities;
         config
     }
 

@@ -48,7 +48,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
-use rmcp::model::{CacheScope, Implementation, Tool as McpTool};
+use rmcp::model::{CacheScope, Implementation, ServerCapabilities, ServerConfig, Tool as McpTool};
 use rmcp::service::{RequestContext, RoleServer, RunningService, ServerInitializeError};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -136,9 +136,10 @@ pub struct McpServer<C> {
     shared: Arc<Shared<C>>,
     /// This connection's state (a fresh one for each client served: [`Self::for_connection`]).
     session: Arc<session::Session>,
-    /// Shared by every connection's server (a clone for each stateless request).
-    info: Arc<Implementation>,
-    instructions: Option<Arc<str>>,
+    /// What `initialize` answers but the capabilities (the server's name and version, its
+    /// instructions), made once and shared by every connection's server (one for each
+    /// stateless request), which fills in the capabilities of the moment.
+    init: Arc<ServerConfig>,
     page_size: usize,
     handler: Option<Arc<dyn delegate::Delegate>>,
     cache_hints: Option<CacheHints>,
@@ -153,8 +154,7 @@ impl<C> Clone for McpServer<C> {
         McpServer {
             shared: Arc::clone(&self.shared),
             session: Arc::clone(&self.session),
-            info: Arc::clone(&self.info),
-            instructions: self.instructions.clone(),
+            init: Arc::clone(&self.init),
             page_size: self.page_size,
             handler: self.handler.clone(),
             cache_hints: self.cache_hints,
@@ -167,7 +167,7 @@ impl<C> Clone for McpServer<C> {
 impl<C> std::fmt::Debug for McpServer<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpServer")
-            .field("info", &self.info)
+            .field("info", &self.init.server_info)
             .field(
                 "tools",
                 &self
@@ -286,8 +286,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 callers: session::Callers::default(),
             }),
             session: Arc::new(session::Session::new()),
-            info: Arc::new(Implementation::new("toolwright", env!("CARGO_PKG_VERSION"))),
-            instructions: None,
+            init: Arc::new(
+                ServerConfig::new(ServerCapabilities::default())
+                    .with_server_info(Implementation::new("toolwright", env!("CARGO_PKG_VERSION"))),
+            ),
             page_size: DEFAULT_PAGE_SIZE,
             handler: None,
             cache_hints: None,
@@ -300,14 +302,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// version).
     #[must_use]
     pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.info = Arc::new(Implementation::new(name, version));
+        Arc::make_mut(&mut self.init).server_info = Implementation::new(name, version);
         self
     }
 
     /// Instructions for the client's model, sent in `initialize`.
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into().into());
+        Arc::make_mut(&mut self.init).instructions = Some(instructions.into());
         self
     }
 

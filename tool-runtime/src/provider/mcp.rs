@@ -149,5 +149,9 @@ pub fn structured_content(result: &ToolResult, output_schema: Option<&Value>) ->
     if result.is_error || schema.get("type") == Some(&json!("string")) {
         return None;
     }
-    serde_json::from_str(&result.content.text()).ok()
+    // One text part (most results) is read where it is, not joined into a new string first.
+    match &*result.content {
+        [ContentPart::Text { text }] => serde_json::from_str(text).ok(),
+        _ => serde_json::from_str(&result.content.text()).ok(),
+    }
 }
