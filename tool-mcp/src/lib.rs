@@ -11,7 +11,7 @@ pub mod __private;
 
 // Names the documentation links to.
 #[cfg(doc)]
-use toolwright_runtime::Toolbox;
+use toolwright_runtime::{Toolbox, exec::ResourceContents};
 
 pub use self::client::{McpCallError, McpClient, McpTools, McpToolsError, ToolboxExt};
 pub use self::server::{
