@@ -69,11 +69,6 @@ pub(crate) struct ParamArgs {
 
 const PARAM_KEYS: &[&str] = &["rename", "description", "default", "context", "call_info"];
 
-// One arm per key of the attribute, read best as one list.
-#[expect(
-    clippy::too_many_lines,
-    reason = "One arm per key of the attribute, read best as one list."
-)]
 pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
     let mut args = ToolArgs::default();
     let mut errors = Ctxt::default();
@@ -117,16 +112,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                     errors.error(meta.error("duplicate #[tool] argument `scopes`"));
                 }
                 args.scopes = strings(&meta)?;
-                for scope in &args.scopes {
-                    if !is_scope_token(&scope.value()) {
-                        errors.error(syn::Error::new(
-                            scope.span(),
-                            "a scope is one OAuth scope token (RFC 6749 section 3.3): printable \
-                             ASCII, no spaces, quotes or backslashes, not empty; list several \
-                             scopes as several strings",
-                        ));
-                    }
-                }
+                check_scopes(&args.scopes, &mut errors);
                 Ok(())
             }
             // read_only, read_only = true, destructive = false, ...; repair = false,
@@ -533,8 +519,21 @@ pub(crate) fn strings(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
         .collect())
 }
 
+/// Records an error at each scope that is not one OAuth scope token.
+pub(crate) fn check_scopes(scopes: &[LitStr], errors: &mut Ctxt) {
+    for scope in scopes {
+        if !is_scope_token(&scope.value()) {
+            errors.error(syn::Error::new(
+                scope.span(),
+                "a scope is one OAuth scope token (RFC 6749 section 3.3): printable ASCII, no \
+                 spaces, quotes or backslashes, not empty; list several scopes as several strings",
+            ));
+        }
+    }
+}
+
 /// An OAuth 2.0 scope token (RFC 6749, section 3.3): `%x21 / %x23-5B / %x5D-7E`, at least one.
-pub(crate) fn is_scope_token(scope: &str) -> bool {
+fn is_scope_token(scope: &str) -> bool {
     !scope.is_empty()
         && scope
             .bytes()

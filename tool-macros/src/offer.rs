@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, FnArg, Ident, ItemFn, LitStr, Meta, Pat, Path, ReturnType, Type};
 
 use crate::ast::{camel, unraw};
-use crate::attr::{closest, is_scope_token, list, strings};
+use crate::attr::{check_scopes, closest, list, strings};
 use crate::ctxt::{self, Ctxt};
 use crate::expand::facade;
 
@@ -200,16 +200,7 @@ fn parse_args(kind: Kind, tokens: TokenStream, cx: &mut Ctxt) -> Args {
             "crate" => args.krate = Some(meta.value()?.parse()?),
             "scopes" => {
                 args.scopes = strings(&meta)?;
-                for scope in &args.scopes {
-                    if !is_scope_token(&scope.value()) {
-                        cx.error(syn::Error::new(
-                            scope.span(),
-                            "a scope is one OAuth scope token (RFC 6749 section 3.3): printable \
-                             ASCII, no spaces, quotes or backslashes, not empty; list several \
-                             scopes as several strings",
-                        ));
-                    }
-                }
+                check_scopes(&args.scopes, cx);
             }
             // complete(id = note_ids, ..)
             _ => meta.parse_nested_meta(|inner| {

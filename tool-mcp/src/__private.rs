@@ -45,24 +45,36 @@ pub struct MacroArgument {
     pub required: bool,
 }
 
+/// Sets what a `#[resource]` declaration says beside its URI and name on a `Resource` or a
+/// `ResourceTemplate` (the two share these builder methods, not a trait).
+macro_rules! described {
+    ($value:expr, $spec:expr) => {{
+        let (mut value, spec) = ($value.scopes(spec_scopes($spec)), $spec);
+        let (description, _) = doc_parts(spec.doc);
+        if !description.is_empty() {
+            value = value.description(description);
+        }
+        if let Some(title) = spec.title {
+            value = value.title(title);
+        }
+        if let Some(mime_type) = spec.mime_type {
+            value = value.mime_type(mime_type);
+        }
+        value
+    }};
+}
+
+fn spec_scopes(spec: &MacroResource) -> impl Iterator<Item = &'static str> {
+    spec.scopes.iter().copied()
+}
+
 /// A fixed resource: its URI has no variables.
 pub fn resource<F, Fut>(spec: &MacroResource, read: F) -> Resource
 where
     F: Fn(ResourceRead) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = ReadResult> + Send + 'static,
 {
-    let mut resource = Resource::new(spec.uri, spec.name, read).scopes(spec.scopes.iter().copied());
-    let (description, _) = doc_parts(spec.doc);
-    if !description.is_empty() {
-        resource = resource.description(description);
-    }
-    if let Some(title) = spec.title {
-        resource = resource.title(title);
-    }
-    if let Some(mime_type) = spec.mime_type {
-        resource = resource.mime_type(mime_type);
-    }
-    resource
+    described!(Resource::new(spec.uri, spec.name, read), spec)
 }
 
 /// A template of resources: its URI has variables, one per parameter of the fn.
@@ -71,19 +83,7 @@ where
     F: Fn(ResourceRead) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = ReadResult> + Send + 'static,
 {
-    let mut template =
-        ResourceTemplate::new(spec.uri, spec.name, read).scopes(spec.scopes.iter().copied());
-    let (description, _) = doc_parts(spec.doc);
-    if !description.is_empty() {
-        template = template.description(description);
-    }
-    if let Some(title) = spec.title {
-        template = template.title(title);
-    }
-    if let Some(mime_type) = spec.mime_type {
-        template = template.mime_type(mime_type);
-    }
-    template
+    described!(ResourceTemplate::new(spec.uri, spec.name, read), spec)
 }
 
 /// A prompt, its arguments described by their parameters' doc comments or, failing those, the
