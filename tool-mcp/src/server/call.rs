@@ -309,13 +309,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         } else {
             None
         };
-        let stop = Cancellation::new();
-        // The HTTP request's own signal: its client gone, or the server shutting down.
-        let gone = context
+        // The HTTP request's own signal (its client gone, or the server shutting down) is the
+        // call's stop signal too: raising it for a cancelled call tells no one else, as the
+        // request is the call's alone. Without HTTP (stdio), a signal of its own.
+        let stop = context
             .extensions
             .get::<http::request::Parts>()
             .and_then(|parts| parts.extensions.get::<super::RequestGone>())
-            .map_or_else(|| Cancellation::never().clone(), |gone| gone.0.clone());
+            .map_or_else(Cancellation::new, |gone| gone.0.clone());
         let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
         let mut batch = std::pin::pin!(batch);
         let result = tokio::select! {
@@ -327,8 +328,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
                 return Err(ErrorData::internal_error("the request was cancelled", None));
             }
-            () = gone.cancelled() => {
-                stop.cancel();
+            () = stop.cancelled() => {
                 let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
                 return Err(ErrorData::internal_error(
                     "the call was cancelled: its client went away, or the server is shutting down",
