@@ -96,21 +96,18 @@ where
         if length > max {
             return Err(Unread::TooLarge);
         }
-        match (&mut first, &mut joined) {
-            (_, Some(joined)) => joined.extend_from_slice(&data),
-            (None, None) => first = Some(data),
-            (Some(earlier), None) => {
-                let mut both = BytesMut::with_capacity(length);
-                both.extend_from_slice(earlier);
-                both.extend_from_slice(&data);
-                joined = Some(both);
-            }
+        if let Some(joined) = &mut joined {
+            joined.extend_from_slice(&data);
+        } else if let Some(earlier) = first.take() {
+            let mut both = BytesMut::with_capacity(length);
+            both.extend_from_slice(&earlier);
+            both.extend_from_slice(&data);
+            joined = Some(both);
+        } else {
+            first = Some(data);
         }
     }
-    Ok(match (joined, first) {
-        (Some(joined), _) => joined.freeze(),
-        (None, first) => first.unwrap_or_default(),
-    })
+    Ok(joined.map_or_else(|| first.unwrap_or_default(), BytesMut::freeze))
 }
 
 #[cfg(test)]

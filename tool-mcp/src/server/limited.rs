@@ -36,7 +36,9 @@ const SESSION_ID: &str = "mcp-session-id";
 /// What a call learns from the HTTP request it came on: raised when the client goes away
 /// before its answer is sent, or when the server shuts down and the call outlives the grace
 /// period. The [`McpServer`](crate::McpServer) finds it in the request's extensions and cancels
-/// the call, as `notifications/cancelled` would.
+/// the call, as `notifications/cancelled` would; it is also the call's own stop signal, raised
+/// by the server for a call cancelled by `notifications/cancelled` (the request carries one call
+/// only, so no other call sees it).
 #[derive(Debug, Clone)]
 pub(crate) struct RequestGone(pub(crate) Cancellation);
 
