@@ -314,10 +314,12 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
             "stateless"
         }
     );
+    // One Ctrl-C listener for the whole loop, not one made and dropped at each connection.
+    let mut ctrl_c = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => accepted?.0,
-            _ = tokio::signal::ctrl_c() => break,
+            _ = &mut ctrl_c => break,
         };
         let service = TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
@@ -368,10 +370,12 @@ where
             http::Request<hyper::body::Incoming>,
             Response = http::Response<HttpBody>,
             Error = Infallible,
+            Future = Pin<
+                Box<dyn Future<Output = Result<http::Response<HttpBody>, Infallible>> + Send>,
+            >,
         > + Clone
         + Send
         + 'static,
-    S::Future: Send + 'static,
 {
     type Response = http::Response<HttpBody>;
     type Error = Infallible;
@@ -386,7 +390,8 @@ where
 
     fn call(&mut self, request: http::Request<hyper::body::Incoming>) -> Self::Future {
         match self {
-            Either::Open(service) => Box::pin(service.call(request)),
+            // Boxed already (`Limited`'s future): not boxed a second time.
+            Either::Open(service) => service.call(request),
             Either::Protected(service) => service.call(request),
         }
     }
