@@ -27,6 +27,13 @@ pub fn lookup<'a, C: ?Sized + Sync + 'static>(
     toolbox.lookup_for(call, caller)
 }
 
+/// A tool's name, shared (as its results carry it).
+pub fn tool_name<C: ?Sized + Sync + 'static>(
+    tool: &std::sync::Arc<dyn ErasedTool<C>>,
+) -> crate::call::ToolName {
+    tool.definition().shared_name()
+}
+
 /// `(name sent, tool name)` of every tool whose name `provider` cannot carry and that is sent
 /// under a stand-in.
 pub fn stand_ins<C: ?Sized + Sync + 'static>(

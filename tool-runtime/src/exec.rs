@@ -12,8 +12,8 @@ pub use crate::content::{ResourceBody, ResourceContents, ResourceLink};
 pub use crate::hook::{Before, Hook};
 pub use crate::output::HookFailure;
 pub use crate::task::{
-    Blocking, BoxFuture, CallScope, Cancellation, Cancelled, Conversation, LogLevel, LogMessage,
-    MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
+    Blocking, BoxFuture, CallScope, Cancellation, Cancelled, Conversation, Listen, LogLevel,
+    LogMessage, MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
 };
 pub use crate::toolbox::{Batch, BatchOptions, Decision};
 pub use crate::toolbox::{DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET};

@@ -132,7 +132,7 @@ impl AskClient {
             .protocol_version()
             .is_none_or(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str());
         let parts = context.extensions.get::<http::request::Parts>();
-        let has_session = parts.is_none_or(|parts| parts.headers.contains_key("mcp-session-id"));
+        let has_session = parts.is_none_or(|parts| parts.headers.contains_key(&super::SESSION_ID));
         let route = match (legacy, has_session) {
             (false, _) => Route::Rounds,
             (true, true) => Route::Session,

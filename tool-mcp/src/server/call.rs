@@ -15,15 +15,16 @@ use rmcp::Peer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequestParams,
     ElicitationAction, ErrorData, InputRequests, InputRequiredResult, InputResponses,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    LoggingMessageNotificationParam, NumberOrString, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use toolwright_runtime::__mcp::{error_result, lookup, structured_content};
+use toolwright_runtime::__mcp::{error_result, lookup, structured_content, tool_name};
 use toolwright_runtime::{
-    Arguments, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
-    exec::{BatchOptions, Cancellation, LogLevel, LogMessage, Progress, ProgressSink},
+    Arguments, CallId, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
+    exec::{BatchOptions, Cancellation, Listen, LogLevel, LogMessage, Progress, ProgressSink},
 };
 
 use super::ask::{AskClient, AskError, Round};
@@ -77,7 +78,7 @@ struct Notices {
 }
 
 /// What the sink's reports and messages need, in one allocation (every call with a progress
-/// token makes one, and most report nothing).
+/// token or a log level makes one, and most report nothing): it is the sink's listener itself.
 struct NoticeState {
     sender: Mutex<Option<Sender>>,
     /// Whether the task was started (after `flush`, a notice has no call to go before).
@@ -85,8 +86,10 @@ struct NoticeState {
     runtime: tokio::runtime::Handle,
     peer: Peer<RoleServer>,
     token: Option<ProgressToken>,
-    /// The tool's name, the `logger` of its messages (when the client wants messages).
-    logger: Option<String>,
+    /// The least level of the log messages the client wants, when it wants any.
+    logs: Option<LogLevel>,
+    /// The tool's name, the `logger` of its messages (shared, not copied).
+    logger: ToolName,
 }
 
 struct Sender {
@@ -102,8 +105,8 @@ impl NoticeState {
                 return;
             }
             let (notices, mut receiver) = mpsc::unbounded_channel::<Notice>();
-            let (peer, token, logger) =
-                (self.peer.clone(), self.token.clone(), self.logger.clone());
+            let (peer, token) = (self.peer.clone(), self.token.clone());
+            let logger = self.logs.map(|_| self.logger.to_string());
             let task = self.runtime.spawn(async move {
                 while let Some(notice) = receiver.recv().await {
                     let sent = match notice {
@@ -137,35 +140,45 @@ impl NoticeState {
     }
 }
 
+impl Listen for NoticeState {
+    fn progress(&self, report: Progress) -> bool {
+        if self.token.is_none() {
+            return false;
+        }
+        self.send(Notice::Progress(report));
+        true
+    }
+
+    fn log(&self, message: LogMessage) -> bool {
+        let Some(level) = self.logs else {
+            return false;
+        };
+        if message.level >= level {
+            self.send(Notice::Log(message));
+        }
+        true
+    }
+}
+
 impl Notices {
-    /// `logs`: the least level of the log messages the client wants, when it wants any.
+    /// `logs`: the least level of the log messages the client wants, when it wants any;
+    /// `logger`: the tool's name.
     fn new(
         peer: &Peer<RoleServer>,
         token: Option<ProgressToken>,
         logs: Option<LogLevel>,
-        tool: &str,
+        logger: ToolName,
     ) -> (Self, ProgressSink) {
         let state = Arc::new(NoticeState {
             sender: Mutex::new(None),
             started: std::sync::atomic::AtomicBool::new(false),
             runtime: tokio::runtime::Handle::current(),
             peer: peer.clone(),
-            logger: logs.map(|_| tool.to_owned()),
             token,
+            logs,
+            logger,
         });
-        let mut sink = ProgressSink::default();
-        if state.token.is_some() {
-            let state = Arc::clone(&state);
-            sink = ProgressSink::new(move |report| state.send(Notice::Progress(report)));
-        }
-        if let Some(level) = logs {
-            let state = Arc::clone(&state);
-            sink = sink.with_log(move |message: LogMessage| {
-                if message.level >= level {
-                    state.send(Notice::Log(message));
-                }
-            });
-        }
+        let sink = ProgressSink::to(Arc::clone(&state) as Arc<dyn Listen>);
         (Notices { state }, sink)
     }
 
@@ -234,7 +247,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 .extensions
                 .get::<http::request::Parts>()?
                 .headers
-                .get("mcp-session-id")?
+                .get(&super::SESSION_ID)?
                 .to_str()
                 .ok()?;
             Some(SseStream::new(
@@ -269,11 +282,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             Some(arguments) => Arguments::Json(Value::Object(arguments)),
             None => Arguments::default(),
         };
-        let mut call = ToolCall::new(context.id.to_string(), name, arguments);
+        let mut call = ToolCall::new(call_id(&context.id), name, arguments);
         // A tool the caller may not call is unknown to it, answered in the same words.
         let caller = super::caller_of(&context);
-        let output_schema = match lookup(toolbox, &call, caller.as_ref()) {
-            Ok((_, tool)) => tool.definition().output_schema(),
+        let (output_schema, logger) = match lookup(toolbox, &call, caller.as_ref()) {
+            Ok((_, tool)) => (tool.definition().output_schema(), tool_name(tool)),
             Err(unknown) => return Err(unknown_tool(&unknown)),
         };
         // The request's `_meta`, moved as it came (no copy).
@@ -303,7 +316,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         let token = context.meta.get_progress_token();
         let notices = if logs.is_some() || token.is_some() {
-            let (notices, sink) = Notices::new(&context.peer, token, logs, &calls[0].name);
+            let (notices, sink) = Notices::new(&context.peer, token, logs, logger);
             options = options.progress(sink);
             Some(notices)
         } else {
@@ -319,8 +332,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .map_or_else(Cancellation::new, |gone| gone.0.clone());
         let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
         let mut batch = std::pin::pin!(batch);
+        // In the order written (no random start, which costs each poll): a raised signal is
+        // seen before the result its tool made on seeing it, so the client learns the call was
+        // cancelled (not a result of the tool's winding down).
         let result = tokio::select! {
-            mut results = &mut batch => results.pop(),
+            biased;
             () = context.ct.cancelled() => {
                 // The tool sees its call cancelled and may wind down for a while; then it is
                 // dropped. rmcp sends no response to a cancelled request.
@@ -335,6 +351,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                     None,
                 ));
             }
+            mut results = &mut batch => results.pop(),
         };
         // Every notification of the call goes out before its result: rmcp closes the request's
         // stream with the result, and a later one would be dropped.
@@ -428,6 +445,33 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
+/// A request's id as a call's: a number written out in place (most clients number their
+/// requests), with no string made for it first.
+fn call_id(id: &NumberOrString) -> CallId {
+    match id {
+        NumberOrString::String(text) => CallId::from(&**text),
+        NumberOrString::Number(number) => {
+            // i64::MIN, the longest, has 19 digits and a sign.
+            let mut text = [0u8; 20];
+            let mut start = text.len();
+            let mut rest = number.unsigned_abs();
+            for slot in text.iter_mut().rev() {
+                *slot = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+                start -= 1;
+                rest /= 10;
+                if rest == 0 {
+                    break;
+                }
+            }
+            if *number < 0 {
+                start -= 1;
+                text[start] = b'-';
+            }
+            CallId::from(std::str::from_utf8(&text[start..]).unwrap_or_default())
+        }
+    }
+}
+
 /// The key of the approval question asked through MRTR.
 const APPROVAL: &str = "toolwright/approval";
 
@@ -436,4 +480,25 @@ const APPROVAL: &str = "toolwright/approval";
 fn input_required(round: &Round, asked: InputRequests) -> CallToolResponse {
     let state = serde_json::to_string(round.answers()).ok();
     CallToolResponse::InputRequired(InputRequiredResult::new(Some(asked), state))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_id_is_the_call_id_as_written() {
+        for (id, text) in [
+            (NumberOrString::Number(0), "0"),
+            (NumberOrString::Number(7), "7"),
+            (NumberOrString::Number(1_234_567_890), "1234567890"),
+            (NumberOrString::Number(-42), "-42"),
+            (NumberOrString::Number(i64::MAX), "9223372036854775807"),
+            (NumberOrString::Number(i64::MIN), "-9223372036854775808"),
+            (NumberOrString::String("req-1".into()), "req-1"),
+        ] {
+            assert_eq!(call_id(&id), text);
+            assert_eq!(call_id(&id), id.to_string());
+        }
+    }
 }

@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::CONTENT_LENGTH;
+use http::header::{CONTENT_LENGTH, HeaderName};
 use http::{Method, Request, Response, StatusCode};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::{BodyExt, Full};
@@ -27,11 +27,13 @@ use toolwright_runtime::exec::{Caller, Cancellation};
 use super::answers::{no_such_session, read_body, refuse};
 use super::auth::HttpBody;
 use super::limits::HttpLimits;
+use super::running::Running;
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
-/// The session header of Streamable HTTP.
-const SESSION_ID: &str = "mcp-session-id";
+/// The session header of Streamable HTTP, as a name made once: looked up by a `&str`, a header
+/// name is parsed at every lookup.
+pub(crate) static SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// What a call learns from the HTTP request it came on: raised when the client goes away
 /// before its answer is sent, or when the server shuts down and the call outlives the grace
@@ -63,9 +65,8 @@ struct State {
     /// answered as for a session that does not exist.
     owners: Mutex<HashMap<String, String>>,
     closing: AtomicBool,
-    /// Every request in flight's signal, by a number of its own.
-    running: Mutex<HashMap<u64, Cancellation>>,
-    next: AtomicUsize,
+    /// Every request in flight's signal, at a place of its own.
+    running: Mutex<Running>,
     drained: Notify,
 }
 
@@ -82,7 +83,7 @@ impl State {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Cancellation>> {
+    fn running(&self) -> std::sync::MutexGuard<'_, Running> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -167,8 +168,7 @@ impl<S> Limited<S> {
                 per_session: Mutex::new(HashMap::new()),
                 owners: Mutex::new(HashMap::new()),
                 closing: AtomicBool::new(false),
-                running: Mutex::new(HashMap::new()),
-                next: AtomicUsize::new(0),
+                running: Mutex::new(Running::default()),
                 drained: Notify::new(),
             }),
         }
@@ -230,7 +230,7 @@ impl ShutdownHandle {
                 cancelled: 0,
             };
         }
-        let left: Vec<Cancellation> = state.running().values().cloned().collect();
+        let left: Vec<Cancellation> = state.running().signals().cloned().collect();
         for signal in &left {
             signal.cancel();
         }
@@ -263,7 +263,7 @@ struct Held {
     state: Arc<State>,
     place: Option<OwnedSemaphorePermit>,
     session: Option<(String, bool)>,
-    id: Option<u64>,
+    id: Option<usize>,
     gone: Cancellation,
     sent: bool,
 }
@@ -289,7 +289,7 @@ impl Drop for Held {
         }
         if let Some(id) = self.id {
             let mut running = self.state.running();
-            running.remove(&id);
+            running.remove(id);
             if running.is_empty() {
                 self.state.drained.notify_waiters();
             }
@@ -430,9 +430,7 @@ impl Held {
                 ));
             }
         }
-        let id = state.next.fetch_add(1, Ordering::Relaxed) as u64;
-        state.running().insert(id, self.gone.clone());
-        self.id = Some(id);
+        self.id = Some(state.running().insert(self.gone.clone()));
         None
     }
 }
@@ -508,7 +506,7 @@ where
 {
     let session = request
         .headers()
-        .get(SESSION_ID)
+        .get(&SESSION_ID)
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
     let stream = request.method() == Method::GET;
@@ -556,7 +554,7 @@ where
         && let Some(caller) = &caller
         && let Some(opened) = response
             .headers()
-            .get(SESSION_ID)
+            .get(&SESSION_ID)
             .and_then(|value| value.to_str().ok())
     {
         state.own(opened.to_owned(), caller).await;

@@ -25,13 +25,14 @@ mod offer;
 mod offering;
 mod requests;
 mod returns;
+mod running;
 mod session;
 mod sessions;
 
 pub use self::ask::{AskClient, AskError};
 pub use self::auth::{Authorization, HttpBody, InvalidToken, Protected};
-pub(crate) use self::limited::RequestGone;
 pub use self::limited::{Drained, Limited, ShutdownHandle};
+pub(crate) use self::limited::{RequestGone, SESSION_ID};
 pub use self::limits::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_MAX_IN_FLIGHT_PER_SESSION, DEFAULT_MAX_QUEUED, DEFAULT_MAX_SESSIONS,

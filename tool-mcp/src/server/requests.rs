@@ -223,7 +223,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
         // Updates go to a session: without one, nothing could ever reach the subscriber.
         let parts = context.extensions.get::<http::request::Parts>();
-        if parts.is_some_and(|parts| !parts.headers.contains_key("mcp-session-id")) {
+        if parts.is_some_and(|parts| !parts.headers.contains_key(&super::SESSION_ID)) {
             return Err(ErrorData::invalid_request(
                 "resources/subscribe needs a session, and this request has none (stateless \
                  HTTP): updates could never reach you. Use a server with sessions, or \

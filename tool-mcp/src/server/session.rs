@@ -98,7 +98,7 @@ pub(crate) fn conversation_of(
     caller: Option<&Caller>,
 ) -> Conversation {
     let parts = context.extensions.get::<http::request::Parts>();
-    let has_session = parts.is_none_or(|parts| parts.headers.contains_key("mcp-session-id"));
+    let has_session = parts.is_none_or(|parts| parts.headers.contains_key(&super::SESSION_ID));
     if has_session {
         return session.conversation.clone();
     }

@@ -146,7 +146,7 @@ fn resource_json(resource: &ResourceContents) -> Value {
 /// on a revision before 2026-07-28 would get it twice.
 pub fn structured_content(result: &ToolResult, output_schema: Option<&Value>) -> Option<Value> {
     let schema = output_schema?;
-    if result.is_error || schema.get("type") == Some(&json!("string")) {
+    if result.is_error || schema.get("type").and_then(Value::as_str) == Some("string") {
         return None;
     }
     // One text part (most results) is read where it is, not joined into a new string first.

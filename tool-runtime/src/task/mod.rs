@@ -13,7 +13,7 @@ mod timer;
 pub use self::blocking::{Blocking, run_blocking};
 pub use self::cancel::{Cancellation, Cancelled};
 pub use self::conversation::Conversation;
-pub use self::progress::{LogLevel, LogMessage, Progress, ProgressSink};
+pub use self::progress::{Listen, LogLevel, LogMessage, Progress, ProgressSink};
 pub use self::scope::{CallInfo, CallScope};
 pub use self::timer::{Sleep, sleep};
 

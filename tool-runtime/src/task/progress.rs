@@ -110,6 +110,46 @@ pub struct LogMessage {
 pub struct ProgressSink {
     progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
     log: Option<Arc<dyn Fn(LogMessage) + Send + Sync>>,
+    /// One listener for both, when the sink was made with [`ProgressSink::to`].
+    listener: Option<Arc<dyn Listen>>,
+}
+
+/// What takes a [`ProgressSink`]'s reports and messages when one object takes both: made into a
+/// sink with [`ProgressSink::to`], it is shared, not wrapped (an MCP server makes one for each
+/// call, and it is the call's one allocation for its notifications, not one per kind).
+///
+/// It is called on the thread of the tool that reports, so it should be quick and must not block.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use toolwright::{CallInfo, ToolCall, exec::{CallScope, Listen, LogMessage, Progress, ProgressSink}};
+///
+/// #[derive(Default)]
+/// struct Seen(Mutex<Vec<String>>);
+///
+/// impl Listen for Seen {
+///     fn progress(&self, report: Progress) -> bool {
+///         self.0.lock().unwrap().push(format!("{}", report.progress));
+///         true
+///     }
+///     fn log(&self, _: LogMessage) -> bool {
+///         false // not listening
+///     }
+/// }
+///
+/// let seen = Arc::new(Seen::default());
+/// let call = ToolCall::new("c1", "index", "{}");
+/// let info = CallScope::new(&call).with_progress(ProgressSink::to(seen.clone())).info();
+/// assert!(info.report_progress(1.0, Some(4.0), None));
+/// assert_eq!(*seen.0.lock().unwrap(), ["1"]);
+/// ```
+pub trait Listen: Send + Sync {
+    /// Takes a progress report; returns whether anyone listens.
+    fn progress(&self, report: Progress) -> bool;
+
+    /// Takes a log message; returns whether anyone listens (a message below the level wanted is
+    /// still listened to, and dropped).
+    fn log(&self, message: LogMessage) -> bool;
 }
 
 impl ProgressSink {
@@ -119,10 +159,21 @@ impl ProgressSink {
         ProgressSink {
             progress: Some(Arc::new(report)),
             log: None,
+            listener: None,
         }
     }
 
-    /// The same sink, handing every log message to `log`.
+    /// A sink that hands every report and message to `listener`, shared.
+    pub fn to(listener: Arc<dyn Listen>) -> Self {
+        ProgressSink {
+            progress: None,
+            log: None,
+            listener: Some(listener),
+        }
+    }
+
+    /// The same sink, handing every log message to `log` (a sink made with
+    /// [`to`](Self::to) then hands its messages to `log` instead of its listener).
     #[must_use]
     pub fn with_log(mut self, log: impl Fn(LogMessage) + Send + Sync + 'static) -> Self {
         self.log = Some(Arc::new(log));
@@ -131,18 +182,24 @@ impl ProgressSink {
 
     /// Hands `progress` on; returns whether anyone listens.
     pub fn report(&self, progress: Progress) -> bool {
-        self.progress.as_ref().is_some_and(|report| {
+        if let Some(report) = &self.progress {
             report(progress);
-            true
-        })
+            return true;
+        }
+        self.listener
+            .as_ref()
+            .is_some_and(|listener| listener.progress(progress))
     }
 
     /// Hands `message` on; returns whether anyone listens.
     pub fn log(&self, message: LogMessage) -> bool {
-        self.log.as_ref().is_some_and(|log| {
+        if let Some(log) = &self.log {
             log(message);
-            true
-        })
+            return true;
+        }
+        self.listener
+            .as_ref()
+            .is_some_and(|listener| listener.log(message))
     }
 }
 
