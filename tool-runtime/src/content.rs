@@ -252,6 +252,25 @@ impl Content {
             Repr::Many(parts) => parts,
         }
     }
+
+    /// The parts, moved out in order: one part is not put in a vector first, as
+    /// [`into_vec`](Self::into_vec) puts it.
+    ///
+    /// ```
+    /// use toolwright::{Content, ContentPart};
+    ///
+    /// let parts: Vec<ContentPart> = Content::text_part("5").into_parts().collect();
+    /// assert_eq!(parts, [ContentPart::text("5")]);
+    /// assert_eq!(Content::default().into_parts().count(), 0);
+    /// ```
+    pub fn into_parts(self) -> impl Iterator<Item = ContentPart> {
+        let (one, many) = match self.0 {
+            Repr::Empty => (None, Vec::new()),
+            Repr::One(part) => (Some(part), Vec::new()),
+            Repr::Many(parts) => (None, parts),
+        };
+        one.into_iter().chain(many)
+    }
 }
 
 impl Deref for Content {

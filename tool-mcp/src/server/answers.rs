@@ -7,6 +7,8 @@ use http::{HeaderValue, Response, StatusCode};
 use http_body::Body;
 use http_body_util::{BodyExt, Full};
 use serde_json::json;
+use std::future::Future;
+use std::task::Poll;
 
 use super::auth::HttpBody;
 use super::limits::HttpLimits;
@@ -46,7 +48,14 @@ where
     B: Body + Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    match tokio::time::timeout(limits.body_timeout, collect(body, limits.max_body)).await {
+    let mut reading = std::pin::pin!(collect(body, limits.max_body));
+    // A body that is all there (most are: hyper has read a small one with the headers) is read
+    // without a timer; the rest get `body_timeout` from here.
+    let read = match std::future::poll_fn(|cx| Poll::Ready(reading.as_mut().poll(cx))).await {
+        Poll::Ready(read) => Ok(read),
+        Poll::Pending => tokio::time::timeout(limits.body_timeout, reading).await,
+    };
+    match read {
         Ok(Ok(bytes)) => Ok(bytes),
         Ok(Err(Unread::TooLarge)) => Err(refuse(
             StatusCode::PAYLOAD_TOO_LARGE,

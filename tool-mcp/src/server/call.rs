@@ -8,6 +8,7 @@
     reason = "notifications/message is sent to clients before revision 2026-07-28"
 )]
 
+use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::into_block;
@@ -43,12 +44,24 @@ fn not_approved(call: &ToolCall, message: String) -> ToolResult {
     )
 }
 
-/// Whether the request is on a protocol revision before 2026-07-28: a session's, with
-/// server-to-client requests and a log level set for the session.
-fn legacy(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+/// Whether a request on `version` is on a protocol revision before 2026-07-28: a session's,
+/// with server-to-client requests and a log level set for the session.
+fn legacy(version: Option<&ProtocolVersion>) -> bool {
+    version.is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// Whether a call's result may carry `structuredContent` of the tool's `output_schema` for a
+/// request on `version`. Before 2026-07-28 (and without a version, as rmcp reads it) only an
+/// object is sent (SEP-2106: rmcp drops any other value, and the text already holds it), so a
+/// schema that says the output is not an object has nothing worth computing.
+fn takes_structured(version: Option<&ProtocolVersion>, output_schema: &Value) -> bool {
+    let object_only =
+        version.is_none_or(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str());
+    !object_only
+        || output_schema
+            .get("type")
+            .and_then(Value::as_str)
+            .is_none_or(|kind| kind == "object")
 }
 
 /// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the
@@ -206,12 +219,7 @@ fn into_call_tool_result(result: ToolResult, output_schema: Option<&Value>) -> C
         .and_then(|meta| serde_json::from_value(meta.clone()).ok());
     let is_error = result.is_error;
     // The parts moved into rmcp's blocks, not copied.
-    let content = result
-        .content
-        .into_vec()
-        .into_iter()
-        .map(into_block)
-        .collect();
+    let content = result.content.into_parts().map(into_block).collect();
     // Both constructors set `resultType: complete`, required from revision 2026-07-28 on; rmcp
     // clears it for clients on older ones.
     let mut encoded = if is_error {
@@ -241,15 +249,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         answers.extend(request.input_responses.take().unwrap_or_default());
         let round = Arc::new(Round::new(answers));
         context.extensions.insert(Arc::clone(&round));
+        // The request's session (the header looked up once): stdio's, where there is no HTTP
+        // request, or a Streamable HTTP one.
+        let parts = context.extensions.get::<http::request::Parts>();
+        let header = parts.and_then(|parts| parts.headers.get(&super::SESSION_ID));
+        let has_session = parts.is_none() || header.is_some();
         // The stream the response goes on, for a call that closes it (`SseStream::of`).
         let stream = self.sessions.as_ref().and_then(|sessions| {
-            let session = context
-                .extensions
-                .get::<http::request::Parts>()?
-                .headers
-                .get(&super::SESSION_ID)?
-                .to_str()
-                .ok()?;
+            let session = header?.to_str().ok()?;
             Some(SseStream::new(
                 Arc::clone(sessions),
                 session.into(),
@@ -259,7 +266,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if let Some(stream) = &stream {
             context.extensions.insert(stream.clone());
         }
-        let answer = self.answer_call(request, context, &round).await;
+        let answer = self
+            .answer_call(request, context, &round, has_session)
+            .await;
         if let (Some(stream), Some(sessions)) = (&stream, &self.sessions) {
             stream.answered(sessions);
         }
@@ -271,6 +280,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         round: &Round,
+        has_session: bool,
     ) -> Result<CallToolResponse, ErrorData> {
         let listing = self.listing();
         let toolbox = &*listing.toolbox;
@@ -301,7 +311,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let mut options = BatchOptions::new().in_conversation(conversation_of(
             &self.session,
             &self.shared.callers,
-            &context,
+            has_session,
             caller.as_ref(),
         ));
         if let Some(caller) = caller {
@@ -309,11 +319,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
         // Log messages the client wants: at the request's level (2026-07-28, where a request
         // without one wants none), else at the session's (everything until it sets one).
+        let version = context.protocol_version();
         let logs = match context.meta.log_level() {
             Some(level) => Some(log_level(level)),
-            None if legacy(&context) => Some(self.session.log_level().unwrap_or(LogLevel::Debug)),
+            None if legacy(version.as_ref()) => {
+                Some(self.session.log_level().unwrap_or(LogLevel::Debug))
+            }
             None => None,
         };
+        let output_schema =
+            output_schema.filter(|schema| takes_structured(version.as_ref(), schema));
         let token = context.meta.get_progress_token();
         let notices = if logs.is_some() || token.is_some() {
             let (notices, sink) = Notices::new(&context.peer, token, logs, logger);
@@ -331,28 +346,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .and_then(|parts| parts.extensions.get::<super::RequestGone>())
             .map_or_else(Cancellation::new, |gone| gone.0.clone());
         let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
-        let mut batch = std::pin::pin!(batch);
-        // In the order written (no random start, which costs each poll): a raised signal is
-        // seen before the result its tool made on seeing it, so the client learns the call was
-        // cancelled (not a result of the tool's winding down).
-        let result = tokio::select! {
-            biased;
-            () = context.ct.cancelled() => {
-                // The tool sees its call cancelled and may wind down for a while; then it is
-                // dropped. rmcp sends no response to a cancelled request.
-                stop.cancel();
-                let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
-                return Err(ErrorData::internal_error("the request was cancelled", None));
-            }
-            () = stop.cancelled() => {
-                let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
-                return Err(ErrorData::internal_error(
-                    "the call was cancelled: its client went away, or the server is shutting down",
-                    None,
-                ));
-            }
-            mut results = &mut batch => results.pop(),
-        };
+        let result = run_until_stopped(batch, &context, &stop).await?;
         // Every notification of the call goes out before its result: rmcp closes the request's
         // stream with the result, and a later one would be dropped.
         if let Some(notices) = notices {
@@ -445,6 +439,42 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
+/// Runs a call's batch until it ends or a signal stops it: the request cancelled
+/// (`notifications/cancelled`: its `context`'s token), or the call's `stop` signal raised (its client gone,
+/// the server shutting down). A stopped call's tool sees it cancelled and may wind down for a
+/// while; then it is dropped, and the call ends with an error (rmcp sends none for a cancelled
+/// request).
+async fn run_until_stopped(
+    batch: impl Future<Output = Vec<ToolResult>>,
+    context: &RequestContext<RoleServer>,
+    stop: &Cancellation,
+) -> Result<Option<ToolResult>, ErrorData> {
+    let request = &context.ct;
+    let mut batch = std::pin::pin!(batch);
+    // The batch first (a call that ends at its first poll, as most do, waits on no signal), in
+    // the order written (no random start, which costs each poll).
+    let ran = tokio::select! {
+        biased;
+        mut results = &mut batch => Some(results.pop()),
+        () = request.cancelled() => None,
+        () = stop.cancelled() => None,
+    };
+    // A signal raised before the batch ended ends the call, even when the tool saw it and made
+    // a result of winding down: the client learns the call was cancelled.
+    let message = if request.is_cancelled() {
+        stop.cancel();
+        "the request was cancelled"
+    } else if stop.is_cancelled() {
+        "the call was cancelled: its client went away, or the server is shutting down"
+    } else {
+        return Ok(ran.flatten());
+    };
+    if ran.is_none() {
+        let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
+    }
+    Err(ErrorData::internal_error(message, None))
+}
+
 /// A request's id as a call's: a number written out in place (most clients number their
 /// requests), with no string made for it first.
 fn call_id(id: &NumberOrString) -> CallId {
@@ -499,6 +529,24 @@ mod tests {
         ] {
             assert_eq!(call_id(&id), text);
             assert_eq!(call_id(&id), id.to_string());
+        }
+    }
+
+    #[test]
+    fn structured_content_is_left_out_only_where_rmcp_would_drop_it() {
+        let (old, new) = (ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28);
+        let integer = json!({"type": "integer"});
+        let object = json!({"type": "object"});
+        let untyped = json!({"anyOf": [{"type": "object"}, {"type": "null"}]});
+        // Before 2026-07-28, and without a version: objects only.
+        for version in [Some(&old), None] {
+            assert!(!takes_structured(version, &integer));
+            assert!(takes_structured(version, &object));
+            // A schema that does not say: computed, and left to rmcp's rule.
+            assert!(takes_structured(version, &untyped));
+        }
+        for schema in [&integer, &object, &untyped] {
+            assert!(takes_structured(Some(&new), schema));
         }
     }
 }

@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::{CONTENT_LENGTH, HeaderName};
+use http::header::HeaderName;
 use http::{Method, Request, Response, StatusCode};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::{BodyExt, Full};
@@ -312,9 +312,14 @@ impl Body for Answer {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         let polled = Pin::new(&mut self.body).poll_frame(cx);
-        if let Poll::Ready(None) = polled
-            && let Some(mut held) = self.held.take()
-        {
+        // Sent: the body said it has no more (hyper does not poll a body again once its
+        // last frame is out and it says it is at its end), or it ended.
+        let ended = match &polled {
+            Poll::Ready(None) => true,
+            Poll::Ready(Some(Ok(_))) => self.body.is_end_stream(),
+            _ => false,
+        };
+        if ended && let Some(mut held) = self.held.take() {
             held.sent = true;
         }
         polled
@@ -511,11 +516,9 @@ where
         .map(str::to_owned);
     let stream = request.method() == Method::GET;
     let post = request.method() == Method::POST;
-    let length = request
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<u64>().ok());
+    // The length the request announced (hyper's body knows its `content-length`): no second
+    // lookup of the header.
+    let length = request.body().size_hint().upper();
     if let Some(refusal) = refused_at_once(state, post, length, session.as_deref()).await {
         return refusal;
     }

@@ -5,7 +5,6 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use rmcp::service::{RequestContext, RoleServer};
 use toolwright_runtime::exec::{Caller, Conversation, LogLevel};
 
 /// How many resources one session may subscribe to at once.
@@ -89,16 +88,15 @@ impl Callers {
 }
 
 /// The conversation a request's calls spend the retry budget of: its MCP session's where there
-/// is one (stdio, a Streamable HTTP session), else its authenticated caller's, else one of its
-/// own (an anonymous request without a session cannot be told apart from another's).
+/// is one (`has_session`: stdio, a Streamable HTTP session), else its authenticated caller's,
+/// else one of its own (an anonymous request without a session cannot be told apart from
+/// another's).
 pub(crate) fn conversation_of(
     session: &Session,
     callers: &Callers,
-    context: &RequestContext<RoleServer>,
+    has_session: bool,
     caller: Option<&Caller>,
 ) -> Conversation {
-    let parts = context.extensions.get::<http::request::Parts>();
-    let has_session = parts.is_none_or(|parts| parts.headers.contains_key(&super::SESSION_ID));
     if has_session {
         return session.conversation.clone();
     }

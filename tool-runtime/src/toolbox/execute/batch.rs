@@ -179,7 +179,7 @@ pub struct Batch<'a, C: ?Sized> {
     ctx: &'a C,
     calls: &'a [ToolCall],
     limit: usize,
-    slots: Vec<Slot<'a>>,
+    slots: Slots<'a>,
     /// Raised for the application ([`BatchOptions::cancellation`]) to end the batch.
     cancellation: Cancellation,
     /// Raised by the batch when it ends with calls unfinished, or is dropped: the calls' signal.
@@ -206,6 +206,43 @@ enum Slot<'a> {
     Running(BoxFuture<'a, ToolResult>),
     Done(ToolResult),
     Taken,
+}
+
+/// A batch's slots, one per call: the slot of a batch of one call (an MCP `tools/call`, a turn
+/// with one call) is kept inline, not in a vector of its own.
+enum Slots<'a> {
+    One([Slot<'a>; 1]),
+    Many(Vec<Slot<'a>>),
+}
+
+impl Slots<'_> {
+    fn new(calls: usize) -> Self {
+        if calls == 1 {
+            Slots::One([Slot::Waiting])
+        } else {
+            Slots::Many((0..calls).map(|_| Slot::Waiting).collect())
+        }
+    }
+}
+
+impl<'a> std::ops::Deref for Slots<'a> {
+    type Target = [Slot<'a>];
+
+    fn deref(&self) -> &[Slot<'a>] {
+        match self {
+            Slots::One(slot) => slot,
+            Slots::Many(slots) => slots,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Slots<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        match self {
+            Slots::One(slot) => slot,
+            Slots::Many(slots) => slots,
+        }
+    }
 }
 
 impl<C: ?Sized> fmt::Debug for Batch<'_, C> {
@@ -286,7 +323,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ctx,
             calls,
             limit,
-            slots: calls.iter().map(|_| Slot::Waiting).collect(),
+            slots: Slots::new(calls.len()),
             cancellation: options
                 .cancellation
                 .unwrap_or_else(|| Cancellation::never().clone()),
