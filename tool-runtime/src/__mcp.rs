@@ -7,7 +7,7 @@
 use crate::call::ToolCall;
 use crate::tool::ErasedTool;
 
-pub use crate::provider::mcp::structured_content;
+pub use crate::provider::mcp::{schema_type, structured_content};
 pub use toolwright_json::echo::Name as EchoName;
 
 /// The tool a call names, or the unknown-tool result (with its close matches) the toolbox

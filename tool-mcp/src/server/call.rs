@@ -22,10 +22,12 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use toolwright_runtime::__mcp::{error_result, lookup, structured_content, tool_name};
+use toolwright_runtime::__mcp::{error_result, lookup, schema_type, structured_content, tool_name};
 use toolwright_runtime::{
     Arguments, CallId, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
-    exec::{BatchOptions, Cancellation, Listen, LogLevel, LogMessage, Progress, ProgressSink},
+    exec::{
+        BatchOptions, Caller, Cancellation, Listen, LogLevel, LogMessage, Progress, ProgressSink,
+    },
 };
 
 use super::ask::{AskClient, AskError, Round};
@@ -57,11 +59,7 @@ fn legacy(version: Option<&ProtocolVersion>) -> bool {
 fn takes_structured(version: Option<&ProtocolVersion>, output_schema: &Value) -> bool {
     let object_only =
         version.is_none_or(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str());
-    !object_only
-        || output_schema
-            .get("type")
-            .and_then(Value::as_str)
-            .is_none_or(|kind| kind == "object")
+    !object_only || schema_type(output_schema).is_none_or(|kind| kind == "object")
 }
 
 /// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the
@@ -73,6 +71,16 @@ fn unknown_tool(result: &ToolResult) -> ErrorData {
         _ => Vec::new(),
     };
     ErrorData::invalid_params(result.text(), Some(json!({"closeMatches": matches})))
+}
+
+/// What a call learns from the HTTP request it came on (read in one place).
+struct FromHttp {
+    /// Whether the request is on a session: stdio's, or a Streamable HTTP one.
+    has_session: bool,
+    /// Who the request is made for, when an authenticating layer said.
+    caller: Option<Caller>,
+    /// The call's stop signal.
+    stop: Cancellation,
 }
 
 /// What a running call tells its client besides its result.
@@ -249,11 +257,21 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         answers.extend(request.input_responses.take().unwrap_or_default());
         let round = Arc::new(Round::new(answers));
         context.extensions.insert(Arc::clone(&round));
-        // The request's session (the header looked up once): stdio's, where there is no HTTP
-        // request, or a Streamable HTTP one.
+        // What the HTTP request says, read once: whether the request has a session (stdio's,
+        // where there is no HTTP request, or a Streamable HTTP one), who it is made for, and its
+        // own stop signal.
         let parts = context.extensions.get::<http::request::Parts>();
         let header = parts.and_then(|parts| parts.headers.get(&super::SESSION_ID));
-        let has_session = parts.is_none() || header.is_some();
+        let http = FromHttp {
+            has_session: parts.is_none() || header.is_some(),
+            caller: parts.and_then(|parts| parts.extensions.get::<Caller>().cloned()),
+            // Its client gone, or the server shutting down: raising it for a cancelled call
+            // tells no one else, as the request is the call's alone. Without HTTP (stdio), a
+            // signal of the call's own.
+            stop: parts
+                .and_then(|parts| parts.extensions.get::<super::RequestGone>())
+                .map_or_else(Cancellation::new, |gone| gone.0.clone()),
+        };
         // The stream the response goes on, for a call that closes it (`SseStream::of`).
         let stream = self.sessions.as_ref().and_then(|sessions| {
             let session = header?.to_str().ok()?;
@@ -266,9 +284,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if let Some(stream) = &stream {
             context.extensions.insert(stream.clone());
         }
-        let answer = self
-            .answer_call(request, context, &round, has_session)
-            .await;
+        let answer = self.answer_call(request, context, &round, http).await;
         if let (Some(stream), Some(sessions)) = (&stream, &self.sessions) {
             stream.answered(sessions);
         }
@@ -280,8 +296,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         round: &Round,
-        has_session: bool,
+        http: FromHttp,
     ) -> Result<CallToolResponse, ErrorData> {
+        let FromHttp {
+            has_session,
+            caller,
+            stop,
+        } = http;
         let listing = self.listing();
         let toolbox = &*listing.toolbox;
         let name = listing
@@ -294,7 +315,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         let mut call = ToolCall::new(call_id(&context.id), name, arguments);
         // A tool the caller may not call is unknown to it, answered in the same words.
-        let caller = super::caller_of(&context);
         let (output_schema, logger) = match lookup(toolbox, &call, caller.as_ref()) {
             Ok((_, tool)) => (tool.definition().output_schema(), tool_name(tool)),
             Err(unknown) => return Err(unknown_tool(&unknown)),
@@ -337,14 +357,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         } else {
             None
         };
-        // The HTTP request's own signal (its client gone, or the server shutting down) is the
-        // call's stop signal too: raising it for a cancelled call tells no one else, as the
-        // request is the call's alone. Without HTTP (stdio), a signal of its own.
-        let stop = context
-            .extensions
-            .get::<http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<super::RequestGone>())
-            .map_or_else(Cancellation::new, |gone| gone.0.clone());
         let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
         let result = run_until_stopped(batch, &context, &stop).await?;
         // Every notification of the call goes out before its result: rmcp closes the request's

@@ -141,12 +141,23 @@ fn resource_json(resource: &ResourceContents) -> Value {
     Value::Object(out)
 }
 
+/// The `type` a schema names, when it names one. Its few keys are read in order: a lookup hashes
+/// the key first, which costs more than comparing a schema's handful of keys (this is read at
+/// every MCP call of a tool with an output schema).
+pub fn schema_type(schema: &Value) -> Option<&str> {
+    schema
+        .as_object()?
+        .iter()
+        .find_map(|(key, value)| (key == "type").then_some(value))?
+        .as_str()
+}
+
 /// A result's `structuredContent`: the JSON of its text, when the tool declares an output schema
 /// and the call succeeded. A string output has none: its text is the value, unquoted, and a client
 /// on a revision before 2026-07-28 would get it twice.
 pub fn structured_content(result: &ToolResult, output_schema: Option<&Value>) -> Option<Value> {
     let schema = output_schema?;
-    if result.is_error || schema.get("type").and_then(Value::as_str) == Some("string") {
+    if result.is_error || schema_type(schema) == Some("string") {
         return None;
     }
     // One text part (most results) is read where it is, not joined into a new string first.
