@@ -9,6 +9,7 @@
 )]
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::into_block;
@@ -241,148 +242,166 @@ fn into_call_tool_result(result: ToolResult, output_schema: Option<&Value>) -> C
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
-    pub(super) async fn call(
+    /// Serves one `tools/call`. A future made by hand (`async move`), as is `answer_call`'s: an
+    /// `async fn` keeps its arguments twice, as they came and as its body's own (measured with
+    /// `-Zprint-type-sizes`: 3.7 KB, which `call_tool` boxed and copied at every call).
+    #[expect(
+        clippy::manual_async_fn,
+        reason = "an async fn keeps its arguments twice in its future"
+    )]
+    pub(super) fn call(
         &self,
         mut request: CallToolRequestParams,
         mut context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // The answers the client brought (MRTR): this round's, and those of the rounds before,
-        // which the server's `requestState` carried (the client answers them all, so trusting
-        // its echo gives it nothing it could not give).
-        let mut answers = request
-            .request_state
-            .take()
-            .and_then(|state| serde_json::from_str::<InputResponses>(&state).ok())
-            .unwrap_or_default();
-        answers.extend(request.input_responses.take().unwrap_or_default());
-        let round = Arc::new(Round::new(answers));
-        context.extensions.insert(Arc::clone(&round));
-        // What the HTTP request says, read once: whether the request has a session (stdio's,
-        // where there is no HTTP request, or a Streamable HTTP one), who it is made for, and its
-        // own stop signal.
-        let parts = context.extensions.get::<http::request::Parts>();
-        let header = parts.and_then(|parts| parts.headers.get(&super::SESSION_ID));
-        let http = FromHttp {
-            has_session: parts.is_none() || header.is_some(),
-            caller: parts.and_then(|parts| parts.extensions.get::<Caller>().cloned()),
-            // Its client gone, or the server shutting down: raising it for a cancelled call
-            // tells no one else, as the request is the call's alone. Without HTTP (stdio), a
-            // signal of the call's own.
-            stop: parts
-                .and_then(|parts| parts.extensions.get::<super::RequestGone>())
-                .map_or_else(Cancellation::new, |gone| gone.0.clone()),
-        };
-        // The stream the response goes on, for a call that closes it (`SseStream::of`).
-        let stream = self.sessions.as_ref().and_then(|sessions| {
-            let session = header?.to_str().ok()?;
-            Some(SseStream::new(
-                Arc::clone(sessions),
-                session.into(),
-                context.id.clone(),
-            ))
-        });
-        if let Some(stream) = &stream {
-            context.extensions.insert(stream.clone());
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + '_ {
+        async move {
+            // The answers the client brought (MRTR): this round's, and those of the rounds
+            // before, which the server's `requestState` carried (the client answers them all,
+            // so trusting its echo gives it nothing it could not give).
+            let mut answers = request
+                .request_state
+                .take()
+                .and_then(|state| serde_json::from_str::<InputResponses>(&state).ok())
+                .unwrap_or_default();
+            answers.extend(request.input_responses.take().unwrap_or_default());
+            let round = Arc::new(Round::new(answers));
+            context.extensions.insert(Arc::clone(&round));
+            // What the HTTP request says, read once: whether the request has a session
+            // (stdio's, where there is no HTTP request, or a Streamable HTTP one), who it is
+            // made for, and its own stop signal.
+            let parts = context.extensions.get::<http::request::Parts>();
+            let header = parts.and_then(|parts| parts.headers.get(&super::SESSION_ID));
+            let http = FromHttp {
+                has_session: parts.is_none() || header.is_some(),
+                caller: parts.and_then(|parts| parts.extensions.get::<Caller>().cloned()),
+                // Its client gone, or the server shutting down: raising it for a cancelled
+                // call tells no one else, as the request is the call's alone. Without HTTP
+                // (stdio), a signal of the call's own.
+                stop: parts
+                    .and_then(|parts| parts.extensions.get::<super::RequestGone>())
+                    .map_or_else(Cancellation::new, |gone| gone.0.clone()),
+            };
+            // The stream the response goes on, for a call that closes it (`SseStream::of`).
+            let stream = self.sessions.as_ref().and_then(|sessions| {
+                let session = header?.to_str().ok()?;
+                Some(SseStream::new(
+                    Arc::clone(sessions),
+                    session.into(),
+                    context.id.clone(),
+                ))
+            });
+            if let Some(stream) = &stream {
+                context.extensions.insert(stream.clone());
+            }
+            let answer = self.answer_call(request, &context, &round, http).await;
+            if let (Some(stream), Some(sessions)) = (&stream, &self.sessions) {
+                stream.answered(sessions);
+            }
+            answer
         }
-        let answer = self.answer_call(request, context, &round, http).await;
-        if let (Some(stream), Some(sessions)) = (&stream, &self.sessions) {
-            stream.answered(sessions);
-        }
-        answer
     }
 
-    async fn answer_call(
-        &self,
+    #[expect(
+        clippy::manual_async_fn,
+        reason = "an async fn keeps its arguments twice in its future"
+    )]
+    fn answer_call<'a>(
+        &'a self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-        round: &Round,
+        context: &'a RequestContext<RoleServer>,
+        round: &'a Round,
         http: FromHttp,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let FromHttp {
-            has_session,
-            caller,
-            stop,
-        } = http;
-        let listing = self.listing();
-        let toolbox = &*listing.toolbox;
-        let name = listing
-            .stand_ins
-            .get(request.name.as_ref())
-            .map_or(request.name.as_ref(), String::as_str);
-        let arguments = match request.arguments {
-            Some(arguments) => Arguments::Json(Value::Object(arguments)),
-            None => Arguments::default(),
-        };
-        let mut call = ToolCall::new(call_id(&context.id), name, arguments);
-        // A tool the caller may not call is unknown to it, answered in the same words.
-        let (output_schema, logger) = match lookup(toolbox, &call, caller.as_ref()) {
-            Ok((_, tool)) => (tool.definition().output_schema(), tool_name(tool)),
-            Err(unknown) => return Err(unknown_tool(&unknown)),
-        };
-        // The request's `_meta`, moved as it came (no copy).
-        if let Some(meta) = request.meta
-            && !meta.0.0.is_empty()
-        {
-            call.metadata
-                .insert("_meta".into(), Value::Object(meta.0.0));
-        }
-        let ctx = (self.shared.context)(&context);
-        let calls = [call];
-        let mut options = BatchOptions::new().in_conversation(conversation_of(
-            &self.session,
-            &self.shared.callers,
-            has_session,
-            caller.as_ref(),
-        ));
-        if let Some(caller) = caller {
-            options = options.on_behalf_of(caller);
-        }
-        // Log messages the client wants: at the request's level (2026-07-28, where a request
-        // without one wants none), else at the session's (everything until it sets one).
-        let version = context.protocol_version();
-        let logs = match context.meta.log_level() {
-            Some(level) => Some(log_level(level)),
-            None if legacy(version.as_ref()) => {
-                Some(self.session.log_level().unwrap_or(LogLevel::Debug))
-            }
-            None => None,
-        };
-        let output_schema =
-            output_schema.filter(|schema| takes_structured(version.as_ref(), schema));
-        let token = context.meta.get_progress_token();
-        let notices = if logs.is_some() || token.is_some() {
-            let (notices, sink) = Notices::new(&context.peer, token, logs, logger);
-            options = options.progress(sink);
-            Some(notices)
-        } else {
-            None
-        };
-        let batch = toolbox.execute_all_with(&calls, &ctx, options.stop_signal(stop.clone()));
-        let result = run_until_stopped(batch, &context, &stop).await?;
-        // Every notification of the call goes out before its result: rmcp closes the request's
-        // stream with the result, and a later one would be dropped.
-        if let Some(notices) = notices {
-            notices.flush().await;
-        }
-        let Some(mut result) = result else {
-            return Err(ErrorData::internal_error("the call gave no result", None));
-        };
-        if let Some(interrupt) = result.interrupt() {
-            let message = interrupt.message.clone();
-            if let Some(decided) = self
-                .decide(toolbox, &calls[0], &ctx, message, &context)
-                .await
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + 'a {
+        async move {
+            let listing = self.listing();
+            let toolbox = &*listing.toolbox;
+            let name = listing
+                .stand_ins
+                .get(request.name.as_ref())
+                .map_or(request.name.as_ref(), String::as_str);
+            let arguments = match request.arguments {
+                Some(arguments) => Arguments::Json(Value::Object(arguments)),
+                None => Arguments::default(),
+            };
+            let mut calls = [ToolCall::new(call_id(&context.id), name, arguments)];
+            // A tool the caller may not call is unknown to it, answered in the same words.
+            let (output_schema, logger) = match lookup(toolbox, &calls[0], http.caller.as_ref()) {
+                Ok((_, tool)) => (tool.definition().output_schema(), tool_name(tool)),
+                Err(unknown) => return Err(unknown_tool(&unknown)),
+            };
+            // The request's `_meta`, moved as it came (no copy).
+            if let Some(meta) = request.meta
+                && !meta.0.0.is_empty()
             {
-                result = decided;
+                calls[0]
+                    .metadata
+                    .insert("_meta".into(), Value::Object(meta.0.0));
             }
+            let ctx = (self.shared.context)(context);
+            let mut options = BatchOptions::new().in_conversation(conversation_of(
+                &self.session,
+                &self.shared.callers,
+                http.has_session,
+                http.caller.as_ref(),
+            ));
+            if let Some(caller) = http.caller {
+                options = options.on_behalf_of(caller);
+            }
+            // Log messages the client wants: at the request's level (2026-07-28, where a
+            // request without one wants none), else at the session's (everything until it
+            // sets one).
+            let version = context.protocol_version();
+            let logs = match context.meta.log_level() {
+                Some(level) => Some(log_level(level)),
+                None if legacy(version.as_ref()) => {
+                    Some(self.session.log_level().unwrap_or(LogLevel::Debug))
+                }
+                None => None,
+            };
+            let output_schema =
+                output_schema.filter(|schema| takes_structured(version.as_ref(), schema));
+            let token = context.meta.get_progress_token();
+            let notices = if logs.is_some() || token.is_some() {
+                let (notices, sink) = Notices::new(&context.peer, token, logs, logger);
+                options = options.progress(sink);
+                Some(notices)
+            } else {
+                None
+            };
+            let stop = http.stop;
+            let batch = std::pin::pin!(toolbox.execute_all_with(
+                &calls,
+                &ctx,
+                options.stop_signal(stop.clone())
+            ));
+            let result = run_until_stopped(batch, context, &stop).await?;
+            // Every notification of the call goes out before its result: rmcp closes the
+            // request's stream with the result, and a later one would be dropped.
+            if let Some(notices) = notices {
+                notices.flush().await;
+            }
+            let Some(mut result) = result else {
+                return Err(ErrorData::internal_error("the call gave no result", None));
+            };
+            if let Some(interrupt) = result.interrupt() {
+                let message = interrupt.message.clone();
+                // Boxed: asking the client and running the approved call make a future of
+                // kilobytes, which inline would make every call's future as large (and
+                // `call_tool`'s box copies it whole), for the few calls that need approval.
+                if let Some(decided) =
+                    Box::pin(self.decide(toolbox, &calls[0], &ctx, message, context)).await
+                {
+                    result = decided;
+                }
+            }
+            // A question asked through MRTR (the approval's, or the tool's own): the call is
+            // answered with it, and the client calls again with the answer.
+            let asked = round.unanswered();
+            if !asked.is_empty() {
+                return Ok(input_required(round, asked));
+            }
+            Ok(into_call_tool_result(result, output_schema).into())
         }
-        // A question asked through MRTR (the approval's, or the tool's own): the call is
-        // answered with it, and the client calls again with the answer.
-        let asked = round.unanswered();
-        if !asked.is_empty() {
-            return Ok(input_required(round, asked));
-        }
-        Ok(into_call_tool_result(result, output_schema).into())
     }
 
     /// A call that needs approval: asks the client's user (elicitation: on the session before
@@ -457,17 +476,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 /// while; then it is dropped, and the call ends with an error (rmcp sends none for a cancelled
 /// request).
 async fn run_until_stopped(
-    batch: impl Future<Output = Vec<ToolResult>>,
+    mut batch: Pin<&mut impl Future<Output = Vec<ToolResult>>>,
     context: &RequestContext<RoleServer>,
     stop: &Cancellation,
 ) -> Result<Option<ToolResult>, ErrorData> {
     let request = &context.ct;
-    let mut batch = std::pin::pin!(batch);
     // The batch first (a call that ends at its first poll, as most do, waits on no signal), in
     // the order written (no random start, which costs each poll).
     let ran = tokio::select! {
         biased;
-        mut results = &mut batch => Some(results.pop()),
+        mut results = batch.as_mut() => Some(results.pop()),
         () = request.cancelled() => None,
         () = stop.cancelled() => None,
     };
@@ -482,7 +500,7 @@ async fn run_until_stopped(
         return Ok(ran.flatten());
     };
     if ran.is_none() {
-        let _ = tokio::time::timeout(CANCEL_GRACE, &mut batch).await;
+        let _ = tokio::time::timeout(CANCEL_GRACE, batch).await;
     }
     Err(ErrorData::internal_error(message, None))
 }

@@ -355,7 +355,7 @@ where
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let state = Arc::clone(&self.state);
         let inner = Arc::clone(&self.inner);
-        Box::pin(async move { Ok(handle(&state, &inner, request).await) })
+        Box::pin(handle(state, inner, request))
     }
 }
 
@@ -498,77 +498,88 @@ async fn refused_at_once(
     None
 }
 
-async fn handle<H, M, B>(
-    state: &Arc<State>,
-    inner: &StreamableHttpService<H, M>,
+/// Serves one request under the limits. A future made by hand (`async move`), boxed as it is
+/// by `call`: an `async fn` keeps its arguments twice (the request is 264 bytes), and a block
+/// around it once more (`-Zprint-type-sizes`).
+#[expect(
+    clippy::manual_async_fn,
+    reason = "an async fn keeps its arguments twice in its future"
+)]
+fn handle<H, M, B>(
+    state: Arc<State>,
+    inner: Arc<StreamableHttpService<H, M>>,
     request: Request<B>,
-) -> Response<HttpBody>
+) -> impl Future<Output = Result<Response<HttpBody>, Infallible>> + Send
 where
     H: ServerHandler + Send + 'static,
     M: SessionManager,
-    B: Body + Send,
+    B: Body + Send + 'static,
+    B::Data: Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let session = request
-        .headers()
-        .get(&SESSION_ID)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned);
-    let stream = request.method() == Method::GET;
-    let post = request.method() == Method::POST;
-    // The length the request announced (hyper's body knows its `content-length`): no second
-    // lookup of the header.
-    let length = request.body().size_hint().upper();
-    if let Some(refusal) = refused_at_once(state, post, length, session.as_deref()).await {
-        return refusal;
-    }
-    let caller = request.extensions().get::<Caller>().cloned();
-    if let (Some(session), Some(caller)) = (&session, &caller)
-        && state.owned_by_another(session, caller)
-    {
-        return no_such_session();
-    }
-    let mut held = Held::new(state);
-    if (post || stream)
-        && let Some(session) = &session
-        && let Some(refusal) = held.count_in_session(session, stream)
-    {
-        return refusal;
-    }
-    if post && let Some(refusal) = held.take_place().await {
-        return refusal;
-    }
-    let (mut parts, body) = request.into_parts();
-    let bytes = if post {
-        match read_body(body, &state.limits).await {
-            Ok(bytes) => bytes,
-            Err(refusal) => return refusal,
-        }
-    } else {
-        Bytes::new()
-    };
-    parts.extensions.insert(RequestGone(held.gone.clone()));
-    // Boxed where it is made: rmcp's request future is kilobytes large, and inline it made this
-    // one as large, which `call`'s box then copied whole for every request (8.5 KB: the largest
-    // single cost of the layer in a profile).
-    let response = Box::pin(inner.handle(Request::from_parts(parts, Full::new(bytes)))).await;
-    // A session opened behind an authorization belongs to its caller.
-    if session.is_none()
-        && let Some(caller) = &caller
-        && let Some(opened) = response
+    async move {
+        let (state, inner) = (&state, &*inner);
+        let session = request
             .headers()
             .get(&SESSION_ID)
             .and_then(|value| value.to_str().ok())
-    {
-        state.own(opened.to_owned(), caller).await;
-    }
-    let (parts, body) = response.into_parts();
-    Response::from_parts(
-        parts,
-        Answer {
-            body,
-            held: Some(held),
+            .map(str::to_owned);
+        let stream = request.method() == Method::GET;
+        let post = request.method() == Method::POST;
+        // The length the request announced (hyper's body knows its `content-length`): no second
+        // lookup of the header.
+        let length = request.body().size_hint().upper();
+        if let Some(refusal) = refused_at_once(state, post, length, session.as_deref()).await {
+            return Ok(refusal);
         }
-        .boxed(),
-    )
+        let caller = request.extensions().get::<Caller>().cloned();
+        if let (Some(session), Some(caller)) = (&session, &caller)
+            && state.owned_by_another(session, caller)
+        {
+            return Ok(no_such_session());
+        }
+        let mut held = Held::new(state);
+        if (post || stream)
+            && let Some(session) = &session
+            && let Some(refusal) = held.count_in_session(session, stream)
+        {
+            return Ok(refusal);
+        }
+        if post && let Some(refusal) = held.take_place().await {
+            return Ok(refusal);
+        }
+        let (mut parts, body) = request.into_parts();
+        let bytes = if post {
+            match read_body(body, &state.limits).await {
+                Ok(bytes) => bytes,
+                Err(refusal) => return Ok(refusal),
+            }
+        } else {
+            Bytes::new()
+        };
+        parts.extensions.insert(RequestGone(held.gone.clone()));
+        // Boxed where it is made: rmcp's request future is kilobytes large, and inline it made this
+        // one as large, which `call`'s box then copied whole for every request (8.5 KB: the largest
+        // single cost of the layer in a profile).
+        let response = Box::pin(inner.handle(Request::from_parts(parts, Full::new(bytes)))).await;
+        // A session opened behind an authorization belongs to its caller.
+        if session.is_none()
+            && let Some(caller) = &caller
+            && let Some(opened) = response
+                .headers()
+                .get(&SESSION_ID)
+                .and_then(|value| value.to_str().ok())
+        {
+            state.own(opened.to_owned(), caller).await;
+        }
+        let (parts, body) = response.into_parts();
+        Ok(Response::from_parts(
+            parts,
+            Answer {
+                body,
+                held: Some(held),
+            }
+            .boxed(),
+        ))
+    }
 }
