@@ -1,7 +1,8 @@
 //! Bare rmcp serving `add`, the yardstick of the MCP cost check (issue 43): the same tool as the
 //! demo's (`a + b`, two integers), written with rmcp's own `#[tool]` macros as an rmcp user
 //! writes it, served over stateless Streamable HTTP with the same rmcp configuration
-//! `McpServer::http_service(false)` uses. Not a criterion bench: `benches/mcp_cost.sh` starts it
+//! `McpServer::http_service(false)` uses, on connections hyper sets up as `examples/mcp_server`
+//! does (a 10 s header read timeout). Not a criterion bench: `benches/mcp_cost.sh` starts it
 //! and loads it with `benches/mcp_load.rs`, interleaved with toolwright's server.
 //!
 //! ```text
@@ -12,8 +13,9 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -62,6 +64,9 @@ impl ServerHandler for Bare {
     }
 }
 
+/// How long a request's headers may take to arrive (as in `examples/mcp_server`).
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
 #[tokio::main]
 async fn main() {
     let mut args = std::env::args().skip(1);
@@ -99,7 +104,16 @@ async fn main() {
         };
         let service = TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
-            let _ = auto::Builder::new(TokioExecutor::new())
+            let mut builder = auto::Builder::new(TokioExecutor::new());
+            // The connections set up as `examples/mcp_server` sets up its own (a client that
+            // sends its headers a byte at a time is cut off): the ratio then measures what
+            // toolwright adds, not how the two programs configure hyper (this timer alone is
+            // about 2k instructions a connection).
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let _ = builder
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });
