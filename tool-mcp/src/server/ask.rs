@@ -110,6 +110,13 @@ impl Round {
     }
 }
 
+/// Whether a request on `version` is served as before protocol revision 2026-07-28: one that
+/// names an earlier revision, or none (as rmcp reads it: a request without a version gets the
+/// older shapes).
+pub(crate) fn before_2026_07_28(version: Option<&ProtocolVersion>) -> bool {
+    version.is_none_or(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+}
+
 impl fmt::Debug for AskClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AskClient")
@@ -128,9 +135,7 @@ impl AskClient {
 
     /// The asker for a request, with the round its questions and answers go in.
     fn new(context: &RequestContext<RoleServer>, round: Arc<Round>) -> Self {
-        let legacy = context
-            .protocol_version()
-            .is_none_or(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str());
+        let legacy = before_2026_07_28(context.protocol_version().as_ref());
         let parts = context.extensions.get::<http::request::Parts>();
         let has_session = parts.is_none_or(|parts| parts.headers.contains_key(&super::SESSION_ID));
         let route = match (legacy, has_session) {

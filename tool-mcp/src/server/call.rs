@@ -31,7 +31,7 @@ use toolwright_runtime::{
     },
 };
 
-use super::ask::{AskClient, AskError, Round};
+use super::ask::{AskClient, AskError, Round, before_2026_07_28};
 use super::requests::{log_level, logging_level};
 use super::session::conversation_of;
 use super::sessions::SseStream;
@@ -47,10 +47,10 @@ fn not_approved(call: &ToolCall, message: String) -> ToolResult {
     )
 }
 
-/// Whether a request on `version` is on a protocol revision before 2026-07-28: a session's,
-/// with server-to-client requests and a log level set for the session.
+/// Whether a request on `version` is on a protocol revision before 2026-07-28 it names: a
+/// session's, with server-to-client requests and a log level set for the session.
 fn legacy(version: Option<&ProtocolVersion>) -> bool {
-    version.is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+    version.is_some() && before_2026_07_28(version)
 }
 
 /// Whether a call's result may carry `structuredContent` of the tool's `output_schema` for a
@@ -58,9 +58,7 @@ fn legacy(version: Option<&ProtocolVersion>) -> bool {
 /// object is sent (SEP-2106: rmcp drops any other value, and the text already holds it), so a
 /// schema that says the output is not an object has nothing worth computing.
 fn takes_structured(version: Option<&ProtocolVersion>, output_schema: &Value) -> bool {
-    let object_only =
-        version.is_none_or(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str());
-    !object_only || schema_type(output_schema).is_none_or(|kind| kind == "object")
+    !before_2026_07_28(version) || schema_type(output_schema).is_none_or(|kind| kind == "object")
 }
 
 /// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the
@@ -505,30 +503,12 @@ async fn run_until_stopped(
     Err(ErrorData::internal_error(message, None))
 }
 
-/// A request's id as a call's: a number written out in place (most clients number their
+/// A request's id as a call's: a number written out on the stack (most clients number their
 /// requests), with no string made for it first.
 fn call_id(id: &NumberOrString) -> CallId {
     match id {
         NumberOrString::String(text) => CallId::from(&**text),
-        NumberOrString::Number(number) => {
-            // i64::MIN, the longest, has 19 digits and a sign.
-            let mut text = [0u8; 20];
-            let mut start = text.len();
-            let mut rest = number.unsigned_abs();
-            for slot in text.iter_mut().rev() {
-                *slot = b'0' + u8::try_from(rest % 10).unwrap_or(0);
-                start -= 1;
-                rest /= 10;
-                if rest == 0 {
-                    break;
-                }
-            }
-            if *number < 0 {
-                start -= 1;
-                text[start] = b'-';
-            }
-            CallId::from(std::str::from_utf8(&text[start..]).unwrap_or_default())
-        }
+        NumberOrString::Number(number) => CallId::from(itoa::Buffer::new().format(*number)),
     }
 }
 
