@@ -1,6 +1,7 @@
 //! MCP both ways: toolwright's server and client against rmcp's, and against the Python SDK.
 
 pub mod auth;
+pub mod client;
 pub mod declared;
 #[path = "../support/http.rs"]
 pub mod http;

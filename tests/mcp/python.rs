@@ -6,16 +6,15 @@
 //! `TOOLWRIGHT_MCP_PYTHON=/path/to/venv/bin/python cargo test --test mcp python:: -- --ignored`,
 //! as `tests/mcp_checks.sh` (run by `.ci/run`) runs it.
 
-use rmcp::ServiceExt;
+use rmcp::model::ProtocolVersion;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use toolwright::Toolbox;
 use toolwright::mcp::{McpCallError, McpClient, McpTools, ToolboxExt as _};
 use toolwright::provider::Provider;
 
-#[tokio::test]
-#[ignore = "needs a Python with the MCP SDK, named by TOOLWRIGHT_MCP_PYTHON: tests/mcp_checks.sh runs it"]
-async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
+/// The Python server, started as a child speaking over its stdin and stdout.
+fn python_server() -> TokioChildProcess {
     let python = std::env::var_os("TOOLWRIGHT_MCP_PYTHON")
         .expect("TOOLWRIGHT_MCP_PYTHON names a Python with the MCP SDK (mcp on PyPI)");
     let mut command = tokio::process::Command::new(python);
@@ -28,7 +27,16 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let client = McpClient::new().serve(transport).await.unwrap();
+    transport
+}
+
+#[tokio::test]
+#[ignore = "needs a Python with the MCP SDK, named by TOOLWRIGHT_MCP_PYTHON: tests/mcp_checks.sh runs it"]
+async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
+    // The SDK (2.3.0) speaks 2026-07-28, the newest revision: `connect` agrees on it.
+    let mcp = McpClient::new();
+    let client = mcp.clone().connect(python_server()).await.unwrap();
+    assert_eq!(mcp.protocol_version(), Some(ProtocolVersion::V_2026_07_28));
     let tools = McpTools::list(client.peer()).await.unwrap().prefixed("py_");
     assert!(tools.skipped().is_empty(), "{:?}", tools.skipped());
     let toolbox = Toolbox::new().with_mcp_tools(tools).unwrap();
@@ -108,5 +116,16 @@ async fn a_python_mcp_servers_tools_serve_an_openai_turn() {
         contents[4]
     );
 
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs a Python with the MCP SDK, named by TOOLWRIGHT_MCP_PYTHON: tests/mcp_checks.sh runs it"]
+async fn a_client_of_an_older_revision_is_served_that_revision_by_the_python_sdk() {
+    let mcp = McpClient::new().with_protocol_versions([ProtocolVersion::V_2025_11_25]);
+    let client = mcp.clone().connect(python_server()).await.unwrap();
+    assert_eq!(mcp.protocol_version(), Some(ProtocolVersion::V_2025_11_25));
+    let tools = McpTools::list(client.peer()).await.unwrap();
+    assert_eq!(tools.len(), 3);
     client.cancel().await.unwrap();
 }

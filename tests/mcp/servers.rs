@@ -77,7 +77,7 @@ fn count(to: u32, #[tool(call_info)] info: &CallInfo) -> u32 {
     to
 }
 
-fn toolbox() -> Toolbox {
+pub(crate) fn toolbox() -> Toolbox {
     Toolbox::new()
         .with_all((
             AddTool,

@@ -2,11 +2,13 @@
 //!
 //! ```text
 //! cargo run --example mcp_client -- --url http://127.0.0.1:8000/mcp < calls.jsonl
-//! cargo run --example mcp_client -- [--prefix P] -- python3 tests/python/mcp_tools_server.py < calls.jsonl
+//! cargo run --example mcp_client -- [--prefix P] [--protocol-version V].. -- python3 tests/python/mcp_tools_server.py < calls.jsonl
 //! ```
 //!
 //! It connects to the server (a command it starts, speaking over the child's stdin and stdout, or
-//! a Streamable HTTP URL), lists its tools (to stderr), and registers them in a toolbox, under
+//! a Streamable HTTP URL), agreeing on the newest protocol revision both speak (among those named
+//! by `--protocol-version`, given once for each, when it is given; every revision rmcp knows
+//! otherwise), says which on stderr, lists its tools (to stderr), and registers them in a toolbox, under
 //! `P` + their names with `--prefix`. Then each stdin line is a call `{"name": .., "arguments":
 //! <object, or JSON text as a model writes it>}`; for each, one line
 //! `{"name": .., "is_error": bool, "content": ".."}` is printed, in input order. The call runs
@@ -21,7 +23,7 @@ mod output;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
-use rmcp::ServiceExt;
+use rmcp::model::ProtocolVersion;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -41,13 +43,41 @@ enum Server {
     Url(String),
 }
 
-fn options() -> Result<(Server, String), String> {
-    let usage = "usage: mcp_client [--prefix P] (--url URL | -- COMMAND [ARGS..]) < calls.jsonl";
+/// What the command line asks for.
+struct Options {
+    server: Server,
+    prefix: String,
+    /// The revisions to offer; empty: every one rmcp knows.
+    versions: Vec<ProtocolVersion>,
+}
+
+fn options() -> Result<Options, String> {
+    let usage = "usage: mcp_client [--prefix P] [--protocol-version V].. (--url URL | -- COMMAND [ARGS..]) < calls.jsonl";
     let mut args = std::env::args().skip(1);
     let mut prefix = String::new();
     let mut server = None;
+    let mut versions = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--protocol-version" => {
+                let value = args
+                    .next()
+                    .ok_or_else(|| format!("--protocol-version needs a revision; {usage}"))?;
+                let known = ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .find(|known| known.as_str() == value)
+                    .ok_or_else(|| {
+                        let known: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
+                            .iter()
+                            .map(ProtocolVersion::as_str)
+                            .collect();
+                        format!(
+                            "unknown protocol revision `{value}` (known: {})",
+                            known.join(", ")
+                        )
+                    })?;
+                versions.push(known.clone());
+            }
             "--prefix" => {
                 prefix = args
                     .next()
@@ -69,36 +99,53 @@ fn options() -> Result<(Server, String), String> {
             other => return Err(format!("unknown option `{other}`; {usage}")),
         }
     }
-    Ok((server.ok_or(usage)?, prefix))
+    Ok(Options {
+        server: server.ok_or(usage)?,
+        prefix,
+        versions,
+    })
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let (server, prefix) = match options() {
+    let options = match options() {
         Ok(options) => options,
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(2);
         }
     };
-    output::finish(run(server, &prefix).await)
+    output::finish(run(options).await)
 }
 
-async fn run(server: Server, prefix: &str) -> io::Result<()> {
-    let client = McpClient::new().named("toolwright-mcp-client", env!("CARGO_PKG_VERSION"));
+async fn run(options: Options) -> io::Result<()> {
+    let Options {
+        server,
+        prefix,
+        versions,
+    } = options;
+    let prefix = prefix.as_str();
+    let mut client = McpClient::new().named("toolwright-mcp-client", env!("CARGO_PKG_VERSION"));
+    if !versions.is_empty() {
+        client = client.with_protocol_versions(versions);
+    }
     let connected = match server {
         Server::Command(command) => {
             let mut child = tokio::process::Command::new(&command[0]);
             child.args(&command[1..]);
-            client.serve(TokioChildProcess::new(child)?).await
+            client.clone().connect(TokioChildProcess::new(child)?).await
         }
         Server::Url(url) => {
             client
-                .serve(StreamableHttpClientTransport::from_uri(url))
+                .clone()
+                .connect(StreamableHttpClientTransport::from_uri(url))
                 .await
         }
     }
     .map_err(|error| io::Error::other(format!("could not connect to the MCP server: {error}")))?;
+    if let Some(version) = client.protocol_version() {
+        eprintln!("protocol revision {version}");
+    }
     let tools = McpTools::list(connected.peer())
         .await
         .map_err(io::Error::other)?

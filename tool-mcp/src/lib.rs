@@ -13,7 +13,9 @@ pub mod __private;
 #[cfg(doc)]
 use toolwright_runtime::{Toolbox, exec::ResourceContents};
 
-pub use self::client::{McpCallError, McpClient, McpTools, McpToolsError, ToolboxExt};
+pub use self::client::{
+    McpCallError, McpClient, McpConnectError, McpTools, McpToolsError, ToolboxExt,
+};
 pub use self::server::{
     AskClient, AskError, Authorization, CacheHints, DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY,
     DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_SESSION, DEFAULT_MAX_QUEUED,

@@ -1,15 +1,17 @@
 //! An MCP server's tools in a toolbox: each forwarded through an rmcp client, after the argument
 //! pipeline.
 
+mod connect;
+
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::from_block;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
-    Tool as McpTool,
+    ProtocolVersion, Tool as McpTool,
 };
 use rmcp::service::{NotificationContext, RoleClient};
 use rmcp::{ClientHandler, Peer, ServiceError};
@@ -22,16 +24,17 @@ use toolwright_runtime::{
     schema::SchemaError,
 };
 
+pub use self::connect::McpConnectError;
+
 // Names the documentation links to.
 #[cfg(doc)]
 use toolwright_runtime::ToolResult;
 
-/// toolwright's rmcp client handler: connect with it (`McpClient::new().serve(transport)`,
-/// through [`rmcp::ServiceExt`]) to hear when the server's tools change.
+/// toolwright's rmcp client handler: connect with it ([`McpClient::connect`], which agrees on a
+/// protocol revision with the server) to hear when the server's tools change.
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// use toolwright::mcp::rmcp::ServiceExt;
 /// use toolwright::mcp::rmcp::transport::TokioChildProcess;
 /// use toolwright::Toolbox;
 /// use toolwright::mcp::{McpClient, McpTools, ToolboxExt as _};
@@ -39,7 +42,7 @@ use toolwright_runtime::ToolResult;
 /// let client = McpClient::new();
 /// let changes = client.clone();
 /// let command = tokio::process::Command::new("my-mcp-server");
-/// let running = client.serve(TokioChildProcess::new(command)?).await?;
+/// let running = client.connect(TokioChildProcess::new(command)?).await?;
 /// let mut tools = McpTools::list(running.peer()).await?.prefixed("files_");
 /// let mut toolbox = Toolbox::new().with_mcp_tools(tools.clone())?;
 /// // Later, when the server says its tools changed:
@@ -48,10 +51,14 @@ use toolwright_runtime::ToolResult;
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct McpClient {
     changes: Arc<Changes>,
     info: Option<Implementation>,
+    /// The protocol revisions offered, newest first.
+    versions: Arc<[ProtocolVersion]>,
+    /// The revision agreed by [`McpClient::connect`], shared by the client's clones.
+    agreed: Arc<Mutex<Option<ProtocolVersion>>>,
 }
 
 #[derive(Default)]
@@ -64,12 +71,26 @@ impl fmt::Debug for McpClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpClient")
             .field("tool_list_changes", &self.tool_list_changes())
+            .field("protocol_versions", &self.versions)
+            .field("protocol_version", &self.protocol_version())
             .finish_non_exhaustive()
     }
 }
 
+impl Default for McpClient {
+    fn default() -> Self {
+        McpClient {
+            changes: Arc::default(),
+            info: None,
+            versions: connect::every_known().into(),
+            agreed: Arc::default(),
+        }
+    }
+}
+
 impl McpClient {
-    /// A client that names itself `toolwright` in `initialize`.
+    /// A client that names itself `toolwright` in `initialize` and speaks every protocol revision
+    /// rmcp knows.
     pub fn new() -> Self {
         McpClient::default()
     }
@@ -79,6 +100,47 @@ impl McpClient {
     pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         self.info = Some(Implementation::new(name, version));
         self
+    }
+
+    /// A client that speaks only these protocol revisions (in any order; the newest is offered
+    /// first): [`connect`](Self::connect) agrees on the newest the server speaks too and refuses a
+    /// server that answers with another. Every revision rmcp knows by default.
+    ///
+    /// ```
+    /// use toolwright::mcp::McpClient;
+    /// use toolwright::mcp::rmcp::model::ProtocolVersion;
+    ///
+    /// let client = McpClient::new()
+    ///     .with_protocol_versions([ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25]);
+    /// assert_eq!(
+    ///     client.protocol_versions(),
+    ///     [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2025_06_18]
+    /// );
+    /// ```
+    #[must_use]
+    pub fn with_protocol_versions(
+        mut self,
+        versions: impl IntoIterator<Item = ProtocolVersion>,
+    ) -> Self {
+        let mut versions: Vec<ProtocolVersion> = versions.into_iter().collect();
+        // Revisions are dates: their text orders them.
+        versions.sort_by(|a, b| b.as_str().cmp(a.as_str()));
+        versions.dedup();
+        self.versions = versions.into();
+        self
+    }
+
+    /// The protocol revisions this client offers, newest first.
+    pub fn protocol_versions(&self) -> &[ProtocolVersion] {
+        &self.versions
+    }
+
+    /// The protocol revision agreed with the server by [`connect`](Self::connect); `None` before.
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        self.agreed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// How many `notifications/tools/list_changed` the server has sent.
@@ -103,7 +165,18 @@ impl ClientHandler for McpClient {
             .info
             .clone()
             .unwrap_or_else(|| Implementation::new("toolwright", env!("CARGO_PKG_VERSION")));
-        ClientConfig::new(ClientCapabilities::default(), info)
+        let mut config = ClientConfig::new(ClientCapabilities::default(), info);
+        // What `initialize` offers: the newest revision offered that has it (a client of
+        // 2026-07-28 on alone never sends `initialize`).
+        if let Some(version) = self
+            .versions
+            .iter()
+            .find(|version| version.has_initialize())
+            .or_else(|| self.versions.first())
+        {
+            config.protocol_version = version.clone();
+        }
+        config
     }
 }
 

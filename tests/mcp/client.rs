@@ -1,0 +1,157 @@
+//! `McpClient::connect`: the protocol revision agreed with a server, the newest both speak, and the
+//! refusal of a server that answers with one the client did not offer (issue 44).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::model::{ProtocolVersion, ServerCapabilities, ServerConfig};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ServerHandler, ServiceExt as _};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+use toolwright::mcp::{McpClient, McpConnectError, McpServer, McpTools};
+
+use crate::servers::toolbox;
+
+/// A client connected to `server` over an in-memory pipe, or why not.
+async fn connect_to<S: ServerHandler>(
+    server: S,
+    client: McpClient,
+) -> Result<RunningService<RoleClient, McpClient>, McpConnectError> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    client.connect(client_io).await
+}
+
+fn toolwright_server() -> McpServer<()> {
+    McpServer::new(Arc::new(toolbox()), ()).unwrap()
+}
+
+#[tokio::test]
+async fn by_default_the_newest_revision_both_speak_is_agreed() {
+    let client = McpClient::new();
+    let running = connect_to(toolwright_server(), client.clone())
+        .await
+        .unwrap();
+    assert_eq!(client.protocol_version(), Some(ProtocolVersion::LATEST));
+    assert_eq!(
+        running.peer().peer_info().unwrap().protocol_version,
+        ProtocolVersion::LATEST
+    );
+    // The session works: the tools are listed at the revision agreed.
+    let tools = McpTools::list(running.peer()).await.unwrap();
+    assert!(tools.names().any(|name| name == "add"));
+}
+
+#[tokio::test]
+async fn a_client_of_older_revisions_agrees_on_the_newest_of_them() {
+    for (offered, agreed) in [
+        (
+            vec![ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25],
+            ProtocolVersion::V_2025_11_25,
+        ),
+        (
+            vec![ProtocolVersion::V_2025_06_18],
+            ProtocolVersion::V_2025_06_18,
+        ),
+    ] {
+        let client = McpClient::new().with_protocol_versions(offered);
+        let running = connect_to(toolwright_server(), client.clone())
+            .await
+            .unwrap();
+        assert_eq!(client.protocol_version(), Some(agreed.clone()));
+        let tools = McpTools::list(running.peer()).await.unwrap();
+        assert!(tools.names().any(|name| name == "add"), "{agreed}");
+    }
+}
+
+/// A server of one revision: 2025-11-25.
+#[derive(Clone)]
+struct OnlyNovember;
+
+impl ServerHandler for OnlyNovember {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(vec![ProtocolVersion::V_2025_11_25])
+    }
+}
+
+/// A server written before 2026-07-28, as the TypeScript SDK 1.x answers: `server/discover` is
+/// a method it does not know, `initialize` agrees on 2025-11-25. It records the methods it was
+/// sent.
+async fn legacy_server(io: tokio::io::DuplexStream, seen: Arc<std::sync::Mutex<Vec<String>>>) {
+    let (read, mut write) = tokio::io::split(io);
+    let mut lines = BufReader::new(read).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let message: Value = serde_json::from_str(&line).unwrap();
+        let method = message["method"].as_str().unwrap_or_default().to_owned();
+        seen.lock().unwrap().push(method.clone());
+        let Some(id) = message.get("id") else {
+            continue;
+        };
+        let answer = match method.as_str() {
+            "initialize" => json!({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "legacy", "version": "1.0.0"}}}),
+            "tools/list" => json!({"jsonrpc": "2.0", "id": id, "result": {"tools": []}}),
+            _ => json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32601, "message": "Method not found"}}),
+        };
+        let mut text = answer.to_string();
+        text.push('\n');
+        write.write_all(text.as_bytes()).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_newer_client_falls_back_to_initialize_with_an_older_server() {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let seen = Arc::default();
+    tokio::spawn(legacy_server(server_io, Arc::clone(&seen)));
+    let client = McpClient::new();
+    let running = client.clone().connect(client_io).await.unwrap();
+    assert_eq!(
+        client.protocol_version(),
+        Some(ProtocolVersion::V_2025_11_25)
+    );
+    assert_eq!(McpTools::list(running.peer()).await.unwrap().len(), 0);
+    assert_eq!(
+        seen.lock().unwrap()[..4],
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_answers_with_a_revision_not_offered_is_refused() {
+    let client = McpClient::new().with_protocol_versions([ProtocolVersion::V_2025_06_18]);
+    let error = connect_to(OnlyNovember, client.clone()).await.unwrap_err();
+    let McpConnectError::Version { answered, offered } = &error else {
+        panic!("refused for its revision: {error}")
+    };
+    assert_eq!(answered, &ProtocolVersion::V_2025_11_25);
+    assert_eq!(offered, &[ProtocolVersion::V_2025_06_18]);
+    assert_eq!(client.protocol_version(), None);
+}
+
+#[tokio::test]
+async fn a_client_that_offers_nothing_says_so() {
+    let client = McpClient::new().with_protocol_versions([]);
+    let error = connect_to(toolwright_server(), client).await.unwrap_err();
+    assert!(
+        matches!(error, McpConnectError::Handshake(_)),
+        "no revision offered: {error}"
+    );
+}
