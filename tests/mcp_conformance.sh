@@ -9,12 +9,16 @@
 #     SDK 1.x) speaks 2025-11-25, where such a request needs a session, and does not speak MRTR,
 #     the 2026-07-28 answer (tests/mcp/protocol.rs checks MRTR with rmcp's client). The suite
 #     fails the run if one of those passes (a stale entry) or any other fails.
+# Then every client scenario the suite lists against tool-mcp/examples/conformance_client, a
+# client written with toolwright's public API (issue 44): every scenario must pass but those in
+# tests/mcp_conformance_client.yml (with why), and none of those may pass.
 # Needs npm; installs the packages into a temporary folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --quiet --example conformance_server
+cargo build --quiet --example conformance_server --example conformance_client
 server=target/debug/examples/conformance_server
+client="$PWD/target/debug/examples/conformance_client"
 work="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -83,3 +87,25 @@ run_all stateful
 echo "== stateless"
 start --stateless
 run_all stateless tests/mcp_conformance_stateless.yml
+
+echo "== client scenarios"
+client_scenarios="$(conformance list --client | sed -n 's/^  - \([a-z0-9/_-]*\).*/\1/p')"
+count="$(echo "$client_scenarios" | wc -l)"
+echo "$count client scenarios"
+if [ "$count" -lt 26 ]; then
+  echo "the suite lists fewer client scenarios than the 26 of 0.1.16" >&2
+  exit 1
+fi
+failed=0
+for scenario in $client_scenarios; do
+  log="$(mktemp -p "$work")"
+  if conformance client --command "$client" --scenario "$scenario" \
+    --expected-failures tests/mcp_conformance_client.yml -o "$work/client-results" > "$log" 2>&1; then
+    echo "client $scenario: $(grep -E '^Passed:' "$log" | tail -n 1)"
+  else
+    echo "client $scenario: FAILED"
+    tail -n 40 "$log"
+    failed=$((failed + 1))
+  fi
+done
+exit "$failed"

@@ -1,17 +1,29 @@
 //! `McpClient::connect`: the protocol revision agreed with a server, the newest both speak, and the
-//! refusal of a server that answers with one the client did not offer (issue 44).
+//! refusal of a server that answers with one the client did not offer; the application's
+//! handlers for what a server asks and tells (issue 44).
+#![expect(
+    deprecated,
+    reason = "logging is deprecated from revision 2026-07-28 on (SEP-2577); servers before it log"
+)]
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 
-use rmcp::model::{ProtocolVersion, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    ElicitRequestParams, ElicitResult, ElicitationAction, LoggingLevel, NumberOrString,
+    ProgressToken, ProtocolVersion, RequestParamsMeta as _, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams,
+};
 use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ServerHandler, ServiceExt as _};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 use toolwright::mcp::{McpClient, McpConnectError, McpServer, McpTools};
 
-use crate::servers::toolbox;
+use crate::protocol;
+use crate::servers::{call, text, toolbox};
 
 /// A client connected to `server` over an in-memory pipe, or why not.
 async fn connect_to<S: ServerHandler>(
@@ -86,7 +98,7 @@ impl ServerHandler for OnlyNovember {
 /// A server written before 2026-07-28, as the TypeScript SDK 1.x answers: `server/discover` is
 /// a method it does not know, `initialize` agrees on 2025-11-25. It records the methods it was
 /// sent.
-async fn legacy_server(io: tokio::io::DuplexStream, seen: Arc<std::sync::Mutex<Vec<String>>>) {
+async fn legacy_server(io: tokio::io::DuplexStream, seen: Arc<Mutex<Vec<String>>>) {
     let (read, mut write) = tokio::io::split(io);
     let mut lines = BufReader::new(read).lines();
     while let Ok(Some(line)) = lines.next_line().await {
@@ -154,4 +166,103 @@ async fn a_client_that_offers_nothing_says_so() {
         matches!(error, McpConnectError::Handshake(_)),
         "no revision offered: {error}"
     );
+}
+
+/// What the application's handlers heard: log messages' data and progress values.
+#[derive(Clone, Default)]
+struct Heard {
+    logs: Arc<Mutex<Vec<Value>>>,
+    progress: Arc<Mutex<Vec<f64>>>,
+}
+
+/// A client whose user answers a form with their name, approves what they are asked to, and
+/// whose application records the server's logs and progress.
+fn answering_client(heard: &Heard) -> McpClient {
+    let (logs, progress) = (Arc::clone(&heard.logs), Arc::clone(&heard.progress));
+    McpClient::new()
+        .on_elicitation(|request| async move {
+            let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
+                return ElicitResult::new(ElicitationAction::Decline);
+            };
+            let mut answer = ElicitResult::new(ElicitationAction::Accept);
+            answer.content = Some(if message.contains("Approve") {
+                json!({"approve": true})
+            } else {
+                json!({"name": "Ada"})
+            });
+            answer
+        })
+        .on_log(move |message| logs.lock().unwrap().push(message.data.clone()))
+        .on_progress(move |report| progress.lock().unwrap().push(report.progress))
+}
+
+async fn connect_http(
+    client: McpClient,
+    address: SocketAddr,
+) -> RunningService<RoleClient, McpClient> {
+    client
+        .connect(StreamableHttpClientTransport::from_uri(format!(
+            "http://{address}/mcp"
+        )))
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_applications_handlers_answer_a_server_with_sessions_and_hear_its_logs_and_progress() {
+    let address = protocol::serve_http(&protocol::server(), true).await;
+    let heard = Heard::default();
+    let client = answering_client(&heard).with_protocol_versions([ProtocolVersion::V_2025_11_25]);
+    let running = connect_http(client, address).await;
+    // The server asks the user through elicitation: a tool's own question, and an approval.
+    let greeted = running.call_tool(call("greet", json!({}))).await.unwrap();
+    assert_eq!(text(&greeted), "hello Ada", "{greeted:?}");
+    let approved = running
+        .call_tool(call("delete_file", json!({"path": "/tmp/x"})))
+        .await
+        .unwrap();
+    assert_eq!(text(&approved), "deleted /tmp/x", "{approved:?}");
+    // Logs at the level the client set, and progress for a call that asked for it.
+    running
+        .peer()
+        .set_level(SetLevelRequestParams::new(LoggingLevel::Info))
+        .await
+        .unwrap();
+    let mut chatty = call("chatty", json!({}));
+    chatty.set_progress_token(ProgressToken(NumberOrString::String("chatty".into())));
+    let done = running.call_tool(chatty).await.unwrap();
+    assert_eq!(text(&done), "done");
+    assert_eq!(*heard.progress.lock().unwrap(), [1.0, 2.0, 3.0]);
+    assert_eq!(
+        *heard.logs.lock().unwrap(),
+        [json!("step 1"), json!("step 2"), json!("step 3")]
+    );
+    running.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_stateless_server_asks_the_application_through_mrtr() {
+    let address = protocol::serve_http(&protocol::server(), false).await;
+    let heard = Heard::default();
+    let client = answering_client(&heard);
+    let running = connect_http(client.clone(), address).await;
+    assert_eq!(
+        client.protocol_version(),
+        Some(ProtocolVersion::V_2026_07_28)
+    );
+    let greeted = running.call_tool(call("greet", json!({}))).await.unwrap();
+    assert_eq!(text(&greeted), "hello Ada", "{greeted:?}");
+}
+
+#[tokio::test]
+async fn without_a_handler_nothing_is_declared_and_the_server_is_told_no() {
+    let address = protocol::serve_http(&protocol::server(), true).await;
+    let client = McpClient::new().with_protocol_versions([ProtocolVersion::V_2025_11_25]);
+    let running = connect_http(client, address).await;
+    let refused = running
+        .call_tool(call("delete_file", json!({"path": "/tmp/x"})))
+        .await
+        .unwrap();
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    assert!(text(&refused).contains("cannot ask"), "{}", text(&refused));
 }

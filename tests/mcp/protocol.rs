@@ -41,7 +41,7 @@ use crate::servers::{call, text};
 
 /// What a call knows of its connection here: how to ask its client.
 #[derive(Clone)]
-struct Connection {
+pub(crate) struct Connection {
     ask: Option<AskClient>,
 }
 
@@ -139,14 +139,14 @@ fn toolbox() -> Toolbox<Connection> {
         .with_retry_budget(3)
 }
 
-fn server() -> McpServer<Connection> {
+pub(crate) fn server() -> McpServer<Connection> {
     McpServer::with_context(Arc::new(toolbox()), |context| Connection {
         ask: AskClient::of(context),
     })
     .unwrap()
 }
 
-async fn serve_http(server: &McpServer<Connection>, stateful: bool) -> SocketAddr {
+pub(crate) async fn serve_http(server: &McpServer<Connection>, stateful: bool) -> SocketAddr {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(stateful)
         .with_json_response(!stateful);

@@ -13,6 +13,8 @@ pub mod __private;
 #[cfg(doc)]
 use toolwright_runtime::{Toolbox, exec::ResourceContents};
 
+#[cfg(feature = "oauth")]
+pub use self::client::McpOAuth;
 pub use self::client::{
     McpCallError, McpClient, McpConnectError, McpTools, McpToolsError, ToolboxExt,
 };

@@ -32,6 +32,12 @@ pub enum McpConnectError {
         /// The revisions the client speaks, newest first.
         offered: Vec<ProtocolVersion>,
     },
+    /// No authorization can be made for the server's URL (`McpClient::connect_http`); an
+    /// authorization that failed on the way ends the handshake
+    /// ([`Handshake`](Self::Handshake)).
+    #[cfg(feature = "oauth")]
+    #[error("the MCP server's authorization could not start: {0}")]
+    Authorization(Box<rmcp::transport::auth::AuthError>),
 }
 
 fn list(versions: &[ProtocolVersion]) -> String {

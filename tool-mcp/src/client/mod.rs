@@ -2,6 +2,9 @@
 //! pipeline.
 
 mod connect;
+mod handlers;
+#[cfg(feature = "oauth")]
+mod oauth;
 
 use std::fmt;
 use std::future::Future;
@@ -10,11 +13,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::from_block;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
-    ProtocolVersion, Tool as McpTool,
+    CallToolRequestParams, CallToolResult, Implementation, ProtocolVersion, Tool as McpTool,
 };
-use rmcp::service::{NotificationContext, RoleClient};
-use rmcp::{ClientHandler, Peer, ServiceError};
+use rmcp::service::RoleClient;
+use rmcp::{Peer, ServiceError};
 use serde_json::Value;
 use tokio::sync::Notify;
 
@@ -25,6 +27,8 @@ use toolwright_runtime::{
 };
 
 pub use self::connect::McpConnectError;
+#[cfg(feature = "oauth")]
+pub use self::oauth::McpOAuth;
 
 // Names the documentation links to.
 #[cfg(doc)]
@@ -59,6 +63,7 @@ pub struct McpClient {
     versions: Arc<[ProtocolVersion]>,
     /// The revision agreed by [`McpClient::connect`], shared by the client's clones.
     agreed: Arc<Mutex<Option<ProtocolVersion>>>,
+    handlers: handlers::Handlers,
 }
 
 #[derive(Default)]
@@ -84,6 +89,7 @@ impl Default for McpClient {
             info: None,
             versions: connect::every_known().into(),
             agreed: Arc::default(),
+            handlers: handlers::Handlers::default(),
         }
     }
 }
@@ -154,32 +160,6 @@ impl McpClient {
     }
 }
 
-impl ClientHandler for McpClient {
-    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        self.changes.seen.fetch_add(1, Ordering::AcqRel);
-        self.changes.notify.notify_waiters();
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        let info = self
-            .info
-            .clone()
-            .unwrap_or_else(|| Implementation::new("toolwright", env!("CARGO_PKG_VERSION")));
-        let mut config = ClientConfig::new(ClientCapabilities::default(), info);
-        // What `initialize` offers: the newest revision offered that has it (a client of
-        // 2026-07-28 on alone never sends `initialize`).
-        if let Some(version) = self
-            .versions
-            .iter()
-            .find(|version| version.has_initialize())
-            .or_else(|| self.versions.first())
-        {
-            config.protocol_version = version.clone();
-        }
-        config
-    }
-}
-
 /// Why an MCP server's tools could not be listed or registered.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -209,6 +189,17 @@ pub enum McpCallError {
     /// No answer came: the connection broke, or the server sent a JSON-RPC error.
     #[error("the MCP server did not answer: {0}")]
     Service(String),
+    /// The server refused the call for its authorization (HTTP `401`, or `403
+    /// insufficient_scope` where the call needs more scopes) and the client could not, or may
+    /// not, authorize again (with the `oauth` feature, `McpClient::connect_http` does so
+    /// itself before it gives up).
+    #[error("the MCP server refused the call for its authorization: {message}")]
+    Unauthorized {
+        /// The refusal's `WWW-Authenticate` challenge.
+        challenge: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// The tools an MCP server lists, ready to register in a toolbox
@@ -397,7 +388,13 @@ fn forwarded<C: ?Sized + Sync + 'static>(
             match peer.call_tool(params).await {
                 Ok(result) => outcome(result),
                 Err(error) => {
-                    let error = McpCallError::Service(error.to_string());
+                    let error = match error.auth_challenge() {
+                        Some(challenge) => McpCallError::Unauthorized {
+                            challenge: challenge.to_owned(),
+                            message: error.to_string(),
+                        },
+                        None => McpCallError::Service(error.to_string()),
+                    };
                     Outcome::Error {
                         message: error.to_string(),
                         error: Arc::new(error),
