@@ -388,13 +388,7 @@ fn forwarded<C: ?Sized + Sync + 'static>(
             match peer.call_tool(params).await {
                 Ok(result) => outcome(result),
                 Err(error) => {
-                    let error = match error.auth_challenge() {
-                        Some(challenge) => McpCallError::Unauthorized {
-                            challenge: challenge.to_owned(),
-                            message: error.to_string(),
-                        },
-                        None => McpCallError::Service(error.to_string()),
-                    };
+                    let error = call_error(&error);
                     Outcome::Error {
                         message: error.to_string(),
                         error: Arc::new(error),
@@ -403,6 +397,19 @@ fn forwarded<C: ?Sized + Sync + 'static>(
             }
         }
     })
+}
+
+/// Why a forwarded call got no answer; with the `oauth` feature (rmcp's HTTP client transport),
+/// a refusal for the call's authorization is told apart, with its challenge.
+fn call_error(error: &ServiceError) -> McpCallError {
+    #[cfg(feature = "oauth")]
+    if let Some(challenge) = error.auth_challenge() {
+        return McpCallError::Unauthorized {
+            challenge: challenge.to_owned(),
+            message: error.to_string(),
+        };
+    }
+    McpCallError::Service(error.to_string())
 }
 
 /// The outcome of a call from the server's result.
