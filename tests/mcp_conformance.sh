@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --quiet --example conformance_server --example conformance_client
+cargo build --quiet --example conformance_server --example conformance_client --example mcp_client
 server=target/debug/examples/conformance_server
 client="$PWD/target/debug/examples/conformance_client"
 work="$(mktemp -d)"
@@ -104,6 +104,22 @@ for scenario in $client_scenarios; do
     echo "client $scenario: $(grep -E '^Passed:' "$log" | tail -n 1)"
   else
     echo "client $scenario: FAILED"
+    tail -n 40 "$log"
+    failed=$((failed + 1))
+  fi
+done
+
+# The mcp_client driver's OAuth flags, driven as a user would (tests/mcp_client_oauth.sh opens
+# each authorization URL it prints), through the suite's authorization servers: discovery from
+# the challenge, a client ID metadata document, the scopes of the challenge.
+echo "== mcp_client --oauth"
+for scenario in auth/metadata-default auth/basic-cimd auth/scope-from-www-authenticate; do
+  log="$(mktemp -p "$work")"
+  if conformance client --command "$PWD/tests/mcp_client_oauth.sh" --scenario "$scenario" \
+    -o "$work/oauth-results" > "$log" 2>&1; then
+    echo "mcp_client $scenario: $(grep -E '^Passed:' "$log" | tail -n 1)"
+  else
+    echo "mcp_client $scenario: FAILED"
     tail -n 40 "$log"
     failed=$((failed + 1))
   fi

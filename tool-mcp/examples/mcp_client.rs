@@ -3,7 +3,18 @@
 //! ```text
 //! cargo run --example mcp_client -- --url http://127.0.0.1:8000/mcp < calls.jsonl
 //! cargo run --example mcp_client -- [--prefix P] [--protocol-version V].. -- python3 tests/python/mcp_tools_server.py < calls.jsonl
+//! cargo run --example mcp_client -- --url https://mcp.example.com/mcp --oauth [--redirect URL] \
+//!     [--client-id ID [--client-secret S]] [--client-metadata-url URL] [--scope S].. < calls.jsonl
 //! ```
+//!
+//! With `--oauth`, a server over HTTP that asks for OAuth is authorized with (the MCP
+//! specification's authorization, through rmcp's auth): the client prints the authorization URL
+//! on stderr for the user to open, and waits at the redirect URI (`--redirect`, by default
+//! `http://127.0.0.1:8765/callback`, where it listens) for the authorization server to send the
+//! user back. It names itself by `--client-id` (and `--client-secret`) when registered
+//! beforehand, by `--client-metadata-url` where the server takes client ID metadata documents,
+//! and registers itself otherwise; `--scope` asks for scopes beyond those the server names.
+//! Tokens are kept in memory for the run.
 //!
 //! It connects to the server (a command it starts, speaking over the child's stdin and stdout, or
 //! a Streamable HTTP URL), agreeing on the newest protocol revision both speak (among those named
@@ -27,8 +38,10 @@ use rmcp::model::ProtocolVersion;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
+use tokio::net::TcpListener;
 use toolwright::{Arguments, ToolCall, Toolbox};
-use toolwright_mcp::{McpClient, McpTools, ToolboxExt as _};
+use toolwright_mcp::{McpClient, McpOAuth, McpTools, ToolboxExt as _};
 
 /// One output line; fields in this order.
 #[derive(Serialize)]
@@ -46,19 +59,42 @@ enum Server {
 /// What the command line asks for.
 struct Options {
     server: Server,
+    oauth: Option<OAuthOptions>,
     prefix: String,
     /// The revisions to offer; empty: every one rmcp knows.
     versions: Vec<ProtocolVersion>,
 }
 
+/// The OAuth flags.
+#[derive(Default)]
+struct OAuthOptions {
+    redirect: Option<String>,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    client_metadata_url: Option<String>,
+    scopes: Vec<String>,
+}
+
 fn options() -> Result<Options, String> {
-    let usage = "usage: mcp_client [--prefix P] [--protocol-version V].. (--url URL | -- COMMAND [ARGS..]) < calls.jsonl";
+    let usage = "usage: mcp_client [--prefix P] [--protocol-version V].. (--url URL [--oauth [--redirect URL] [--client-id ID [--client-secret S]] [--client-metadata-url URL] [--scope S]..] | -- COMMAND [ARGS..]) < calls.jsonl";
     let mut args = std::env::args().skip(1);
+    let mut oauth_on = false;
+    let mut given = OAuthOptions::default();
     let mut prefix = String::new();
     let mut server = None;
     let mut versions = Vec::new();
     while let Some(arg) = args.next() {
+        let mut value = |flag: &str| {
+            args.next()
+                .ok_or_else(|| format!("{flag} needs a value; {usage}"))
+        };
         match arg.as_str() {
+            "--oauth" => oauth_on = true,
+            "--redirect" => given.redirect = Some(value(&arg)?),
+            "--client-id" => given.client_id = Some(value(&arg)?),
+            "--client-secret" => given.client_secret = Some(value(&arg)?),
+            "--client-metadata-url" => given.client_metadata_url = Some(value(&arg)?),
+            "--scope" => given.scopes.push(value(&arg)?),
             "--protocol-version" => {
                 let value = args
                     .next()
@@ -99,8 +135,27 @@ fn options() -> Result<Options, String> {
             other => return Err(format!("unknown option `{other}`; {usage}")),
         }
     }
+    let server = server.ok_or(usage)?;
+    let any_given = given.redirect.is_some()
+        || given.client_id.is_some()
+        || given.client_secret.is_some()
+        || given.client_metadata_url.is_some()
+        || !given.scopes.is_empty();
+    if any_given && !oauth_on {
+        return Err(format!("the OAuth options go with --oauth; {usage}"));
+    }
+    if given.client_secret.is_some() && given.client_id.is_none() {
+        return Err(format!("--client-secret goes with --client-id; {usage}"));
+    }
+    if oauth_on && matches!(server, Server::Command(_)) {
+        return Err(format!(
+            "--oauth is for a server over HTTP (--url); {usage}"
+        ));
+    }
+    let oauth = oauth_on.then_some(given);
     Ok(Options {
-        server: server.ok_or(usage)?,
+        server,
+        oauth,
         prefix,
         versions,
     })
@@ -121,6 +176,7 @@ async fn main() -> ExitCode {
 async fn run(options: Options) -> io::Result<()> {
     let Options {
         server,
+        oauth,
         prefix,
         versions,
     } = options;
@@ -135,12 +191,15 @@ async fn run(options: Options) -> io::Result<()> {
             child.args(&command[1..]);
             client.clone().connect(TokioChildProcess::new(child)?).await
         }
-        Server::Url(url) => {
-            client
-                .clone()
-                .connect(StreamableHttpClientTransport::from_uri(url))
-                .await
-        }
+        Server::Url(url) => match oauth {
+            Some(oauth) => client.clone().connect_http(&url, &oauth_of(oauth)).await,
+            None => {
+                client
+                    .clone()
+                    .connect(StreamableHttpClientTransport::from_uri(url))
+                    .await
+            }
+        },
     }
     .map_err(|error| io::Error::other(format!("could not connect to the MCP server: {error}")))?;
     if let Some(version) = client.protocol_version() {
@@ -190,6 +249,65 @@ async fn run(options: Options) -> io::Result<()> {
     drop(out);
     let _ = connected.cancel().await;
     Ok(())
+}
+
+/// The authorization the flags ask for: the user is shown the URL and sent back to the redirect
+/// URI, where this program listens.
+fn oauth_of(options: OAuthOptions) -> McpOAuth {
+    let redirect = options
+        .redirect
+        .unwrap_or_else(|| "http://127.0.0.1:8765/callback".to_owned());
+    let listen_at = redirect.clone();
+    let mut oauth = McpOAuth::new(redirect, move |url| {
+        let listen_at = listen_at.clone();
+        async move {
+            eprintln!("authorize at: {url}");
+            wait_for_redirect(&listen_at).await
+        }
+    })
+    .with_client_name("toolwright mcp_client")
+    .with_scopes(options.scopes);
+    if let Some(id) = options.client_id {
+        oauth = oauth.with_client(id, options.client_secret);
+    }
+    if let Some(document) = options.client_metadata_url {
+        oauth = oauth.with_client_metadata_url(document);
+    }
+    oauth
+}
+
+/// Listens at the redirect URI (`http://HOST:PORT/PATH`) for the authorization server's
+/// redirect of the user's browser; returns the URL it was sent to.
+async fn wait_for_redirect(redirect: &str) -> Result<String, String> {
+    let rest = redirect
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("the redirect URI `{redirect}` is not http://HOST:PORT/.."))?;
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let listener = TcpListener::bind(authority)
+        .await
+        .map_err(|error| format!("cannot listen at {authority}: {error}"))?;
+    loop {
+        let (stream, _) = listener.accept().await.map_err(|error| error.to_string())?;
+        let (read, mut write) = stream.into_split();
+        let mut request_line = String::new();
+        tokio::io::BufReader::new(read)
+            .read_line(&mut request_line)
+            .await
+            .map_err(|error| error.to_string())?;
+        // `GET /callback?code=..&state=.. HTTP/1.1`
+        let Some(target) = request_line.split_whitespace().nth(1) else {
+            continue;
+        };
+        let page = "authorized: you may close this window";
+        let answer = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
+            page.len()
+        );
+        let _ = write.write_all(answer.as_bytes()).await;
+        if target.contains("code=") || target.contains("error=") {
+            return Ok(format!("http://{authority}{target}"));
+        }
+    }
 }
 
 /// The call on one input line, or its name (if any) and why there is no call.
