@@ -103,6 +103,9 @@ mod spans {
 #[path = "support/http.rs"]
 mod http;
 
+#[path = "support/authorization_server.rs"]
+mod authorization_server;
+
 /// One test at a time: each installs a subscriber of its own.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -305,5 +308,85 @@ fn bearer_tokens_appear_in_no_trace() {
     for token in [GOOD, BAD] {
         let leaks: Vec<&String> = lines.iter().filter(|line| line.contains(token)).collect();
         assert!(leaks.is_empty(), "the token is in the trace: {leaks:#?}");
+    }
+}
+
+/// The MCP client's OAuth (issue 44) traced at every level, rmcp's auth and reqwest included:
+/// a login, a step-up, calls with the token, then a token the server no longer accepts and a
+/// user who does not approve again. The tokens issued appear in no line of the trace, and in no
+/// error the application or the model reads.
+#[test]
+fn oauth_tokens_appear_in_no_trace_and_no_error() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use authorization_server::{AuthorizationServer, approving, protected_server};
+    use toolwright::mcp::{McpClient, McpTools, ToolboxExt as _};
+
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (subscriber, lines) = everything::Everything::new();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (tokens, errors) = tracing::subscriber::with_default(subscriber, || {
+        runtime.block_on(async {
+            let authorization = AuthorizationServer::start().await;
+            authorization.issued.lock().unwrap().first_grant = Some(vec!["profile".to_owned()]);
+            let address = protected_server(&authorization, toolbox(), None).await;
+            let approve = Arc::new(AtomicBool::new(true));
+            let oauth = approving(Arc::clone(&approve));
+            let running = McpClient::new()
+                .connect_http(&format!("http://{address}/mcp"), &oauth)
+                .await
+                .unwrap();
+            let tools = McpTools::list(running.peer()).await.unwrap();
+            let remote = Toolbox::new().with_mcp_tools(tools).unwrap();
+            let call = ToolCall::new("c0", "add", json!({"a": 1, "b": 2}));
+            assert_eq!(remote.execute(&call, &()).await.text(), "3");
+            // The server forgets every token; the user does not approve again.
+            let tokens: Vec<String> =
+                std::mem::take(&mut authorization.issued.lock().unwrap().tokens)
+                    .into_iter()
+                    .map(|(token, _)| token)
+                    .collect();
+            approve.store(false, Ordering::SeqCst);
+            let refused = remote.execute(&call, &()).await;
+            assert!(refused.is_error);
+            let errors = vec![
+                refused.text(),
+                format!(
+                    "{:?}",
+                    refused.tool_error::<toolwright::mcp::McpCallError>()
+                ),
+            ];
+            let _ = running.cancel().await;
+            (tokens, errors)
+        })
+    });
+    assert_eq!(tokens.len(), 2, "a login and a step-up");
+    assert!(
+        errors[0].contains("authorization"),
+        "the refusal says why: {errors:?}"
+    );
+    let lines = lines.lock().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains("asks for authorization")),
+        "the run was traced: {lines:#?}"
+    );
+    for token in &tokens {
+        let leaks: Vec<&String> = lines
+            .iter()
+            .filter(|line| line.contains(token.as_str()))
+            .collect();
+        assert!(leaks.is_empty(), "the token is in the trace: {leaks:#?}");
+        assert!(
+            errors.iter().all(|error| !error.contains(token.as_str())),
+            "the token is in an error: {errors:?}"
+        );
     }
 }

@@ -1,0 +1,278 @@
+//! A small OAuth 2.1 authorization server on a loopback port, for the tests of the MCP client's
+//! authorization (issue 44): RFC 8414 metadata, dynamic registration (RFC 7591), the
+//! authorization endpoint (which approves at once, as a user who approves would, redirecting with
+//! a code), and the token endpoint, which checks the code's PKCE verifier (S256), its client, its
+//! redirect URI and its resource indicator before it issues a token. It keeps what it issued, so
+//! that a protected MCP server can validate tokens against it and a test can look for them.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use base64::Engine as _;
+use http_body_util::{BodyExt as _, Full};
+use hyper::body::{Bytes, Incoming};
+use serde_json::{Value, json};
+use sha2::Digest as _;
+use toolwright::Toolbox;
+use toolwright::exec::Caller;
+use toolwright::mcp::{Authorization, InvalidToken, McpOAuth, McpServer};
+
+/// What the server issued and was asked.
+#[derive(Default)]
+pub struct Issued {
+    /// Access tokens, each with the scopes it grants.
+    pub tokens: Vec<(String, Vec<String>)>,
+    /// The scopes each authorization request asked for, in order.
+    pub asked: Vec<Vec<String>>,
+    /// The resource indicator each token request named.
+    pub resources: Vec<String>,
+    /// Scopes granted by the first authorization whatever it asks (a user who grants less),
+    /// when set.
+    pub first_grant: Option<Vec<String>>,
+    codes: HashMap<String, Code>,
+    clients: usize,
+}
+
+struct Code {
+    client_id: String,
+    redirect_uri: String,
+    challenge: String,
+    scopes: Vec<String>,
+}
+
+/// The running server: its issuer URL and what it issued.
+#[derive(Clone)]
+pub struct AuthorizationServer {
+    pub issuer: String,
+    pub issued: Arc<Mutex<Issued>>,
+}
+
+impl AuthorizationServer {
+    /// Starts the server on a free loopback port until the test's runtime ends.
+    pub async fn start() -> AuthorizationServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address: SocketAddr = listener.local_addr().unwrap();
+        let server = AuthorizationServer {
+            issuer: format!("http://{address}"),
+            issued: Arc::default(),
+        };
+        let serving = server.clone();
+        let service = hyper::service::service_fn(move |request| {
+            let server = serving.clone();
+            async move { Ok::<_, Infallible>(server.answer(request).await) }
+        });
+        crate::http::serve_hyper(listener, service);
+        server
+    }
+
+    /// The scopes `token` grants, if the server issued it.
+    pub fn scopes_of(&self, token: &str) -> Option<Vec<String>> {
+        let issued = self.issued.lock().unwrap();
+        issued
+            .tokens
+            .iter()
+            .find(|(issued, _)| issued == token)
+            .map(|(_, scopes)| scopes.clone())
+    }
+
+    async fn answer(&self, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
+        let path = request.uri().path().to_owned();
+        let query = request.uri().query().unwrap_or_default().to_owned();
+        let method = request.method().clone();
+        let body = request
+            .into_body()
+            .collect()
+            .await
+            .map(|body| body.to_bytes())
+            .unwrap_or_default();
+        match (method.as_str(), path.as_str()) {
+            ("GET", "/.well-known/oauth-authorization-server") => json_answer(
+                200,
+                &json!({
+                    "issuer": self.issuer,
+                    "authorization_endpoint": format!("{}/authorize", self.issuer),
+                    "token_endpoint": format!("{}/token", self.issuer),
+                    "registration_endpoint": format!("{}/register", self.issuer),
+                    "response_types_supported": ["code"],
+                    "grant_types_supported": ["authorization_code", "refresh_token"],
+                    "code_challenge_methods_supported": ["S256"],
+                    "token_endpoint_auth_methods_supported": ["none"],
+                    "scopes_supported": ["mcp", "profile"],
+                }),
+            ),
+            ("POST", "/register") => {
+                let asked: Value = serde_json::from_slice(&body).unwrap_or_default();
+                let id = {
+                    let mut issued = self.issued.lock().unwrap();
+                    issued.clients += 1;
+                    format!("client-{}", issued.clients)
+                };
+                json_answer(
+                    201,
+                    &json!({
+                        "client_id": id,
+                        "redirect_uris": asked["redirect_uris"],
+                        "token_endpoint_auth_method": "none",
+                        "grant_types": ["authorization_code", "refresh_token"],
+                        "response_types": ["code"],
+                    }),
+                )
+            }
+            ("GET", "/authorize") => self.authorize(&form(query.as_bytes())),
+            ("POST", "/token") => self.token(&form(&body)),
+            _ => json_answer(404, &json!({"error": "not_found"})),
+        }
+    }
+
+    fn authorize(&self, fields: &HashMap<String, String>) -> http::Response<Full<Bytes>> {
+        let (Some(redirect_uri), Some(state), Some(challenge), Some(client_id)) = (
+            fields.get("redirect_uri"),
+            fields.get("state"),
+            fields.get("code_challenge"),
+            fields.get("client_id"),
+        ) else {
+            return json_answer(400, &json!({"error": "invalid_request"}));
+        };
+        if fields.get("code_challenge_method").map(String::as_str) != Some("S256") {
+            return json_answer(400, &json!({"error": "invalid_request"}));
+        }
+        let asked: Vec<String> = fields
+            .get("scope")
+            .map(|scope| scope.split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default();
+        let mut issued = self.issued.lock().unwrap();
+        let scopes = match issued.first_grant.take() {
+            Some(granted) => granted,
+            None => asked.clone(),
+        };
+        issued.asked.push(asked);
+        let code = format!("code-{}", issued.asked.len());
+        issued.codes.insert(
+            code.clone(),
+            Code {
+                client_id: client_id.clone(),
+                redirect_uri: redirect_uri.clone(),
+                challenge: challenge.clone(),
+                scopes,
+            },
+        );
+        http::Response::builder()
+            .status(302)
+            .header(
+                "location",
+                format!("{redirect_uri}?code={code}&state={state}"),
+            )
+            .body(Full::default())
+            .unwrap()
+    }
+
+    fn token(&self, fields: &HashMap<String, String>) -> http::Response<Full<Bytes>> {
+        let mut issued = self.issued.lock().unwrap();
+        let Some(code) = fields
+            .get("code")
+            .and_then(|code| issued.codes.remove(code))
+        else {
+            return json_answer(400, &json!({"error": "invalid_grant"}));
+        };
+        let verifier = fields.get("code_verifier").cloned().unwrap_or_default();
+        let computed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(sha2::Sha256::digest(verifier.as_bytes()));
+        if computed != code.challenge
+            || fields.get("client_id") != Some(&code.client_id)
+            || fields.get("redirect_uri") != Some(&code.redirect_uri)
+            || fields.get("grant_type").map(String::as_str) != Some("authorization_code")
+        {
+            return json_answer(400, &json!({"error": "invalid_grant"}));
+        }
+        let Some(resource) = fields.get("resource") else {
+            return json_answer(400, &json!({"error": "invalid_target"}));
+        };
+        issued.resources.push(resource.clone());
+        let token = format!("secret-access-token-{}", issued.tokens.len() + 1);
+        issued.tokens.push((token.clone(), code.scopes.clone()));
+        json_answer(
+            200,
+            &json!({
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 3600,
+                "scope": code.scopes.join(" "),
+            }),
+        )
+    }
+}
+
+/// A form's (or a query's) fields.
+fn form(text: &[u8]) -> HashMap<String, String> {
+    url::form_urlencoded::parse(text).into_owned().collect()
+}
+
+fn json_answer(status: u16, body: &Value) -> http::Response<Full<Bytes>> {
+    http::Response::builder()
+        .status(status)
+        .header("content-type", "application/json")
+        .header("cache-control", "no-store")
+        .body(Full::new(Bytes::from(body.to_string())))
+        .unwrap()
+}
+
+/// toolwright's MCP server of `toolbox` (with sessions) on a loopback port, accepting the tokens
+/// `authorization` issued and requiring the scope `mcp`; it names `resource` as itself (its own
+/// URL unless told). Its address.
+pub async fn protected_server(
+    authorization: &AuthorizationServer,
+    toolbox: Toolbox,
+    resource: Option<&str>,
+) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let resource = resource.map_or_else(|| format!("http://{address}/mcp"), str::to_owned);
+    let tokens = authorization.clone();
+    let guard = Authorization::new(resource, move |token: String| {
+        let scopes = tokens.scopes_of(&token);
+        async move {
+            match scopes {
+                Some(scopes) => Ok(Caller::new("user").with_scopes(scopes)),
+                None => Err(InvalidToken::new("the token was not issued here")),
+            }
+        }
+    })
+    .authorization_server(authorization.issuer.clone())
+    .scopes_supported(["mcp"])
+    .require_scopes(["mcp"]);
+    let server = McpServer::new(Arc::new(toolbox), ()).unwrap();
+    crate::http::serve_on(listener, guard.protect(server.http_service(true)));
+    address
+}
+
+/// The browser step of a user who approves (while `approve` says so): the authorization URL
+/// followed to the redirect the authorization server answers with.
+pub fn approving(approve: Arc<std::sync::atomic::AtomicBool>) -> McpOAuth {
+    McpOAuth::new("http://127.0.0.1:9/callback", move |url| {
+        let approve = approve.load(std::sync::atomic::Ordering::SeqCst);
+        async move {
+            if !approve {
+                return Err("the user closed the window".to_owned());
+            }
+            let http = reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .map_err(|error| error.to_string())?;
+            let answer = http
+                .get(&url)
+                .send()
+                .await
+                .map_err(|error| error.to_string())?;
+            answer
+                .headers()
+                .get("location")
+                .and_then(|location| location.to_str().ok())
+                .map(str::to_owned)
+                .ok_or_else(|| format!("no redirect: {}", answer.status()))
+        }
+    })
+    .with_client_name("toolwright tests")
+}
