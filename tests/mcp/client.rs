@@ -20,7 +20,9 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ServerHandler, ServiceExt as _};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
-use toolwright::mcp::{McpClient, McpConnectError, McpServer, McpTools};
+use toolwright::exec::{BatchOptions, Progress, ProgressSink};
+use toolwright::mcp::{McpClient, McpConnectError, McpServer, McpTools, ToolboxExt as _};
+use toolwright::{ToolCall, Toolbox};
 
 use crate::protocol;
 use crate::servers::{call, text, toolbox};
@@ -265,4 +267,57 @@ async fn without_a_handler_nothing_is_declared_and_the_server_is_told_no() {
         .unwrap();
     assert_eq!(refused.is_error, Some(true), "{refused:?}");
     assert!(text(&refused).contains("cannot ask"), "{}", text(&refused));
+}
+
+#[tokio::test]
+async fn a_remote_tools_progress_reaches_the_toolbox_call_and_its_logs_the_client() {
+    let address = protocol::serve_http(&protocol::server(), true).await;
+    let heard = Heard::default();
+    let logs = Arc::clone(&heard.logs);
+    let client = McpClient::new()
+        .with_protocol_versions([ProtocolVersion::V_2025_11_25])
+        .on_log(move |message| logs.lock().unwrap().push(message.data.clone()));
+    let running = connect_http(client, address).await;
+    running
+        .peer()
+        .set_level(SetLevelRequestParams::new(LoggingLevel::Info))
+        .await
+        .unwrap();
+    let toolbox = Toolbox::new()
+        .with_mcp_tools(McpTools::of(&running).await.unwrap())
+        .unwrap();
+    let progress = Arc::clone(&heard.progress);
+    let sink = ProgressSink::new(move |report: Progress| {
+        progress.lock().unwrap().push(report.progress);
+    });
+    // Each round: the call's own progress, all of it, by the time its result is in.
+    for round in 0..20 {
+        heard.progress.lock().unwrap().clear();
+        let results = toolbox
+            .execute_all_with(
+                &[ToolCall::new("c1", "chatty", "{}")],
+                &(),
+                BatchOptions::new().progress(sink.clone()),
+            )
+            .await;
+        assert_eq!(results[0].text(), "done", "round {round}");
+        assert_eq!(
+            *heard.progress.lock().unwrap(),
+            [1.0, 2.0, 3.0],
+            "round {round}"
+        );
+    }
+    // The server's log messages name no call: they reach the client's listener.
+    for _ in 0..100 {
+        if heard.logs.lock().unwrap().len() == 60 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let logs = heard.logs.lock().unwrap();
+    assert_eq!(logs.len(), 60);
+    assert_eq!(
+        logs[..3],
+        [json!("step 1"), json!("step 2"), json!("step 3")]
+    );
 }

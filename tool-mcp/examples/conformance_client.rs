@@ -87,7 +87,7 @@ async fn run(url: String) -> Result<(), String> {
             .protocol_version()
             .map_or_else(|| "?".to_owned(), |version| version.to_string())
     );
-    let tools = McpTools::list(running.peer())
+    let tools = McpTools::of(&running)
         .await
         .map_err(|error| error.to_string())?;
     let toolbox = Toolbox::new()

@@ -205,7 +205,7 @@ async fn run(options: Options) -> io::Result<()> {
     if let Some(version) = client.protocol_version() {
         eprintln!("protocol revision {version}");
     }
-    let tools = McpTools::list(connected.peer())
+    let tools = McpTools::of(&connected)
         .await
         .map_err(io::Error::other)?
         .prefixed(prefix);

@@ -223,6 +223,7 @@ impl ClientHandler for McpClient {
         if let Some(progress) = &self.handlers.progress {
             progress(&params);
         }
+        self.in_flight.progress(params);
     }
 
     fn get_info(&self) -> ClientConfig {

@@ -3,6 +3,7 @@
 
 mod connect;
 mod handlers;
+mod in_flight;
 #[cfg(feature = "oauth")]
 mod oauth;
 
@@ -15,7 +16,7 @@ use crate::content::from_block;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, Implementation, ProtocolVersion, Tool as McpTool,
 };
-use rmcp::service::RoleClient;
+use rmcp::service::{RoleClient, RunningService};
 use rmcp::{Peer, ServiceError};
 use serde_json::Value;
 use tokio::sync::Notify;
@@ -47,7 +48,7 @@ use toolwright_runtime::ToolResult;
 /// let changes = client.clone();
 /// let command = tokio::process::Command::new("my-mcp-server");
 /// let running = client.connect(TokioChildProcess::new(command)?).await?;
-/// let mut tools = McpTools::list(running.peer()).await?.prefixed("files_");
+/// let mut tools = McpTools::of(&running).await?.prefixed("files_");
 /// let mut toolbox = Toolbox::new().with_mcp_tools(tools.clone())?;
 /// // Later, when the server says its tools changed:
 /// changes.tools_changed().await;
@@ -61,6 +62,8 @@ pub struct McpClient {
     info: Option<Implementation>,
     /// The protocol revisions offered, newest first.
     versions: Arc<[ProtocolVersion]>,
+    /// The toolbox calls in flight through the tools listed with [`McpTools::of`].
+    in_flight: Arc<in_flight::InFlight>,
     /// The revision agreed by [`McpClient::connect`], shared by the client's clones.
     agreed: Arc<Mutex<Option<ProtocolVersion>>>,
     handlers: handlers::Handlers,
@@ -88,6 +91,7 @@ impl Default for McpClient {
             changes: Arc::default(),
             info: None,
             versions: connect::every_known().into(),
+            in_flight: Arc::default(),
             agreed: Arc::default(),
             handlers: handlers::Handlers::default(),
         }
@@ -214,6 +218,8 @@ pub enum McpCallError {
 #[derive(Clone)]
 pub struct McpTools {
     peer: Peer<RoleClient>,
+    /// The calls in flight of the client the tools were listed through ([`McpTools::of`]).
+    in_flight: Option<Arc<in_flight::InFlight>>,
     prefix: String,
     keep: Option<Keep>,
     tools: Vec<Remote>,
@@ -248,12 +254,30 @@ impl McpTools {
     pub async fn list(peer: &Peer<RoleClient>) -> Result<McpTools, McpToolsError> {
         let mut tools = McpTools {
             peer: peer.clone(),
+            in_flight: None,
             prefix: String::new(),
             keep: None,
             tools: Vec::new(),
             skipped: Vec::new(),
         };
         tools.fetch().await?;
+        Ok(tools)
+    }
+
+    /// Lists the tools of the server `running` (toolwright's client) is connected to, as
+    /// [`list`](Self::list) does; a call of one of them also carries the progress the server
+    /// reports for it to the toolbox call's [`CallInfo`](toolwright_runtime::CallInfo), and on
+    /// to whoever runs the toolbox (a provider's stream, an MCP server of toolwright's own); a
+    /// toolbox call dropped before its answer is cancelled on the server. (The server's log
+    /// messages name no call: they reach [`McpClient::on_log`] and `tracing`.)
+    ///
+    /// # Errors
+    /// When the server does not answer.
+    pub async fn of(
+        running: &RunningService<RoleClient, McpClient>,
+    ) -> Result<McpTools, McpToolsError> {
+        let mut tools = McpTools::list(running.peer()).await?;
+        tools.in_flight = Some(Arc::clone(&running.service().in_flight));
         Ok(tools)
     }
 
@@ -354,6 +378,7 @@ impl<C: ?Sized + Sync + 'static> IntoTools<C> for McpTools {
     fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
         let McpTools {
             peer,
+            in_flight,
             prefix,
             tools,
             ..
@@ -367,7 +392,12 @@ impl<C: ?Sized + Sync + 'static> IntoTools<C> for McpTools {
                     let name = format!("{prefix}{}", remote.name);
                     remote.definition.with_name(name)
                 };
-                erase(forwarded(definition, remote.name, peer.clone()))
+                erase(forwarded(
+                    definition,
+                    remote.name,
+                    peer.clone(),
+                    in_flight.clone(),
+                ))
             })
             .collect()
     }
@@ -380,12 +410,17 @@ fn forwarded<C: ?Sized + Sync + 'static>(
     definition: ToolDefinition,
     remote: String,
     peer: Peer<RoleClient>,
+    in_flight: Option<Arc<in_flight::InFlight>>,
 ) -> DynamicTool<C> {
-    DynamicTool::new_async(definition, move |args, _ctx: &C| {
+    DynamicTool::new_async_with_info(definition, move |args, _ctx: &C, info| {
         let params = CallToolRequestParams::new(remote.clone()).with_arguments(args);
-        let peer = peer.clone();
+        let (peer, in_flight) = (peer.clone(), in_flight.clone());
         async move {
-            match peer.call_tool(params).await {
+            let answer = match &in_flight {
+                Some(in_flight) => in_flight.call(&peer, params, info).await,
+                None => peer.call_tool(params).await,
+            };
+            match answer {
                 Ok(result) => outcome(result),
                 Err(error) => {
                     let error = call_error(&error);

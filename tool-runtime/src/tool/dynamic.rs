@@ -9,7 +9,7 @@ use crate::args::{self, ArgumentError, ParseSession};
 use crate::call::Arguments;
 use crate::output::{IntoOutcome, Outcome};
 use crate::task::BoxFuture;
-use crate::task::CallScope;
+use crate::task::{CallInfo, CallScope};
 
 /// The JSON type of a [`FunctionParam`].
 #[derive(Debug, Clone, PartialEq)]
@@ -137,10 +137,14 @@ pub(crate) fn object_schema(params: &[FunctionParam]) -> Value {
 
 type SyncHandler<C> = dyn Fn(Map<String, Value>, &C) -> Outcome + Send + Sync;
 type AsyncHandler<C> = dyn Fn(Map<String, Value>, &C) -> BoxFuture<'static, Outcome> + Send + Sync;
+type InfoHandler<C> =
+    dyn Fn(Map<String, Value>, &C, CallInfo) -> BoxFuture<'static, Outcome> + Send + Sync;
 
 enum Handler<C: ?Sized> {
     Sync(Box<SyncHandler<C>>),
     Async(Box<AsyncHandler<C>>),
+    /// Async, and told about its call (progress, logs, cancellation).
+    Info(Box<InfoHandler<C>>),
 }
 
 /// A tool built at run time: a definition (from a [`FunctionParam`] list or a raw JSON Schema)
@@ -195,6 +199,40 @@ impl<C: ?Sized> DynamicTool<C> {
             })),
         }
     }
+
+    /// A tool whose body is an async closure told about its call: the [`CallInfo`] a `#[tool]`
+    /// fn gets with `#[tool(call_info)]`, through which it reports progress, logs, and learns
+    /// of cancellation.
+    ///
+    /// ```
+    /// use serde_json::{Map, Value};
+    /// use toolwright::{CallInfo, DynamicTool, ToolCall, ToolDefinition, Toolbox};
+    ///
+    /// let def = ToolDefinition::from_params("wait", "Wait a moment.", &[]);
+    /// let wait = DynamicTool::new_async_with_info(def, |_: Map<String, Value>, _: &(), info: CallInfo| {
+    ///     async move {
+    ///         info.report_progress(1.0, Some(1.0), Some("done waiting"));
+    ///         format!("{} waited", info.call_id())
+    ///     }
+    /// });
+    /// let tools = Toolbox::new().with(wait).unwrap();
+    /// let result = tools.execute_blocking(&ToolCall::new("c1", "wait", "{}"), &());
+    /// assert_eq!(result.text(), "c1 waited");
+    /// ```
+    pub fn new_async_with_info<F, Fut, R>(definition: ToolDefinition, handler: F) -> Self
+    where
+        F: Fn(Map<String, Value>, &C, CallInfo) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoOutcome,
+    {
+        DynamicTool {
+            definition,
+            handler: Handler::Info(Box::new(move |args, ctx, info| {
+                let future = handler(args, ctx, info);
+                Box::pin(async move { future.await.into_outcome() })
+            })),
+        }
+    }
 }
 
 impl ToolDefinition {
@@ -224,10 +262,11 @@ impl<C: ?Sized + Sync + 'static> Tool<C> for DynamicTool<C> {
         args::parse_checked(&self.definition, arguments, session)
     }
 
-    async fn call(&self, args: Self::Args, ctx: &C, _call: CallScope<'_>) -> Outcome {
+    async fn call(&self, args: Self::Args, ctx: &C, call: CallScope<'_>) -> Outcome {
         match &self.handler {
             Handler::Sync(handler) => handler(args, ctx),
             Handler::Async(handler) => handler(args, ctx).await,
+            Handler::Info(handler) => handler(args, ctx, call.info()).await,
         }
     }
 }
