@@ -7,10 +7,10 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use toolwright::mcp::{McpClient, McpConnectError, McpTools, ToolboxExt as _};
+use toolwright::mcp::{McpClient, McpConnectError, McpOAuth, McpTools, ToolboxExt as _};
 use toolwright::{ToolCall, Toolbox};
 
-use crate::authorization_server::{AuthorizationServer, approving, protected_server};
+use crate::authorization_server::{AuthorizationServer, MACHINE, approving, protected_server};
 use crate::servers::toolbox;
 
 fn approve() -> Arc<AtomicBool> {
@@ -27,7 +27,7 @@ async fn the_client_logs_in_steps_up_for_the_scope_the_server_needs_and_keeps_th
     let oauth = approving(approve());
 
     let running = McpClient::new().connect_http(&url, &oauth).await.unwrap();
-    let tools = McpTools::list(running.peer()).await.unwrap();
+    let tools = McpTools::of(&running).await.unwrap();
     let toolbox = Toolbox::new().with_mcp_tools(tools).unwrap();
     let sum = toolbox
         .execute(&ToolCall::new("1", "add", r#"{"a": 2, "b": 3}"#), &())
@@ -76,4 +76,42 @@ async fn a_server_that_names_another_resource_is_refused_before_any_token() {
         issued.asked.is_empty() && issued.tokens.is_empty(),
         "{error}"
     );
+}
+
+#[tokio::test]
+async fn an_agent_acting_for_itself_gets_its_token_with_the_client_credentials_grant() {
+    let authorization = AuthorizationServer::start().await;
+    let address = protected_server(&authorization, toolbox(), None).await;
+    let url = format!("http://{address}/mcp");
+    let oauth = McpOAuth::client_credentials(MACHINE.0, MACHINE.1);
+    let running = McpClient::new().connect_http(&url, &oauth).await.unwrap();
+    let toolbox = Toolbox::new()
+        .with_mcp_tools(McpTools::of(&running).await.unwrap())
+        .unwrap();
+    let sum = toolbox
+        .execute(&ToolCall::new("1", "add", r#"{"a": 40, "b": 2}"#), &())
+        .await;
+    assert_eq!(sum.text(), "42");
+    let issued = authorization.issued.lock().unwrap();
+    // No user: nothing asked at the authorization endpoint; one token, for this server, with
+    // the scope its challenge named.
+    assert!(issued.asked.is_empty());
+    assert_eq!(issued.resources, [url]);
+    assert_eq!(issued.tokens.len(), 1);
+    assert_eq!(issued.tokens[0].1, ["mcp"]);
+}
+
+#[tokio::test]
+async fn a_wrong_client_secret_is_a_clear_error() {
+    let authorization = AuthorizationServer::start().await;
+    let address = protected_server(&authorization, toolbox(), None).await;
+    let oauth = McpOAuth::client_credentials(MACHINE.0, "not-the-secret");
+    let error = McpClient::new()
+        .connect_http(&format!("http://{address}/mcp"), &oauth)
+        .await
+        .unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("invalid_client"), "{text}");
+    assert!(!text.contains("not-the-secret"), "{text}");
+    assert!(authorization.issued.lock().unwrap().tokens.is_empty());
 }

@@ -82,6 +82,17 @@ impl AuthorizationServer {
         let path = request.uri().path().to_owned();
         let query = request.uri().query().unwrap_or_default().to_owned();
         let method = request.method().clone();
+        let basic = request
+            .headers()
+            .get("authorization")
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Basic "))
+            .and_then(|encoded| {
+                base64::engine::general_purpose::STANDARD
+                    .decode(encoded)
+                    .ok()
+            })
+            .and_then(|decoded| String::from_utf8(decoded).ok());
         let body = request
             .into_body()
             .collect()
@@ -97,9 +108,9 @@ impl AuthorizationServer {
                     "token_endpoint": format!("{}/token", self.issuer),
                     "registration_endpoint": format!("{}/register", self.issuer),
                     "response_types_supported": ["code"],
-                    "grant_types_supported": ["authorization_code", "refresh_token"],
+                    "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
                     "code_challenge_methods_supported": ["S256"],
-                    "token_endpoint_auth_methods_supported": ["none"],
+                    "token_endpoint_auth_methods_supported": ["none", "client_secret_basic"],
                     "scopes_supported": ["mcp", "profile"],
                 }),
             ),
@@ -122,7 +133,7 @@ impl AuthorizationServer {
                 )
             }
             ("GET", "/authorize") => self.authorize(&form(query.as_bytes())),
-            ("POST", "/token") => self.token(&form(&body)),
+            ("POST", "/token") => self.token(&form(&body), basic.as_deref()),
             _ => json_answer(404, &json!({"error": "not_found"})),
         }
     }
@@ -169,7 +180,14 @@ impl AuthorizationServer {
             .unwrap()
     }
 
-    fn token(&self, fields: &HashMap<String, String>) -> http::Response<Full<Bytes>> {
+    fn token(
+        &self,
+        fields: &HashMap<String, String>,
+        basic: Option<&str>,
+    ) -> http::Response<Full<Bytes>> {
+        if fields.get("grant_type").map(String::as_str) == Some("client_credentials") {
+            return self.client_credentials(fields, basic);
+        }
         let mut issued = self.issued.lock().unwrap();
         let Some(code) = fields
             .get("code")
@@ -204,6 +222,43 @@ impl AuthorizationServer {
         )
     }
 }
+
+impl AuthorizationServer {
+    /// The client credentials grant, for the one client registered beforehand
+    /// ([`MACHINE`]), which authenticates with HTTP Basic (`client_secret_basic`).
+    fn client_credentials(
+        &self,
+        fields: &HashMap<String, String>,
+        basic: Option<&str>,
+    ) -> http::Response<Full<Bytes>> {
+        if basic != Some(&format!("{}:{}", MACHINE.0, MACHINE.1)) {
+            return json_answer(401, &json!({"error": "invalid_client"}));
+        }
+        let Some(resource) = fields.get("resource") else {
+            return json_answer(400, &json!({"error": "invalid_target"}));
+        };
+        let scopes: Vec<String> = fields
+            .get("scope")
+            .map(|scope| scope.split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default();
+        let mut issued = self.issued.lock().unwrap();
+        issued.resources.push(resource.clone());
+        let token = format!("secret-access-token-{}", issued.tokens.len() + 1);
+        issued.tokens.push((token.clone(), scopes.clone()));
+        json_answer(
+            200,
+            &json!({
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 3600,
+                "scope": scopes.join(" "),
+            }),
+        )
+    }
+}
+
+/// The client registered beforehand for the client credentials grant: its ID and secret.
+pub const MACHINE: (&str, &str) = ("reports-agent", "machine-secret-5c1e");
 
 /// A form's (or a query's) fields.
 fn form(text: &[u8]) -> HashMap<String, String> {

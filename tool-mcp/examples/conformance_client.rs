@@ -70,7 +70,9 @@ async fn run(url: String) -> Result<(), String> {
                 _ => ElicitResult::new(ElicitationAction::Decline),
             }
         });
-    let oauth = scenario.starts_with("auth/").then(|| oauth(&context));
+    let oauth = scenario
+        .starts_with("auth/")
+        .then(|| oauth(&scenario, &context));
     let running = match &oauth {
         Some(oauth) => client.clone().connect_http(&url, oauth).await,
         None => {
@@ -121,8 +123,17 @@ async fn run(url: String) -> Result<(), String> {
 }
 
 /// The authorization of a scenario: a client named by the suite's metadata document, or the
-/// pre-registered one its context names; the user approves whatever is asked.
-fn oauth(context: &Value) -> McpOAuth {
+/// pre-registered one its context names; the user approves whatever is asked. A client
+/// credentials scenario's client asks with its ID and secret, no user in the loop.
+fn oauth(scenario: &str, context: &Value) -> McpOAuth {
+    if scenario.starts_with("auth/client-credentials")
+        && let (Some(id), Some(secret)) = (
+            context["client_id"].as_str(),
+            context["client_secret"].as_str(),
+        )
+    {
+        return McpOAuth::client_credentials(id, secret);
+    }
     let oauth = McpOAuth::new(REDIRECT_URI, approve)
         .with_client_name("toolwright-conformance-client")
         .with_client_metadata_url(CLIENT_METADATA_URL);

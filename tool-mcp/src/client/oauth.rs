@@ -61,6 +61,8 @@ type Store = dyn Fn(&mut AuthorizationManager) + Send + Sync;
 pub struct McpOAuth {
     redirect_uri: String,
     browse: Arc<Browse>,
+    /// The client credentials grant (no user) instead of the authorization code's.
+    machine: bool,
     client_name: Option<String>,
     client_metadata_url: Option<String>,
     client: Option<(String, Option<String>)>,
@@ -99,6 +101,7 @@ impl McpOAuth {
         McpOAuth {
             redirect_uri: redirect_uri.into(),
             browse: Arc::new(move |url| Box::pin(browse(url))),
+            machine: false,
             client_name: None,
             client_metadata_url: None,
             client: None,
@@ -106,6 +109,28 @@ impl McpOAuth {
             store: Arc::new(move |manager| manager.set_credential_store(store.clone())),
             step_ups: 2,
         }
+    }
+
+    /// Authorization with no user (the client credentials grant, SEP-1046): the client,
+    /// registered with the authorization server beforehand, asks for a token with its ID and
+    /// secret (`client_secret_basic` where the server takes it or names no method, else
+    /// `client_secret_post`), for the server's resource and the scopes it names, and asks again
+    /// when the server refuses the token. For agents that act for themselves, not for a person.
+    ///
+    /// ```
+    /// use toolwright::mcp::McpOAuth;
+    ///
+    /// let oauth = McpOAuth::client_credentials("reports-agent", "its-secret").with_scopes(["reports"]);
+    /// # drop(oauth);
+    /// ```
+    pub fn client_credentials(id: impl Into<String>, secret: impl Into<String>) -> Self {
+        McpOAuth {
+            machine: true,
+            ..McpOAuth::new(String::new(), |_| async {
+                Err::<String, _>("the client credentials grant has no browser step".to_owned())
+            })
+        }
+        .with_client(id, Some(secret.into()))
     }
 
     /// The client's name when it registers itself (dynamic registration).
@@ -169,6 +194,9 @@ impl McpOAuth {
         url: &str,
         challenge: &str,
     ) -> Result<AuthorizationManager, AuthError> {
+        if self.machine {
+            return self.client_credentials_grant(url, challenge).await;
+        }
         let mut state = OAuthState::Unauthorized(self.manager(url).await?);
         let mut request = AuthorizationRequest::new(self.redirect_uri.clone());
         if let Some(name) = &self.client_name {
@@ -206,6 +234,98 @@ impl McpOAuth {
             AuthError::InternalError("the authorization did not end authorized".to_owned())
         })
     }
+
+    /// The client credentials grant: the token endpoint found as for the authorization code
+    /// (from the challenge), asked with the client's ID and secret.
+    async fn client_credentials_grant(
+        &self,
+        url: &str,
+        challenge: &str,
+    ) -> Result<AuthorizationManager, AuthError> {
+        let Some((id, Some(secret))) = &self.client else {
+            return Err(AuthError::InternalError(
+                "the client credentials grant needs the client's ID and secret".to_owned(),
+            ));
+        };
+        let manager = self.manager(url).await?;
+        let metadata = manager
+            .resolve_metadata_from_challenge(Some(challenge))
+            .await?
+            .metadata;
+        let methods: Vec<String> = metadata
+            .additional_fields
+            .get("token_endpoint_auth_methods_supported")
+            .and_then(|methods| serde_json::from_value(methods.clone()).ok())
+            .unwrap_or_default();
+        // RFC 6749 2.3.1: basic is every server's; post where the server names only it.
+        let basic = methods.is_empty() || methods.iter().any(|m| m == "client_secret_basic");
+        let scopes = if self.scopes.is_empty() {
+            challenge_scope(challenge)
+        } else {
+            Some(self.scopes.join(" "))
+        };
+        // Made whole before the request (the serializer may not be held across an await).
+        let body = {
+            let mut form = url::form_urlencoded::Serializer::new(String::new());
+            form.append_pair("grant_type", "client_credentials");
+            form.append_pair("resource", url);
+            if let Some(scopes) = &scopes {
+                form.append_pair("scope", scopes);
+            }
+            if !basic {
+                form.append_pair("client_id", id);
+                form.append_pair("client_secret", secret);
+            }
+            form.finish()
+        };
+        let mut request = reqwest::Client::new()
+            .post(&metadata.token_endpoint)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("accept", "application/json")
+            .body(body);
+        if basic {
+            request = request.basic_auth(id, Some(secret));
+        }
+        let refused = |why: String| {
+            AuthError::TokenExchangeFailed(format!("the client credentials grant failed: {why}"))
+        };
+        let answer = request
+            .send()
+            .await
+            .map_err(|error| refused(error.to_string()))?;
+        let status = answer.status();
+        let body = answer
+            .bytes()
+            .await
+            .map_err(|error| refused(error.to_string()))?;
+        if !status.is_success() {
+            // The error's code and description (RFC 6749 5.2), never the body whole.
+            let error: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            return Err(refused(format!(
+                "{status}: {} {}",
+                error["error"].as_str().unwrap_or("(no error code)"),
+                error["error_description"].as_str().unwrap_or_default()
+            )));
+        }
+        let token: rmcp::transport::auth::OAuthTokenResponse = serde_json::from_slice(&body)
+            .map_err(|error| refused(format!("the token response is not one: {error}")))?;
+        let mut state = OAuthState::Unauthorized(manager);
+        state.set_credentials(id, token).await?;
+        state
+            .into_authorization_manager()
+            .ok_or_else(|| AuthError::InternalError("the grant did not end authorized".to_owned()))
+    }
+}
+
+/// The `scope` a `WWW-Authenticate` challenge names, if any.
+fn challenge_scope(challenge: &str) -> Option<String> {
+    let at = challenge.find("scope=")?;
+    let rest = &challenge[at + "scope=".len()..];
+    let value = match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split('"').next()?,
+        None => rest.split([',', ' ']).next()?,
+    };
+    (!value.is_empty()).then(|| value.to_owned())
 }
 
 impl McpClient {
@@ -459,5 +579,27 @@ impl StreamableHttpClient for Authorizing {
             }
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::challenge_scope;
+
+    #[test]
+    fn a_challenges_scope_is_read_quoted_or_not() {
+        assert_eq!(
+            challenge_scope(
+                r#"Bearer resource_metadata="https://a.example/.well-known/x", error="insufficient_scope", scope="files:read files:write""#
+            )
+            .as_deref(),
+            Some("files:read files:write")
+        );
+        assert_eq!(
+            challenge_scope("Bearer scope=mcp, error=\"invalid_token\"").as_deref(),
+            Some("mcp")
+        );
+        assert_eq!(challenge_scope("Bearer realm=\"x\""), None);
+        assert_eq!(challenge_scope("Bearer scope=\"\""), None);
     }
 }
