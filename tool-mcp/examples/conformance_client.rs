@@ -26,7 +26,7 @@ use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, Protocol
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Map, Value, json};
 use toolwright::{Arguments, ToolCall, Toolbox};
-use toolwright_mcp::{McpClient, McpOAuth, McpTools, ToolboxExt as _};
+use toolwright_mcp::{EnterpriseLogin, McpClient, McpOAuth, McpTools, ToolboxExt as _};
 
 /// Where the suite's authorization server sends the user back (any URI it is given).
 const REDIRECT_URI: &str = "http://localhost:3000/callback";
@@ -124,7 +124,8 @@ async fn run(url: String) -> Result<(), String> {
 
 /// The authorization of a scenario: a client named by the suite's metadata document, or the
 /// pre-registered one its context names; the user approves whatever is asked. A client
-/// credentials scenario's client asks with its ID and secret, no user in the loop.
+/// credentials scenario's client asks with its ID and secret, no user in the loop; a
+/// cross-app access scenario's exchanges the user's enterprise ID token (its context's).
 fn oauth(scenario: &str, context: &Value) -> McpOAuth {
     if scenario.starts_with("auth/client-credentials")
         && let (Some(id), Some(secret)) = (
@@ -133,6 +134,27 @@ fn oauth(scenario: &str, context: &Value) -> McpOAuth {
         )
     {
         return McpOAuth::client_credentials(id, secret);
+    }
+    // Cross-app access: the user's enterprise ID token, exchanged.
+    let text = |key: &str| context[key].as_str().map(str::to_owned);
+    if let (
+        Some(issuer),
+        Some(endpoint),
+        Some(idp_client),
+        Some(id_token),
+        Some(id),
+        Some(secret),
+    ) = (
+        text("idp_issuer"),
+        text("idp_token_endpoint"),
+        text("idp_client_id"),
+        text("idp_id_token"),
+        text("client_id"),
+        text("client_secret"),
+    ) {
+        return McpOAuth::enterprise(EnterpriseLogin::new(
+            issuer, endpoint, idp_client, id_token, id, secret,
+        ));
     }
     let oauth = McpOAuth::new(REDIRECT_URI, approve)
         .with_client_name("toolwright-conformance-client")

@@ -14,7 +14,7 @@ pub mod __private;
 use toolwright_runtime::{Toolbox, exec::ResourceContents};
 
 #[cfg(feature = "oauth")]
-pub use self::client::McpOAuth;
+pub use self::client::{EnterpriseLogin, McpOAuth};
 pub use self::client::{
     McpCallError, McpClient, McpConnectError, McpTools, McpToolsError, ToolboxExt,
 };

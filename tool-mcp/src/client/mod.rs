@@ -29,7 +29,7 @@ use toolwright_runtime::{
 
 pub use self::connect::McpConnectError;
 #[cfg(feature = "oauth")]
-pub use self::oauth::McpOAuth;
+pub use self::oauth::{EnterpriseLogin, McpOAuth};
 
 // Names the documentation links to.
 #[cfg(doc)]

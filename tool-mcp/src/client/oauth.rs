@@ -63,6 +63,8 @@ pub struct McpOAuth {
     browse: Arc<Browse>,
     /// The client credentials grant (no user) instead of the authorization code's.
     machine: bool,
+    /// Enterprise-managed authorization (an ID token exchanged) instead of either.
+    enterprise: Option<Arc<EnterpriseLogin>>,
     client_name: Option<String>,
     client_metadata_url: Option<String>,
     client: Option<(String, Option<String>)>,
@@ -102,6 +104,7 @@ impl McpOAuth {
             redirect_uri: redirect_uri.into(),
             browse: Arc::new(move |url| Box::pin(browse(url))),
             machine: false,
+            enterprise: None,
             client_name: None,
             client_metadata_url: None,
             client: None,
@@ -131,6 +134,21 @@ impl McpOAuth {
             })
         }
         .with_client(id, Some(secret.into()))
+    }
+
+    /// Enterprise-managed authorization (SEP-990, "cross-app access"): no browser step, the
+    /// user's sign-in to their enterprise identity provider stands for it. The ID token it
+    /// issued the application is exchanged there for an ID-JAG (RFC 8693 token exchange) and
+    /// that at the server's authorization server for an access token (the RFC 7523 JWT bearer
+    /// grant), through rmcp's `auth-enterprise-managed`; both clients are registered
+    /// beforehand. An expired ID token is the application's to renew (a new `McpOAuth`).
+    pub fn enterprise(login: EnterpriseLogin) -> Self {
+        McpOAuth {
+            enterprise: Some(Arc::new(login)),
+            ..McpOAuth::new(String::new(), |_| async {
+                Err::<String, _>("enterprise-managed authorization has no browser step".to_owned())
+            })
+        }
     }
 
     /// The client's name when it registers itself (dynamic registration).
@@ -196,6 +214,9 @@ impl McpOAuth {
     ) -> Result<AuthorizationManager, AuthError> {
         if self.machine {
             return self.client_credentials_grant(url, challenge).await;
+        }
+        if let Some(login) = &self.enterprise {
+            return self.enterprise_grant(login, url, challenge).await;
         }
         let mut state = OAuthState::Unauthorized(self.manager(url).await?);
         let mut request = AuthorizationRequest::new(self.redirect_uri.clone());
@@ -314,6 +335,143 @@ impl McpOAuth {
         state
             .into_authorization_manager()
             .ok_or_else(|| AuthError::InternalError("the grant did not end authorized".to_owned()))
+    }
+}
+
+impl McpOAuth {
+    /// Enterprise-managed authorization: the ID token exchanged at the identity provider for an
+    /// ID-JAG, and that at the server's authorization server (found from the challenge) for an
+    /// access token.
+    async fn enterprise_grant(
+        &self,
+        login: &EnterpriseLogin,
+        url: &str,
+        challenge: &str,
+    ) -> Result<AuthorizationManager, AuthError> {
+        use rmcp::transport::auth::enterprise::{
+            EmaAuthorizationServer, EmaClientAuthentication, EmaExchangeRequest,
+        };
+        let manager = self.manager(url).await?;
+        let metadata = manager
+            .resolve_metadata_from_challenge(Some(challenge))
+            .await?
+            .metadata;
+        let issuer = metadata.issuer.clone().ok_or_else(|| {
+            AuthError::AuthorizationFailed(
+                "the authorization server's metadata names no issuer".to_owned(),
+            )
+        })?;
+        let mut idp = EmaAuthorizationServer::new(
+            login.idp_issuer.clone(),
+            login.idp_token_endpoint.clone(),
+            login.idp_client_id.clone(),
+        );
+        if let Some(secret) = &login.idp_client_secret {
+            idp = idp.with_client_authentication(EmaClientAuthentication::ClientSecretBasic(
+                oauth2::ClientSecret::new(secret.clone()),
+            ));
+        }
+        let resource_server =
+            EmaAuthorizationServer::new(issuer, metadata.token_endpoint, login.client_id.clone())
+                .with_client_authentication(EmaClientAuthentication::ClientSecretBasic(
+                    oauth2::ClientSecret::new(login.client_secret.clone()),
+                ));
+        let scopes: Vec<String> = if self.scopes.is_empty() {
+            challenge_scope(challenge)
+                .map(|scopes| scopes.split(' ').map(str::to_owned).collect())
+                .unwrap_or_default()
+        } else {
+            self.scopes.clone()
+        };
+        let http = rmcp::transport::auth::default_oauth_http_client()?;
+        let token =
+            EmaExchangeRequest::new_with_id_token(idp, resource_server, url, &login.id_token)
+                .with_scopes(scopes)
+                .exchange(&http, &http)
+                .await
+                .map_err(|error| {
+                    AuthError::TokenExchangeFailed(format!(
+                        "the enterprise-managed authorization failed: {error}"
+                    ))
+                })?;
+        let mut granted: Vec<&str> = token.scopes.iter().map(String::as_str).collect();
+        granted.sort_unstable();
+        let response: rmcp::transport::auth::OAuthTokenResponse =
+            serde_json::from_value(serde_json::json!({
+                "access_token": token.access_token.secret(),
+                "token_type": "Bearer",
+                "expires_in": token.expires_in.map(|lifetime| lifetime.as_secs()),
+                "scope": granted.join(" "),
+            }))
+            .map_err(|error| AuthError::TokenExchangeFailed(error.to_string()))?;
+        let mut state = OAuthState::Unauthorized(manager);
+        state.set_credentials(&login.client_id, response).await?;
+        state.into_authorization_manager().ok_or_else(|| {
+            AuthError::InternalError("the exchange did not end authorized".to_owned())
+        })
+    }
+}
+
+/// The user's enterprise sign-in and the clients registered beforehand, for
+/// [`McpOAuth::enterprise`].
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct EnterpriseLogin {
+    /// The identity provider's issuer.
+    pub idp_issuer: String,
+    /// Its token endpoint (where the ID token is exchanged).
+    pub idp_token_endpoint: String,
+    /// The application's client ID there.
+    pub idp_client_id: String,
+    /// Its secret there, for a confidential client (`client_secret_basic`).
+    pub idp_client_secret: Option<String>,
+    /// The ID token the identity provider issued the application for the user.
+    pub id_token: String,
+    /// The application's client ID at the MCP server's authorization server.
+    pub client_id: String,
+    /// Its secret there (`client_secret_basic`).
+    pub client_secret: String,
+}
+
+impl EnterpriseLogin {
+    /// The user's `id_token` from the identity provider `idp_issuer` (token endpoint
+    /// `idp_token_endpoint`, where the application is the public client `idp_client_id`), and
+    /// the application's client at the MCP server's authorization server.
+    pub fn new(
+        idp_issuer: impl Into<String>,
+        idp_token_endpoint: impl Into<String>,
+        idp_client_id: impl Into<String>,
+        id_token: impl Into<String>,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+    ) -> Self {
+        EnterpriseLogin {
+            idp_issuer: idp_issuer.into(),
+            idp_token_endpoint: idp_token_endpoint.into(),
+            idp_client_id: idp_client_id.into(),
+            idp_client_secret: None,
+            id_token: id_token.into(),
+            client_id: client_id.into(),
+            client_secret: client_secret.into(),
+        }
+    }
+
+    /// The application as a confidential client at the identity provider.
+    #[must_use]
+    pub fn with_idp_client_secret(mut self, secret: impl Into<String>) -> Self {
+        self.idp_client_secret = Some(secret.into());
+        self
+    }
+}
+
+impl fmt::Debug for EnterpriseLogin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // No token, no secret.
+        f.debug_struct("EnterpriseLogin")
+            .field("idp_issuer", &self.idp_issuer)
+            .field("idp_client_id", &self.idp_client_id)
+            .field("client_id", &self.client_id)
+            .finish_non_exhaustive()
     }
 }
 
