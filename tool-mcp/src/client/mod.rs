@@ -266,7 +266,7 @@ impl McpTools {
 
     /// Lists the tools of the server `running` (toolwright's client) is connected to, as
     /// [`list`](Self::list) does; a call of one of them also carries the progress the server
-    /// reports for it to the toolbox call's [`CallInfo`](toolwright_runtime::CallInfo), and on
+    /// reports for it to the toolbox call's `CallInfo`, and on
     /// to whoever runs the toolbox (a provider's stream, an MCP server of toolwright's own); a
     /// toolbox call dropped before its answer is cancelled on the server. (The server's log
     /// messages name no call: they reach [`McpClient::on_log`] and `tracing`.)
