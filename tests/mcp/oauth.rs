@@ -115,3 +115,24 @@ async fn a_wrong_client_secret_is_a_clear_error() {
     assert!(!text.contains("not-the-secret"), "{text}");
     assert!(authorization.issued.lock().unwrap().tokens.is_empty());
 }
+
+#[tokio::test]
+async fn a_token_is_never_offered_to_another_server() {
+    // Two servers trusting one authorization server: the first's token would open the second.
+    let authorization = AuthorizationServer::start().await;
+    let first = protected_server(&authorization, toolbox(), None).await;
+    let second = protected_server(&authorization, toolbox(), None).await;
+    let oauth = approving(approve());
+    let running = McpClient::new()
+        .connect_http(&format!("http://{first}/mcp"), &oauth)
+        .await
+        .unwrap();
+    running.cancel().await.unwrap();
+    assert_eq!(authorization.issued.lock().unwrap().asked.len(), 1);
+    // The same authorization for the second server: asked anew, for that server.
+    let url = format!("http://{second}/mcp");
+    let _again = McpClient::new().connect_http(&url, &oauth).await.unwrap();
+    let issued = authorization.issued.lock().unwrap();
+    assert_eq!(issued.asked.len(), 2);
+    assert_eq!(issued.resources.last(), Some(&url));
+}

@@ -150,10 +150,7 @@ impl AuthorizationServer {
         if fields.get("code_challenge_method").map(String::as_str) != Some("S256") {
             return json_answer(400, &json!({"error": "invalid_request"}));
         }
-        let asked: Vec<String> = fields
-            .get("scope")
-            .map(|scope| scope.split_whitespace().map(str::to_owned).collect())
-            .unwrap_or_default();
+        let asked: Vec<String> = scopes_of_form(fields);
         let mut issued = self.issued.lock().unwrap();
         let scopes = match issued.first_grant.take() {
             Some(granted) => granted,
@@ -208,18 +205,7 @@ impl AuthorizationServer {
         let Some(resource) = fields.get("resource") else {
             return json_answer(400, &json!({"error": "invalid_target"}));
         };
-        issued.resources.push(resource.clone());
-        let token = format!("secret-access-token-{}", issued.tokens.len() + 1);
-        issued.tokens.push((token.clone(), code.scopes.clone()));
-        json_answer(
-            200,
-            &json!({
-                "access_token": token,
-                "token_type": "Bearer",
-                "expires_in": 3600,
-                "scope": code.scopes.join(" "),
-            }),
-        )
+        issue(&mut issued, resource, code.scopes)
     }
 }
 
@@ -237,28 +223,35 @@ impl AuthorizationServer {
         let Some(resource) = fields.get("resource") else {
             return json_answer(400, &json!({"error": "invalid_target"}));
         };
-        let scopes: Vec<String> = fields
-            .get("scope")
-            .map(|scope| scope.split_whitespace().map(str::to_owned).collect())
-            .unwrap_or_default();
-        let mut issued = self.issued.lock().unwrap();
-        issued.resources.push(resource.clone());
-        let token = format!("secret-access-token-{}", issued.tokens.len() + 1);
-        issued.tokens.push((token.clone(), scopes.clone()));
-        json_answer(
-            200,
-            &json!({
-                "access_token": token,
-                "token_type": "Bearer",
-                "expires_in": 3600,
-                "scope": scopes.join(" "),
-            }),
-        )
+        let scopes: Vec<String> = scopes_of_form(fields);
+        issue(&mut self.issued.lock().unwrap(), resource, scopes)
     }
 }
 
 /// The client registered beforehand for the client credentials grant: its ID and secret.
 pub const MACHINE: (&str, &str) = ("reports-agent", "machine-secret-5c1e");
+
+/// Issues a token of `scopes` for `resource`, and keeps it: the token endpoint's answer.
+fn issue(issued: &mut Issued, resource: &str, scopes: Vec<String>) -> http::Response<Full<Bytes>> {
+    issued.resources.push(resource.to_owned());
+    let token = format!("secret-access-token-{}", issued.tokens.len() + 1);
+    let answer = json!({
+        "access_token": token,
+        "token_type": "Bearer",
+        "expires_in": 3600,
+        "scope": scopes.join(" "),
+    });
+    issued.tokens.push((token, scopes));
+    json_answer(200, &answer)
+}
+
+/// The scopes a form's `scope` field names.
+fn scopes_of_form(fields: &HashMap<String, String>) -> Vec<String> {
+    fields
+        .get("scope")
+        .map(|scope| scope.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
 
 /// A form's (or a query's) fields.
 fn form(text: &[u8]) -> HashMap<String, String> {

@@ -57,6 +57,11 @@ pub(super) fn every_known() -> Vec<ProtocolVersion> {
         .collect()
 }
 
+/// The newest of `versions` (newest first) that has `initialize`: what `initialize` offers.
+pub(super) fn with_initialize(versions: &[ProtocolVersion]) -> Option<&ProtocolVersion> {
+    versions.iter().find(|version| version.has_initialize())
+}
+
 /// How the client starts its session with the revisions it speaks (newest first): through
 /// `server/discover` when it speaks a revision without `initialize` (2026-07-28 on), falling back
 /// to `initialize` with the newest revision that has it when the server is older; through
@@ -67,8 +72,7 @@ pub(super) fn lifecycle(versions: &[ProtocolVersion]) -> ClientLifecycleMode {
         .filter(|version| !version.has_initialize())
         .cloned()
         .collect();
-    let legacy = versions.iter().find(|version| version.has_initialize());
-    match (modern.is_empty(), legacy) {
+    match (modern.is_empty(), with_initialize(versions)) {
         (true, _) => ClientLifecycleMode::Initialize,
         (false, None) => ClientLifecycleMode::Discover {
             preferred_versions: modern,

@@ -234,11 +234,8 @@ impl ClientHandler for McpClient {
         let mut config = ClientConfig::new(self.capabilities(), info);
         // What `initialize` offers: the newest revision offered that has it (a client of
         // 2026-07-28 on alone never sends `initialize`).
-        if let Some(version) = self
-            .versions
-            .iter()
-            .find(|version| version.has_initialize())
-            .or_else(|| self.versions.first())
+        if let Some(version) =
+            super::connect::with_initialize(&self.versions).or_else(|| self.versions.first())
         {
             config.protocol_version = version.clone();
         }

@@ -56,17 +56,31 @@ use toolwright_runtime::ToolResult;
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone)]
 pub struct McpClient {
     changes: Arc<Changes>,
     info: Option<Implementation>,
     /// The protocol revisions offered, newest first.
     versions: Arc<[ProtocolVersion]>,
-    /// The toolbox calls in flight through the tools listed with [`McpTools::of`].
+    /// The toolbox calls in flight through the tools listed with [`McpTools::of`], by the
+    /// progress tokens of this connection's requests: each clone has its own (a client is
+    /// cloned for each connection, and two connections' tokens may be the same).
     in_flight: Arc<in_flight::InFlight>,
     /// The revision agreed by [`McpClient::connect`], shared by the client's clones.
     agreed: Arc<Mutex<Option<ProtocolVersion>>>,
     handlers: handlers::Handlers,
+}
+
+impl Clone for McpClient {
+    fn clone(&self) -> Self {
+        McpClient {
+            changes: Arc::clone(&self.changes),
+            info: self.info.clone(),
+            versions: Arc::clone(&self.versions),
+            in_flight: Arc::default(),
+            agreed: Arc::clone(&self.agreed),
+            handlers: self.handlers.clone(),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -520,5 +534,20 @@ impl<C: ?Sized + Sync + 'static> ToolboxExt for Toolbox<C> {
         }
         *tools = fresh;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::McpClient;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_clone_shares_what_it_hears_but_keeps_its_own_calls_in_flight() {
+        let client = McpClient::new();
+        let clone = client.clone();
+        assert!(Arc::ptr_eq(&client.changes, &clone.changes));
+        assert!(Arc::ptr_eq(&client.agreed, &clone.agreed));
+        assert!(!Arc::ptr_eq(&client.in_flight, &clone.in_flight));
     }
 }

@@ -10,10 +10,11 @@
 mod authorizing;
 mod grants;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -33,13 +34,14 @@ use super::connect::McpConnectError;
 type Browse =
     dyn Fn(String) -> Pin<Box<dyn Future<Output = Result<String, String>> + Send>> + Send + Sync;
 
-/// Puts the application's credential store into a manager.
-type Store = dyn Fn(&mut AuthorizationManager) + Send + Sync;
+/// Puts the credential store of the server at the URL given into a manager.
+type Store = dyn Fn(&mut AuthorizationManager, &str) + Send + Sync;
 
 /// How a client authorizes with an MCP server that asks for OAuth ([`McpClient::connect_http`]):
 /// where the authorization server sends the user back, the browser step (the application opens
 /// the URL and hands back the redirect), who the client is, and where tokens are kept (in memory
-/// by default, shared by this value's clones: a second connection reuses the first's tokens).
+/// by default, one store for each server URL, shared by this value's clones: a second connection
+/// to a server reuses the first's tokens, and no server is ever sent another's).
 ///
 /// ```
 /// use toolwright::mcp::McpOAuth;
@@ -95,7 +97,8 @@ impl McpOAuth {
         F: Fn(String) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<String, String>> + Send + 'static,
     {
-        let store = InMemoryCredentialStore::new();
+        // One store for each server: a token is never offered to a server it was not issued for.
+        let stores: Mutex<HashMap<String, InMemoryCredentialStore>> = Mutex::default();
         McpOAuth {
             redirect_uri: redirect_uri.into(),
             browse: Arc::new(move |url| Box::pin(browse(url))),
@@ -105,7 +108,15 @@ impl McpOAuth {
             client_metadata_url: None,
             client: None,
             scopes: Vec::new(),
-            store: Arc::new(move |manager| manager.set_credential_store(store.clone())),
+            store: Arc::new(move |manager, server| {
+                let store = stores
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .entry(server.to_owned())
+                    .or_default()
+                    .clone();
+                manager.set_credential_store(store);
+            }),
             step_ups: 2,
         }
     }
@@ -177,11 +188,18 @@ impl McpOAuth {
         self
     }
 
-    /// Keeps tokens in `store` (rmcp's [`CredentialStore`]: a file, a keychain, a database)
-    /// instead of in memory. A store is for one server: give each server's `McpOAuth` its own.
+    /// Keeps tokens in the stores `store_for` gives for each server's URL (rmcp's
+    /// [`CredentialStore`]: a file, a keychain, a database) instead of in memory. Each server
+    /// needs a store of its own: a store's tokens are offered to every server it is given for.
     #[must_use]
-    pub fn with_credential_store<S: CredentialStore + Clone + 'static>(mut self, store: S) -> Self {
-        self.store = Arc::new(move |manager| manager.set_credential_store(store.clone()));
+    pub fn with_credential_stores<S, F>(mut self, store_for: F) -> Self
+    where
+        S: CredentialStore + 'static,
+        F: Fn(&str) -> S + Send + Sync + 'static,
+    {
+        self.store = Arc::new(move |manager, server| {
+            manager.set_credential_store(store_for(server));
+        });
         self
     }
 
@@ -198,7 +216,7 @@ impl McpOAuth {
     /// A manager for the server at `url` keeping credentials in the application's store.
     async fn manager(&self, url: &str) -> Result<AuthorizationManager, AuthError> {
         let mut manager = AuthorizationManager::new(url).await?;
-        (self.store)(&mut manager);
+        (self.store)(&mut manager, url);
         Ok(manager)
     }
 
