@@ -2,15 +2,19 @@
 //! real (small) authorization server on a loopback port (`tests/support/authorization_server.rs`):
 //! the `401` starts the authorization (discovery, registration, PKCE, the resource indicator),
 //! a token without the scope the server needs gets `403 insufficient_scope` and a step-up, and
-//! a second connection uses the stored token (issue 44).
+//! a second connection uses the stored token; a 2025-03-26 server, its own authorization server,
+//! is found as that revision says (issue 44).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use toolwright::mcp::rmcp::model::ProtocolVersion;
 use toolwright::mcp::{McpClient, McpConnectError, McpOAuth, McpTools, ToolboxExt as _};
 use toolwright::{ToolCall, Toolbox};
 
-use crate::authorization_server::{AuthorizationServer, MACHINE, approving, protected_server};
+use crate::authorization_server::{
+    AuthorizationServer, MACHINE, approving, legacy_server, protected_server,
+};
 use crate::servers::toolbox;
 
 fn approve() -> Arc<AtomicBool> {
@@ -135,4 +139,58 @@ async fn a_token_is_never_offered_to_another_server() {
     let issued = authorization.issued.lock().unwrap();
     assert_eq!(issued.asked.len(), 2);
     assert_eq!(issued.resources.last(), Some(&url));
+}
+
+#[tokio::test]
+async fn a_2025_03_26_server_is_its_own_authorization_server() {
+    // No protected resource metadata; the metadata at the root names the issuer `/oauth`, which
+    // later revisions refuse (RFC 8414 3.3: it is not where the metadata was found).
+    let (authorization, address) = legacy_server(toolbox(), None).await;
+    let url = format!("http://{address}/mcp");
+    let client = McpClient::new();
+    assert!(
+        client
+            .protocol_versions()
+            .contains(&ProtocolVersion::V_2025_03_26)
+    );
+    let running = client
+        .connect_http(&url, &approving(approve()))
+        .await
+        .unwrap();
+    let toolbox = Toolbox::new()
+        .with_mcp_tools(McpTools::of(&running).await.unwrap())
+        .unwrap();
+    let sum = toolbox
+        .execute(&ToolCall::new("1", "add", r#"{"a": 1, "b": 2}"#), &())
+        .await;
+    assert_eq!((sum.text(), sum.is_error), ("3".to_owned(), false));
+    let issued = authorization.issued.lock().unwrap();
+    assert_eq!((issued.asked.len(), issued.tokens.len()), (1, 1));
+    assert_eq!(issued.resources, [url]);
+}
+
+#[tokio::test]
+async fn a_client_of_later_revisions_holds_the_server_to_their_discovery() {
+    let (authorization, address) = legacy_server(toolbox(), None).await;
+    let error = McpClient::new()
+        .with_protocol_versions([ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25])
+        .connect_http(&format!("http://{address}/mcp"), &approving(approve()))
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("issuer"), "{error}");
+    let issued = authorization.issued.lock().unwrap();
+    assert!(issued.asked.is_empty() && issued.tokens.is_empty());
+}
+
+#[tokio::test]
+async fn a_2025_03_26_server_cannot_send_the_user_to_another_origin() {
+    // Under 2025-03-26 the server is its own authorization server: metadata at its root naming
+    // an authorization server elsewhere is refused, whatever revision the client speaks.
+    let (authorization, address) = legacy_server(toolbox(), Some("http://127.0.0.1:9/oauth")).await;
+    let error = McpClient::new()
+        .connect_http(&format!("http://{address}/mcp"), &approving(approve()))
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("127.0.0.1:9/oauth"), "{error}");
+    assert!(authorization.issued.lock().unwrap().asked.is_empty());
 }

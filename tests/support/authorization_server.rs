@@ -48,6 +48,8 @@ struct Code {
 pub struct AuthorizationServer {
     pub issuer: String,
     pub issued: Arc<Mutex<Issued>>,
+    /// The path its endpoints are under (the issuer's path): none but for a 2025-03-26 server.
+    prefix: &'static str,
 }
 
 impl AuthorizationServer {
@@ -58,6 +60,7 @@ impl AuthorizationServer {
         let server = AuthorizationServer {
             issuer: format!("http://{address}"),
             issued: Arc::default(),
+            prefix: "",
         };
         let serving = server.clone();
         let service = hyper::service::service_fn(move |request| {
@@ -99,6 +102,9 @@ impl AuthorizationServer {
             .await
             .map(|body| body.to_bytes())
             .unwrap_or_default();
+        // The metadata is at the root whatever the issuer's path (RFC 8414 3 puts it after the
+        // well-known part; 2025-03-26 MCP servers put it at the root).
+        let endpoint = path.strip_prefix(self.prefix).unwrap_or_default();
         match (method.as_str(), path.as_str()) {
             ("GET", "/.well-known/oauth-authorization-server") => json_answer(
                 200,
@@ -114,7 +120,7 @@ impl AuthorizationServer {
                     "scopes_supported": ["mcp", "profile"],
                 }),
             ),
-            ("POST", "/register") => {
+            ("POST", _) if endpoint == "/register" => {
                 let asked: Value = serde_json::from_slice(&body).unwrap_or_default();
                 let id = {
                     let mut issued = self.issued.lock().unwrap();
@@ -132,8 +138,8 @@ impl AuthorizationServer {
                     }),
                 )
             }
-            ("GET", "/authorize") => self.authorize(&form(query.as_bytes())),
-            ("POST", "/token") => self.token(&form(&body), basic.as_deref()),
+            ("GET", _) if endpoint == "/authorize" => self.authorize(&form(query.as_bytes())),
+            ("POST", _) if endpoint == "/token" => self.token(&form(&body), basic.as_deref()),
             _ => json_answer(404, &json!({"error": "not_found"})),
         }
     }
@@ -294,6 +300,62 @@ pub async fn protected_server(
     let server = McpServer::new(Arc::new(toolbox), ()).unwrap();
     crate::http::serve_on(listener, guard.protect(server.http_service(true)));
     address
+}
+
+/// A server as the 2025-03-26 revision has them, on a loopback port: toolwright's MCP server of
+/// `toolbox` at `/mcp`, refusing a request without a token this server issued with a bare
+/// `Bearer` challenge (no protected resource metadata anywhere), and its own authorization
+/// server, whose metadata is at the root and names the issuer `/oauth` (endpoints under it), as
+/// the conformance suite's `auth/2025-03-26-oauth-metadata-backcompat` has it. Its authorization
+/// server and address. With `issuer`, the metadata names that issuer (and endpoints under it)
+/// instead: a server that sends its users to someone else's authorization server.
+pub async fn legacy_server(
+    toolbox: Toolbox,
+    issuer: Option<&str>,
+) -> (AuthorizationServer, SocketAddr) {
+    use tower_service::Service as _;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let authorization = AuthorizationServer {
+        issuer: issuer.map_or_else(|| format!("http://{address}/oauth"), str::to_owned),
+        issued: Arc::default(),
+        prefix: "/oauth",
+    };
+    let mcp = McpServer::new(Arc::new(toolbox), ())
+        .unwrap()
+        .http_service(true);
+    let serving = authorization.clone();
+    let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
+        let (authorization, mut mcp) = (serving.clone(), mcp.clone());
+        async move {
+            if request.uri().path() != "/mcp" {
+                let answer = authorization.answer(request).await;
+                return Ok::<_, Infallible>(
+                    answer.map(|body| body.map_err(|never| match never {}).boxed()),
+                );
+            }
+            let token = request
+                .headers()
+                .get("authorization")
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.strip_prefix("Bearer "));
+            if token
+                .and_then(|token| authorization.scopes_of(token))
+                .is_none()
+            {
+                let refusal = http::Response::builder()
+                    .status(401)
+                    .header("www-authenticate", "Bearer")
+                    .body(Full::default().map_err(|never| match never {}).boxed())
+                    .unwrap();
+                return Ok(refusal);
+            }
+            mcp.call(request).await
+        }
+    });
+    crate::http::serve_hyper(listener, service);
+    (authorization, address)
 }
 
 /// The browser step of a user who approves (while `approve` says so): the authorization URL

@@ -4,11 +4,14 @@
 //! The flow is rmcp's (protected resource metadata from the `WWW-Authenticate` challenge or the
 //! well-known URLs, authorization server metadata by RFC 8414 or `OpenID Connect` discovery, a
 //! pre-registered client, else a client ID metadata document, else dynamic registration, PKCE,
-//! resource indicators, the refresh of an expired token); what is the application's is here:
+//! resource indicators, the refresh of an expired token), and for a client that offers
+//! 2025-03-26, that revision's discovery, where a server with no resource metadata is its own
+//! authorization server ([`legacy`]); what is the application's is here:
 //! the browser step, where its credentials are kept, and when to ask again.
 
 mod authorizing;
 mod grants;
+mod legacy;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -16,11 +19,12 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::model::ProtocolVersion;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::auth::{
-    AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationRequest, CredentialStore,
-    InMemoryCredentialStore, OAuthState,
+    AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationRequest,
+    AuthorizationSession, CredentialStore, InMemoryCredentialStore, OAuthState,
 };
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
@@ -69,6 +73,8 @@ pub struct McpOAuth {
     scopes: Vec<String>,
     store: Arc<Store>,
     step_ups: u32,
+    /// The client offers 2025-03-26, whose discovery differs ([`legacy`]): set by the connection.
+    legacy: bool,
 }
 
 impl fmt::Debug for McpOAuth {
@@ -118,6 +124,7 @@ impl McpOAuth {
                 manager.set_credential_store(store);
             }),
             step_ups: 2,
+            legacy: false,
         }
     }
 
@@ -232,7 +239,19 @@ impl McpOAuth {
         if let Some(login) = &self.enterprise {
             return self.enterprise_grant(login, url, challenge).await;
         }
-        let mut state = OAuthState::Unauthorized(self.manager(url).await?);
+        let mut manager = self.manager(url).await?;
+        let metadata = match manager
+            .resolve_metadata_from_challenge(Some(challenge))
+            .await
+        {
+            Ok(resolution) => resolution.metadata,
+            // A 2025-03-26 server is its own authorization server, whose issuer may have a path.
+            Err(refusal @ AuthError::AuthorizationServerMismatch { .. }) if self.legacy => {
+                legacy::metadata(url, challenge).await?.ok_or(refusal)?
+            }
+            Err(error) => return Err(error),
+        };
+        manager.set_metadata(metadata);
         let mut request = AuthorizationRequest::new(self.redirect_uri.clone());
         if let Some(name) = &self.client_name {
             request = request.with_client_name(name.clone());
@@ -250,7 +269,10 @@ impl McpOAuth {
             request = request.with_scopes(self.scopes.iter().cloned());
         }
         request = request.with_challenge(challenge);
-        state.start_authorization(request).await?;
+        let session = AuthorizationSession::new(manager, request)
+            .await
+            .map_err(|(_, error)| error)?;
+        let mut state = OAuthState::Session(session);
         let address = state.get_authorization_url().await?;
         let redirect = (self.browse)(address).await.map_err(|why| {
             AuthError::AuthorizationFailed(format!(
@@ -279,7 +301,9 @@ impl McpClient {
     /// (the browser step included) before the request is sent again; on a `403
     /// insufficient_scope`, the same with the scopes the server names, up to
     /// [`McpOAuth::with_step_ups`] times for one request. A server that asks nothing gets no
-    /// token.
+    /// token. When the client offers 2025-03-26, a server with no protected resource metadata
+    /// whose authorization server metadata, at its root, names an issuer of its own origin with
+    /// a path (as that revision allowed) is authorized with; one that names another origin never.
     ///
     /// # Errors
     ///
@@ -298,7 +322,11 @@ impl McpClient {
             .map_err(|error| McpConnectError::Authorization(Box::new(error)))?;
         // Tokens kept from before are used; none is not an error (the server may ask nothing).
         let _ = manager.initialize_from_store().await;
-        let client = Authorizing::new(url, oauth.clone(), manager);
+        let mut oauth = oauth.clone();
+        oauth.legacy = self
+            .protocol_versions()
+            .contains(&ProtocolVersion::V_2025_03_26);
+        let client = Authorizing::new(url, oauth, manager);
         let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
         self.connect(StreamableHttpClientTransport::with_client(client, config))
             .await
