@@ -67,6 +67,11 @@ protected_stateful="$url"
 
 echo "== the Python SDK as a server, used through toolwright's client"
 TOOLWRIGHT_MCP_PYTHON="$py" cargo test --quiet -p toolwright-tests --test mcp python:: -- --ignored
+
+echo "== toolwright's client logs in to examples/mcp_server --token through an authorization server"
+echo "   (tests/support/authorization_server.rs), and steps up for the scope it requires (issue 44)"
+TOOLWRIGHT_MCP_SERVER="$PWD/$server" cargo test --quiet -p toolwright-tests --test mcp \
+  oauth::the_client_logs_in_to_the_example_server -- --ignored
 out="$(printf '%s\n' \
   '{"name":"py_multiply","arguments":"{\"a\": \"6\", \"b\": 7"}' \
   '{"name":"py_forecast","arguments":{"city":"Oslo","days":9}}' \

@@ -216,14 +216,23 @@ impl AuthorizationServer {
 }
 
 impl AuthorizationServer {
-    /// The client credentials grant, for the one client registered beforehand
-    /// ([`MACHINE`]), which authenticates with HTTP Basic (`client_secret_basic`).
+    /// The client credentials grant, for the clients registered beforehand: [`MACHINE`], which
+    /// authenticates with HTTP Basic (`client_secret_basic`), and [`SIGNER`], with an assertion
+    /// signed by its key (`private_key_jwt`).
     fn client_credentials(
         &self,
         fields: &HashMap<String, String>,
         basic: Option<&str>,
     ) -> http::Response<Full<Bytes>> {
-        if basic != Some(&format!("{}:{}", MACHINE.0, MACHINE.1)) {
+        let assertion = fields.get("client_assertion");
+        if assertion.is_some() || fields.contains_key("client_assertion_type") {
+            if fields.get("client_assertion_type").map(String::as_str)
+                != Some("urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+                || !self.signed_by_signer(assertion.map_or("", String::as_str))
+            {
+                return json_answer(401, &json!({"error": "invalid_client"}));
+            }
+        } else if basic != Some(&format!("{}:{}", MACHINE.0, MACHINE.1)) {
             return json_answer(401, &json!({"error": "invalid_client"}));
         }
         let Some(resource) = fields.get("resource") else {
@@ -232,10 +241,51 @@ impl AuthorizationServer {
         let scopes: Vec<String> = scopes_of_form(fields);
         issue(&mut self.issued.lock().unwrap(), resource, scopes)
     }
+
+    /// Whether `assertion` is a JWT (RFC 7523 3) that [`SIGNER`] signed with its key (ES256)
+    /// naming itself as issuer and subject and this server's issuer as audience, unexpired.
+    fn signed_by_signer(&self, assertion: &str) -> bool {
+        use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+        let key = DecodingKey::from_ec_pem(SIGNER_PUBLIC_KEY.as_bytes()).unwrap();
+        let mut validation = Validation::new(Algorithm::ES256);
+        validation.set_audience(&[self.issuer.clone(), format!("{}/", self.issuer)]);
+        validation.set_issuer(&[SIGNER]);
+        validation.sub = Some(SIGNER.to_owned());
+        validation.set_required_spec_claims(&["exp", "iss", "sub", "aud"]);
+        jsonwebtoken::decode::<Value>(assertion, &key, &validation).is_ok()
+    }
 }
 
 /// The client registered beforehand for the client credentials grant: its ID and secret.
 pub const MACHINE: (&str, &str) = ("reports-agent", "machine-secret-5c1e");
+
+/// The client registered beforehand for the client credentials grant with a signed assertion
+/// (`private_key_jwt`), by its public key [`SIGNER_PUBLIC_KEY`].
+pub const SIGNER: &str = "signing-agent";
+
+/// [`SIGNER`]'s private key (P-256, PKCS#8), made for these tests with `openssl genpkey -algorithm
+/// EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt`; it signs nothing else.
+pub const SIGNER_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgRdOVL64ZyGkV7sOv
+R1ypC+T5f3yN5t2dbCADNz1ALp2hRANCAAQ3p2rojf47JsiHpObK6GV/eprC/af8
+edfDjt9GHddrStf0I9kMQzvtAWQjmjlpLiBuG2uFO8JPW2F4cfWAn7pi
+-----END PRIVATE KEY-----
+";
+
+/// [`SIGNER_KEY`]'s public key, which the authorization server knows.
+const SIGNER_PUBLIC_KEY: &str = "-----BEGIN PUBLIC KEY-----
+MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEN6dq6I3+OybIh6Tmyuhlf3qawv2n
+/HnXw47fRh3Xa0rX9CPZDEM77QFkI5o5aS4gbhtrhTvCT1theHH1gJ+6Yg==
+-----END PUBLIC KEY-----
+";
+
+/// Another P-256 key (made the same way), which the authorization server does not know.
+pub const UNKNOWN_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQggQVNe0DhJwyh3rL0
+2oazC7yj1EOzZIHJNqogUz5RSk6hRANCAARUUuy/zIOOv2nP7dpzFm52SG2tj7AH
+1v/baYr2H5lOkhylLXub47fGelZDPIcODf9+O1gni8MzMkzrBE5pyueD
+-----END PRIVATE KEY-----
+";
 
 /// Issues a token of `scopes` for `resource`, and keeps it: the token endpoint's answer.
 fn issue(issued: &mut Issued, resource: &str, scopes: Vec<String>) -> http::Response<Full<Bytes>> {

@@ -26,7 +26,9 @@ use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, Protocol
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Map, Value, json};
 use toolwright::{Arguments, ToolCall, Toolbox};
-use toolwright_mcp::{EnterpriseLogin, McpClient, McpOAuth, McpTools, ToolboxExt as _};
+use toolwright_mcp::{
+    EnterpriseLogin, JwtSigningAlgorithm, McpClient, McpOAuth, McpTools, ToolboxExt as _,
+};
 
 /// Where the suite's authorization server sends the user back (any URI it is given).
 const REDIRECT_URI: &str = "http://localhost:3000/callback";
@@ -127,6 +129,15 @@ async fn run(url: String) -> Result<(), String> {
 /// credentials scenario's client asks with its ID and secret, no user in the loop; a
 /// cross-app access scenario's exchanges the user's enterprise ID token (its context's).
 fn oauth(scenario: &str, context: &Value) -> McpOAuth {
+    if scenario.starts_with("auth/client-credentials")
+        && let (Some(id), Some(key), Some("ES256")) = (
+            context["client_id"].as_str(),
+            context["private_key_pem"].as_str(),
+            context["signing_algorithm"].as_str(),
+        )
+    {
+        return McpOAuth::private_key_jwt(id, key, JwtSigningAlgorithm::ES256);
+    }
     if scenario.starts_with("auth/client-credentials")
         && let (Some(id), Some(secret)) = (
             context["client_id"].as_str(),

@@ -35,6 +35,9 @@
 //!   Metadata (`/.well-known/oauth-protected-resource`) and in `WWW-Authenticate`; by default
 //!   `http://ADDR/mcp` with the address it listens on.
 //! - `--authorization-server URL` (repeatable): the issuers the metadata lists.
+//! - `--require-scope SCOPE` (repeatable, with `--token`): a scope every request needs: a token
+//!   without it gets `403` with `error="insufficient_scope"` naming it (a client asks for it
+//!   then: step-up).
 //! - `--allowed-host HOST` (repeatable): `Host` headers accepted besides none (default:
 //!   loopback names only, rmcp's guard against DNS rebinding).
 //! - `--max-body BYTES`: the largest request body taken (`413` beyond it; default 4 MiB). The
@@ -109,13 +112,15 @@ struct Options {
     tokens: Vec<(String, Vec<String>)>,
     resource_url: Option<String>,
     authorization_servers: Vec<String>,
+    /// Scopes every request needs.
+    required_scopes: Vec<String>,
     allowed_hosts: Vec<String>,
     max_body: Option<usize>,
 }
 
 const USAGE: &str = "usage: mcp_server [--stdio | --http ADDR [--stateful] [--reuse-port] \
     [--token TOKEN=SCOPE[,SCOPE...]]... [--resource-url URL] [--authorization-server URL]... \
-    [--allowed-host HOST]... [--max-body BYTES]]";
+    [--require-scope SCOPE]... [--allowed-host HOST]... [--max-body BYTES]]";
 
 fn options() -> Result<Options, String> {
     let mut options = Options::default();
@@ -151,6 +156,11 @@ fn options() -> Result<Options, String> {
                 "--authorization-server",
                 "a URL",
             )?),
+            "--require-scope" => {
+                options
+                    .required_scopes
+                    .push(value(&mut args, "--require-scope", "a scope")?);
+            }
             "--allowed-host" => {
                 options
                     .allowed_hosts
@@ -164,6 +174,11 @@ fn options() -> Result<Options, String> {
             }
             other => return Err(format!("unknown option `{other}`; {USAGE}")),
         }
+    }
+    if options.tokens.is_empty() && !options.required_scopes.is_empty() {
+        return Err(format!(
+            "--require-scope needs bearer tokens (--token); {USAGE}"
+        ));
     }
     if options.http.is_none()
         && (!options.tokens.is_empty()
@@ -201,7 +216,7 @@ fn authorization(options: &Options, resource: String) -> Authorization {
     );
     let mut scopes: Vec<String> = vec!["write".to_owned()];
     for (_, granted) in &options.tokens {
-        for scope in granted {
+        for scope in granted.iter().chain(&options.required_scopes) {
             if !scopes.contains(scope) {
                 scopes.push(scope.clone());
             }
@@ -221,6 +236,7 @@ fn authorization(options: &Options, resource: String) -> Authorization {
         }
     })
     .scopes_supported(scopes)
+    .require_scopes(options.required_scopes.iter().cloned())
     .resource_name("toolwright demo");
     for server in &options.authorization_servers {
         auth = auth.authorization_server(server.clone());

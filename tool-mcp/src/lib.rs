@@ -29,6 +29,10 @@ pub use self::server::{
 pub use self::server::{IntoContents, IntoPrompt};
 /// The rmcp this crate is built on, so that an application names the same version.
 pub use rmcp;
+/// The algorithm of a private key that signs the client's assertion
+/// ([`McpOAuth::private_key_jwt`]): rmcp's.
+#[cfg(feature = "oauth-jwt")]
+pub use rmcp::transport::auth::JwtSigningAlgorithm;
 #[doc = include_str!("prompt_attr.md")]
 pub use toolwright_macros::prompt;
 #[doc = include_str!("resource_attr.md")]

@@ -1,5 +1,5 @@
-//! The grants without a browser: client credentials (SEP-1046) and enterprise-managed
-//! authorization (SEP-990).
+//! The grants without a browser: client credentials (SEP-1046, with a secret or a signed
+//! assertion) and enterprise-managed authorization (SEP-990).
 
 use std::fmt;
 
@@ -32,11 +32,8 @@ impl McpOAuth {
             .unwrap_or_default();
         // RFC 6749 2.3.1: basic is every server's; post where the server names only it.
         let basic = methods.is_empty() || methods.iter().any(|m| m == "client_secret_basic");
-        let scopes = if self.scopes.is_empty() {
-            challenge_scope(challenge)
-        } else {
-            Some(self.scopes.join(" "))
-        };
+        let scopes = self.scopes_for(challenge);
+        let scopes = (!scopes.is_empty()).then(|| scopes.join(" "));
         // Made whole before the request (the serializer may not be held across an await).
         let body = {
             let mut form = url::form_urlencoded::Serializer::new(String::new());
@@ -88,6 +85,57 @@ impl McpOAuth {
             .into_authorization_manager()
             .ok_or_else(|| AuthError::InternalError("the grant did not end authorized".to_owned()))
     }
+    /// The client credentials grant with a signed assertion (RFC 7523) for the client's
+    /// secret: the token endpoint found as for the authorization code (from the challenge), the
+    /// request rmcp's.
+    #[cfg(feature = "oauth-jwt")]
+    pub(super) async fn private_key_jwt_grant(
+        &self,
+        key: &(Vec<u8>, rmcp::transport::auth::JwtSigningAlgorithm),
+        url: &str,
+        challenge: &str,
+    ) -> Result<AuthorizationManager, AuthError> {
+        use rmcp::transport::auth::ClientCredentialsConfig;
+
+        let Some((id, _)) = &self.client else {
+            return Err(AuthError::InternalError(
+                "the client credentials grant needs the client's ID".to_owned(),
+            ));
+        };
+        let mut manager = self.manager(url).await?;
+        let metadata = manager
+            .resolve_metadata_from_challenge(Some(challenge))
+            .await?
+            .metadata;
+        manager.set_metadata(metadata);
+        let scopes = self.scopes_for(challenge);
+        let (signing_key, signing_algorithm) = key.clone();
+        let config = ClientCredentialsConfig::PrivateKeyJwt {
+            client_id: id.clone(),
+            signing_key,
+            signing_algorithm,
+            token_endpoint_audience: None,
+            scopes,
+            resource: Some(url.to_owned()),
+        };
+        // rmcp's exchange holds a value that is not `Send` across an await (a form serializer's
+        // encoding hook), so it cannot run in this `Send` future: it runs to its end on a thread
+        // of the blocking pool, its I/O still the runtime's. The token is kept in the manager's
+        // store, where the authorized client takes it.
+        let runtime = tokio::runtime::Handle::try_current()
+            .map_err(|error| AuthError::InternalError(error.to_string()))?;
+        tokio::task::spawn_blocking(move || {
+            runtime.block_on(async move {
+                manager.exchange_client_credentials(&config).await?;
+                Ok(manager)
+            })
+        })
+        .await
+        .map_err(|error| {
+            AuthError::InternalError(format!("the client credentials grant stopped: {error}"))
+        })?
+    }
+
     /// Enterprise-managed authorization: the ID token exchanged at the identity provider for an
     /// ID-JAG, and that at the server's authorization server (found from the challenge) for an
     /// access token.
@@ -125,13 +173,7 @@ impl McpOAuth {
                 .with_client_authentication(EmaClientAuthentication::ClientSecretBasic(
                     oauth2::ClientSecret::new(login.client_secret.clone()),
                 ));
-        let scopes: Vec<String> = if self.scopes.is_empty() {
-            challenge_scope(challenge)
-                .map(|scopes| scopes.split(' ').map(str::to_owned).collect())
-                .unwrap_or_default()
-        } else {
-            self.scopes.clone()
-        };
+        let scopes = self.scopes_for(challenge);
         let http = rmcp::transport::auth::default_oauth_http_client()?;
         let token =
             EmaExchangeRequest::new_with_id_token(idp, resource_server, url, &login.id_token)
@@ -224,6 +266,23 @@ impl fmt::Debug for EnterpriseLogin {
     }
 }
 
+impl McpOAuth {
+    /// The scopes to ask for after `challenge`: the application's, and those the challenge
+    /// names (what the server needs, and after a `403 insufficient_scope` what it lacked).
+    pub(super) fn scopes_for(&self, challenge: &str) -> Vec<String> {
+        let mut scopes = self.scopes.clone();
+        for scope in challenge_scope(challenge)
+            .iter()
+            .flat_map(|named| named.split_whitespace())
+        {
+            if !scopes.iter().any(|known| known == scope) {
+                scopes.push(scope.to_owned());
+            }
+        }
+        scopes
+    }
+}
+
 /// The `scope` a `WWW-Authenticate` challenge names, if any.
 fn challenge_scope(challenge: &str) -> Option<String> {
     let at = challenge.find("scope=")?;
@@ -238,6 +297,20 @@ fn challenge_scope(challenge: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::challenge_scope;
+    use crate::McpOAuth;
+
+    #[test]
+    fn the_scopes_asked_are_the_applications_and_the_challenges() {
+        let oauth = McpOAuth::client_credentials("id", "secret").with_scopes(["profile", "mcp"]);
+        assert_eq!(
+            oauth.scopes_for(r#"Bearer error="insufficient_scope", scope="mcp write""#),
+            ["profile", "mcp", "write"]
+        );
+        assert_eq!(oauth.scopes_for("Bearer"), ["profile", "mcp"]);
+        let unnamed = McpOAuth::client_credentials("id", "secret");
+        assert_eq!(unnamed.scopes_for(r#"Bearer scope="mcp""#), ["mcp"]);
+        assert!(unnamed.scopes_for("Bearer").is_empty());
+    }
 
     #[test]
     fn a_challenges_scope_is_read_quoted_or_not() {

@@ -22,6 +22,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
+#[cfg(feature = "oauth-jwt")]
+use rmcp::transport::auth::JwtSigningAlgorithm;
 use rmcp::transport::auth::{
     AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationRequest,
     AuthorizationSession, CredentialStore, InMemoryCredentialStore, OAuthState,
@@ -67,6 +69,10 @@ pub struct McpOAuth {
     machine: bool,
     /// Enterprise-managed authorization (an ID token exchanged) instead of either.
     enterprise: Option<Arc<EnterpriseLogin>>,
+    /// For the client credentials grant, the client's private key (PEM) and its algorithm: a
+    /// signed assertion instead of the secret.
+    #[cfg(feature = "oauth-jwt")]
+    key: Option<Arc<(Vec<u8>, JwtSigningAlgorithm)>>,
     client_name: Option<String>,
     client_metadata_url: Option<String>,
     client: Option<(String, Option<String>)>,
@@ -110,6 +116,8 @@ impl McpOAuth {
             browse: Arc::new(move |url| Box::pin(browse(url))),
             machine: false,
             enterprise: None,
+            #[cfg(feature = "oauth-jwt")]
+            key: None,
             client_name: None,
             client_metadata_url: None,
             client: None,
@@ -150,6 +158,33 @@ impl McpOAuth {
         .with_client(id, Some(secret.into()))
     }
 
+    /// The client credentials grant ([`client_credentials`](Self::client_credentials)) with
+    /// the client authenticated by a JWT it signs with its private key (RFC 7523,
+    /// `private_key_jwt`) instead of a secret: `key_pem` is the key in PEM (PKCS#8 for the EC
+    /// algorithms; the public key is registered with the authorization server beforehand). The
+    /// assertion names the client as issuer and subject and the authorization server's issuer as
+    /// audience, and lives a few minutes. The token endpoint must be `https` (or on a loopback
+    /// address). The `oauth-jwt` feature (`toolwright`'s `mcp-oauth-jwt`).
+    ///
+    /// ```
+    /// use toolwright::mcp::{JwtSigningAlgorithm, McpOAuth};
+    ///
+    /// let key = std::env::var("AGENT_KEY_PEM").unwrap_or_default();
+    /// let oauth = McpOAuth::private_key_jwt("reports-agent", key, JwtSigningAlgorithm::ES256);
+    /// # drop(oauth);
+    /// ```
+    #[cfg(feature = "oauth-jwt")]
+    pub fn private_key_jwt(
+        id: impl Into<String>,
+        key_pem: impl Into<Vec<u8>>,
+        algorithm: JwtSigningAlgorithm,
+    ) -> Self {
+        McpOAuth {
+            key: Some(Arc::new((key_pem.into(), algorithm))),
+            ..McpOAuth::client_credentials(id, String::new())
+        }
+    }
+
     /// Enterprise-managed authorization (SEP-990, "cross-app access"): no browser step, the
     /// user's sign-in to their enterprise identity provider stands for it. The ID token it
     /// issued the application is exchanged there for an ID-JAG (RFC 8693 token exchange) and
@@ -188,7 +223,8 @@ impl McpOAuth {
         self
     }
 
-    /// The scopes to ask for; by default those the server's challenge or metadata names.
+    /// The scopes to ask for, with those the server's challenge names (a step-up's among them);
+    /// by default those the challenge or the metadata names.
     #[must_use]
     pub fn with_scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
         self.scopes = scopes.into_iter().map(Into::into).collect();
@@ -233,6 +269,10 @@ impl McpOAuth {
         url: &str,
         challenge: &str,
     ) -> Result<AuthorizationManager, AuthError> {
+        #[cfg(feature = "oauth-jwt")]
+        if let Some(key) = &self.key {
+            return self.private_key_jwt_grant(key, url, challenge).await;
+        }
         if self.machine {
             return self.client_credentials_grant(url, challenge).await;
         }
@@ -265,8 +305,10 @@ impl McpOAuth {
                 request = request.with_client_secret(secret.clone());
             }
         }
+        // The application's and the challenge's; with neither named, rmcp's choice (the
+        // metadata's `scopes_supported`, or none).
         if !self.scopes.is_empty() {
-            request = request.with_scopes(self.scopes.iter().cloned());
+            request = request.with_scopes(self.scopes_for(challenge));
         }
         request = request.with_challenge(challenge);
         let session = AuthorizationSession::new(manager, request)
