@@ -124,37 +124,60 @@ fn batches_and_calls_are_traced_without_argument_values() {
     });
     let spans = spans.lock().unwrap();
     let names: Vec<&str> = spans.iter().map(|(name, _)| name.as_str()).collect();
-    assert_eq!(names, ["tool_batch", "tool_call", "tool_call"]);
+    assert_eq!(names, ["tool_batch", "execute_tool", "execute_tool"]);
     let batch = &spans[0].1;
-    assert_eq!(batch["calls"], "2");
-    assert_eq!(batch["concurrency"], "16");
-    assert_eq!(batch["cancelled"], "0");
-    assert!(batch.contains_key("duration_us"));
+    assert_eq!(batch["otel.name"], "execute_tools");
+    assert_eq!(batch["toolwright.calls"], "2");
+    assert_eq!(batch["toolwright.concurrency"], "16");
+    assert_eq!(batch["toolwright.cancelled"], "0");
+    assert!(batch.contains_key("toolwright.duration_us"));
     let first = &spans[1].1;
-    assert_eq!(first["tool"], "add");
-    assert_eq!(first["call_id"], "c0");
-    assert_eq!(first["outcome"], "ok");
-    assert_eq!(first["coercions"], "1");
-    assert_eq!(first["repairs"], "0");
-    assert!(first.contains_key("duration_us"));
-    assert!(!first.contains_key("arguments"));
-    assert_eq!(spans[2].1["outcome"], "panic");
+    // Named and fielded by the GenAI conventions, for tracing-opentelemetry.
+    assert_eq!(first["otel.name"], "execute_tool add");
+    assert_eq!(first["otel.kind"], "internal");
+    assert_eq!(first["gen_ai.operation.name"], "execute_tool");
+    assert_eq!(first["gen_ai.tool.name"], "add");
+    assert_eq!(first["gen_ai.tool.call.id"], "c0");
+    assert_eq!(first["gen_ai.tool.description"], "Adds two integers.");
+    assert_eq!(first["gen_ai.tool.type"], "function");
+    assert_eq!(first["toolwright.outcome"], "ok");
+    assert_eq!(first["toolwright.coercions"], "1");
+    assert_eq!(first["toolwright.repairs"], "0");
+    assert!(first.contains_key("toolwright.duration_us"));
+    assert!(!first.contains_key("error.type"));
+    assert!(!first.contains_key("otel.status_code"));
+    assert!(!first.contains_key("gen_ai.tool.call.arguments"));
+    assert!(!first.contains_key("gen_ai.tool.call.result"));
+    let second = &spans[2].1;
+    assert_eq!(second["toolwright.outcome"], "panic");
+    assert_eq!(second["error.type"], "panic");
+    assert_eq!(second["otel.status_code"], "error");
+    // The message is the application's to ask for.
+    assert!(!second.contains_key("otel.status_description"));
     // Each call's span lies in its batch's.
     assert_eq!(first["parent"], "tool_batch");
-    assert_eq!(spans[2].1["parent"], "tool_batch");
+    assert_eq!(second["parent"], "tool_batch");
     assert!(!batch.contains_key("parent"));
-    assert_eq!(spans[2].1["repairs"], "0");
-    assert_eq!(spans[2].1["coercions"], "0");
+    assert_eq!(second["toolwright.repairs"], "0");
+    assert_eq!(second["toolwright.coercions"], "0");
 
-    // Arguments only when asked for.
+    // Arguments and results only when asked for.
     let (subscriber, spans) = spans::Keep::new();
     tracing::subscriber::with_default(subscriber, || {
         toolbox()
-            .log_arguments(true)
-            .execute_all_blocking(&calls[..1], &());
+            .capture_content(true)
+            .execute_all_blocking(&calls, &());
     });
     let spans = spans.lock().unwrap();
-    assert_eq!(spans[1].1["arguments"], r#"{"a":1,"b":"2"}"#);
+    assert_eq!(
+        spans[1].1["gen_ai.tool.call.arguments"],
+        r#"{"a":1,"b":"2"}"#
+    );
+    assert_eq!(spans[1].1["gen_ai.tool.call.result"], "3");
+    assert_eq!(
+        spans[2].1["otel.status_description"],
+        "tool `boom` failed unexpectedly; this is not a problem with the arguments"
+    );
 }
 
 mod everything {
@@ -257,7 +280,7 @@ fn bearer_tokens_appear_in_no_trace() {
         runtime.block_on(async {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let address = listener.local_addr().unwrap();
-            let server = McpServer::new(Arc::new(toolbox().log_arguments(true)), ()).unwrap();
+            let server = McpServer::new(Arc::new(toolbox().capture_content(true)), ()).unwrap();
             let auth = Authorization::new(
                 format!("http://{address}/mcp"),
                 |token: String| async move {
@@ -302,7 +325,8 @@ fn bearer_tokens_appear_in_no_trace() {
     assert!(
         lines
             .iter()
-            .any(|line| line.starts_with("span tool_call") && line.contains("tool=add")),
+            .any(|line| line.starts_with("span execute_tool")
+                && line.contains("gen_ai.tool.name=add")),
         "{lines:#?}"
     );
     for token in [GOOD, BAD] {

@@ -15,5 +15,6 @@ pub use crate::task::{
     Blocking, BoxFuture, CallScope, Cancellation, Cancelled, Conversation, Listen, LogLevel,
     LogMessage, MaybeReady, Progress, ProgressSink, Resolve, Sleep, block_on, run_blocking, sleep,
 };
+pub use crate::telemetry::error_type;
 pub use crate::toolbox::{Batch, BatchOptions, Decision};
 pub use crate::toolbox::{DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET};

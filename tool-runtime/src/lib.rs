@@ -31,6 +31,7 @@ mod native;
 mod output;
 mod policy;
 mod result;
+mod telemetry;
 
 #[cfg(feature = "async-openai")]
 pub mod async_openai;

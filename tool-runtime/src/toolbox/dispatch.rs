@@ -16,6 +16,7 @@ use crate::caller::Caller;
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::task::CallScope;
 use crate::task::{BoxFuture, CatchUnwind, Conversation, MaybeReady, Signals, block_on};
+use crate::telemetry;
 use crate::tool::{ErasedTool, ToolDefinition};
 use toolwright_json::echo;
 use toolwright_schema::names::{self, close_matches};
@@ -68,10 +69,10 @@ impl ParsedArguments {
 macro_rules! plain_call {
     ($toolbox:ident, $index:ident, $tool:ident, $call:ident, $ctx:ident, $scope:expr, $conversation:expr,
      |$result:ident| $done:expr, |$running:ident| $pending:expr) => {{
-        let span = $toolbox.call_span($call);
+        let span = telemetry::call_span($call, Some($tool.definition()), $toolbox.capture_content);
         // Timing and instrumenting cost more than a whole call; pay for them only when observed.
-        let started = (!span.is_disabled()).then(Instant::now);
-        let entered = started.map(|_| span.enter());
+        let started = telemetry::start(&span);
+        let entered = (!span.is_disabled()).then(|| span.enter());
         // What `catch_unwind` returns is matched where it lies (counted and recorded there, then
         // returned): each move of the 128-byte result costs (BENCHMARKS.md). Written through an
         // `Option` by the closure instead, it was moved once more (13 instructions a call).
@@ -80,13 +81,13 @@ macro_rules! plain_call {
         }));
         drop(entered);
         if let Ok(MaybeReady::Ready(result)) = &mut run {
-            $toolbox.account($index, result, $conversation);
-            record(&span, started, result);
+            let left = $toolbox.account($index, result, $conversation);
+            telemetry::record(&span, started, result, $toolbox.capture_content, left);
         }
         match run {
             Err(payload) => {
                 let $result = $toolbox.panic_result($call, $tool.definition(), payload);
-                record(&span, started, &$result);
+                telemetry::record(&span, started, &$result, $toolbox.capture_content, None);
                 return $done;
             }
             Ok(MaybeReady::Ready($result)) => return $done,
@@ -113,7 +114,7 @@ macro_rules! run_call {
     ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr, |$index:ident, $tool:ident| $gated:expr) => {{
         let (index, tool) = match $toolbox.lookup($call) {
             Ok(found) => found,
-            Err(result) => return result,
+            Err(result) => return $toolbox.refused($call, result),
         };
         if !$toolbox.is_plain(index) {
             let ($index, $tool) = (index, tool);
@@ -146,34 +147,25 @@ struct Running<'a, C: ?Sized> {
 
 impl<C: ?Sized + Sync + 'static> Running<'_, C> {
     async fn finish(self, toolbox: &Toolbox<C>) -> ToolResult {
-        let caught = match self.started {
-            Some(_) => self.future.instrument(self.span.clone()).await,
-            None => self.future.await,
+        let unfinished = telemetry::Unfinished::new(&self.span, self.started, &self.call.name);
+        let caught = if self.span.is_disabled() {
+            self.future.await
+        } else {
+            self.future.instrument(self.span.clone()).await
         };
+        unfinished.done();
         let mut result = caught.unwrap_or_else(|payload| {
             toolbox.panic_result(self.call, self.tool.definition(), payload)
         });
-        toolbox.account(self.index, &mut result, self.conversation.as_ref());
-        record(&self.span, self.started, &result);
-        result
-    }
-}
-
-/// Records a call's outcome, duration, and the repairs and coercions its arguments needed on
-/// its span, when the span is observed.
-#[inline(always)]
-pub(crate) fn record(span: &tracing::Span, started: Option<Instant>, result: &ToolResult) {
-    if let Some(started) = started {
-        span.record("outcome", outcome_name(result));
-        span.record(
-            "duration_us",
-            u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        let left = toolbox.account(self.index, &mut result, self.conversation.as_ref());
+        telemetry::record(
+            &self.span,
+            self.started,
+            &result,
+            toolbox.capture_content,
+            left,
         );
-        let (repairs, coercions) = result
-            .fixes()
-            .map_or((0, 0), |fixes| (fixes.repairs.len(), fixes.coercions.len()));
-        span.record("repairs", repairs);
-        span.record("coercions", coercions);
+        result
     }
 }
 
@@ -198,24 +190,6 @@ fn not_local(call: &ToolCall) -> ToolResult {
         message,
         ResultDetail::NotLocal { kind: call.kind },
     )
-}
-
-/// The outcome of a call, as a span records it.
-pub(crate) fn outcome_name(result: &ToolResult) -> &'static str {
-    match &result.detail {
-        ResultDetail::Arguments(_) => "invalid_arguments",
-        ResultDetail::BudgetExhausted { .. } => "budget_exhausted",
-        ResultDetail::Panic(_) => "panic",
-        ResultDetail::Interrupt(_) => "interrupt",
-        ResultDetail::TimedOut { .. } => "timed_out",
-        ResultDetail::Cancelled => "cancelled",
-        ResultDetail::Rejected { .. } => "rejected",
-        ResultDetail::Denied => "denied",
-        ResultDetail::NotLocal { .. } => "not_local",
-        ResultDetail::UnknownTool { .. } => "unknown_tool",
-        _ if result.is_error => "error",
-        _ => "ok",
-    }
 }
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
@@ -307,6 +281,20 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             |result| MaybeReady::Ready(result),
             |running| MaybeReady::Pending(Box::pin(running.finish(self)))
         )
+    }
+
+    /// A call that ends before any tool runs: its span, and its result back.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn refused(&self, call: &ToolCall, result: ToolResult) -> ToolResult {
+        self.refused_span(call, &result);
+        result
+    }
+
+    /// The span of a call that ends before any tool runs.
+    #[cold]
+    pub(crate) fn refused_span(&self, call: &ToolCall, result: &ToolResult) {
+        telemetry::refused(call, result, self.capture_content);
     }
 
     /// The tool a call names, with its index; or the unknown-tool result.

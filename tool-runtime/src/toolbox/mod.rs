@@ -5,7 +5,6 @@
 //! from the toolbox's side (`provider`, `request`).
 
 pub use self::dispatch::ParsedArguments;
-pub(crate) use self::dispatch::record;
 pub use self::execute::{Batch, BatchOptions, Decision};
 
 use std::any::Any;
@@ -157,7 +156,7 @@ pub struct Toolbox<C: ?Sized = ()> {
     /// Whether every call takes the whole pipeline (a hook or a toolbox timeout is set).
     pub(crate) gated: bool,
     /// Whether call spans record the arguments.
-    pub(crate) log_arguments: bool,
+    pub(crate) capture_content: bool,
 }
 
 /// What a toolbox keeps per tool.
@@ -208,7 +207,7 @@ impl<C: ?Sized> Clone for Toolbox<C> {
                 })
                 .collect(),
             gated: self.gated,
-            log_arguments: self.log_arguments,
+            capture_content: self.capture_content,
         }
     }
 }
@@ -234,7 +233,7 @@ impl<C: ?Sized> Default for Toolbox<C> {
             retry_budget: DEFAULT_RETRY_BUDGET,
             states: Vec::new(),
             gated: false,
-            log_arguments: false,
+            capture_content: false,
         }
     }
 }

@@ -64,11 +64,13 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         self
     }
 
-    /// Records each call's arguments on its tracing span (field `arguments`). Off by default:
-    /// arguments can hold personal data and secrets.
+    /// Records each call's arguments and result on its span, as the OpenTelemetry GenAI
+    /// conventions' opt-in attributes `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result`
+    /// (and a failed call's message as the span's status description, since it may quote the
+    /// arguments). Off by default: arguments and results can hold personal data and secrets.
     #[must_use]
-    pub fn log_arguments(mut self, on: bool) -> Self {
-        self.log_arguments = on;
+    pub fn capture_content(mut self, on: bool) -> Self {
+        self.capture_content = on;
         self
     }
 }

@@ -127,7 +127,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     pub async fn approve(&self, call: &ToolCall, ctx: &C) -> ToolResult {
         let (index, tool) = match self.lookup(call) {
             Ok(found) => found,
-            Err(result) => return result,
+            Err(result) => return self.refused(call, result),
         };
         self.run_gated(index, tool, call, ctx, Signals::none(), true)
             .await
@@ -140,7 +140,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     pub async fn approve_for(&self, call: &ToolCall, ctx: &C, caller: &Caller) -> ToolResult {
         let (index, tool) = match self.lookup_for(call, Some(caller)) {
             Ok(found) => found,
-            Err(result) => return result,
+            Err(result) => return self.refused(call, result),
         };
         let caller = Arc::new(caller.clone());
         let signals = Signals {
@@ -228,9 +228,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// reason (the tool does not run).
     pub fn reject(&self, call: &ToolCall, reason: impl Into<String>) -> ToolResult {
         let reason = reason.into();
-        let name = match self.lookup(call) {
-            Ok((_, tool)) => tool.definition().shared_name(),
-            Err(_) => ToolName::from(call.name.as_str()),
+        let name = match self.index_of(&call.name) {
+            Some(index) => self.tools[index].definition().shared_name(),
+            None => ToolName::from(call.name.as_str()),
         };
         let mut message = format!("the user rejected this call of {}", echo::Name(&name));
         if reason.is_empty() {
@@ -238,13 +238,14 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         } else {
             message.push_str(&format!(": {reason}"));
         }
-        ToolResult::error(
+        let result = ToolResult::error(
             &call.call_id,
             name,
             message,
             ResultDetail::Rejected {
                 reason: reason.into_boxed_str(),
             },
-        )
+        );
+        self.refused(call, result)
     }
 }

@@ -310,13 +310,20 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         } else {
             1
         };
-        let span = tracing::info_span!(
-            "tool_batch",
-            calls = calls.len(),
-            concurrency = limit,
-            duration_us = Empty,
-            cancelled = Empty,
-        );
+        // A batch of one call is that call: its span is the call's own.
+        let span = if calls.len() > 1 {
+            tracing::info_span!(
+                "tool_batch",
+                otel.name = "execute_tools",
+                otel.kind = "internal",
+                toolwright.calls = calls.len(),
+                toolwright.concurrency = limit,
+                toolwright.duration_us = Empty,
+                toolwright.cancelled = Empty,
+            )
+        } else {
+            tracing::Span::none()
+        };
         let started = (!span.is_disabled()).then(Instant::now);
         Batch {
             toolbox: self,
@@ -369,7 +376,7 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
                 Ok(found) => found,
                 Err(result) => {
                     // An unknown tool's call is answered at once; it holds nothing up.
-                    self.slots[at] = Slot::Done(result);
+                    self.slots[at] = Slot::Done(self.toolbox.refused(call, result));
                     self.next += 1;
                     continue;
                 }
@@ -439,11 +446,18 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
             .iter_mut()
             .zip(self.calls)
             .map(|(slot, call)| {
-                if let Slot::Done(result) = std::mem::replace(slot, Slot::Taken) {
-                    return result;
-                }
+                // A running call's body is dropped here, and its span records why.
+                let started = match std::mem::replace(slot, Slot::Taken) {
+                    Slot::Done(result) => return result,
+                    Slot::Running(_) => true,
+                    Slot::Waiting | Slot::Taken => false,
+                };
                 cancelled += 1;
-                ToolResult::cancelled(call)
+                let result = ToolResult::cancelled(call);
+                if !started {
+                    self.toolbox.refused_span(call, &result);
+                }
+                result
             })
             .collect();
         if cancelled > 0 {
@@ -454,10 +468,10 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
         self.done = true;
         if let Some(started) = self.started {
             self.span.record(
-                "duration_us",
+                "toolwright.duration_us",
                 u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
             );
-            self.span.record("cancelled", cancelled);
+            self.span.record("toolwright.cancelled", cancelled);
         }
         results
     }

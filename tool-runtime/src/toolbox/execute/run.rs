@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tracing::Instrument;
-use tracing::field::Empty;
 
 use crate::args::{self, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{Arguments, ToolCall};
@@ -21,8 +20,9 @@ use crate::output::{HookFailure, Interrupt, InterruptKind};
 use crate::result::{ResultDetail, ToolResult, panic_message};
 use crate::task::CallScope;
 use crate::task::{Cancellation, CatchUnwind, Conversation, MaybeReady, Signals, sleep};
+use crate::telemetry;
 use crate::tool::{ErasedTool, ToolDefinition};
-use crate::toolbox::{Toolbox, record};
+use crate::toolbox::Toolbox;
 use toolwright_json::value as json;
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
@@ -33,74 +33,50 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         !self.gated && self.states.get(index).is_some_and(|state| !state.gated)
     }
 
-    /// The span of one call. Arguments are recorded only when configured.
-    #[inline]
-    pub(crate) fn call_span(&self, call: &ToolCall) -> tracing::Span {
-        let span = tracing::info_span!(
-            "tool_call",
-            tool = %call.name,
-            call_id = %call.call_id,
-            outcome = Empty,
-            duration_us = Empty,
-            repairs = Empty,
-            coercions = Empty,
-            arguments = Empty,
-        );
-        if self.log_arguments && !span.is_disabled() {
-            match &call.arguments {
-                Arguments::Text(text) => span.record("arguments", text.as_str()),
-                // Written out only within the depth limit: `to_string` recurses.
-                Arguments::Json(value) if json::measure(value, 128, usize::MAX).is_ok() => {
-                    span.record("arguments", value.to_string())
-                }
-                Arguments::Json(_) => {
-                    span.record("arguments", "(nested deeper than 128 levels: not logged)")
-                }
-            };
-        }
-        span
-    }
-
     /// Counts an invalid call of the tool at `index`, or starts its count again after a valid
     /// one; turns the call that spends the budget into [`ResultDetail::BudgetExhausted`].
+    /// Returns how many invalid calls in a row the tool may still get, for an invalid call under
+    /// a retry budget.
     #[inline(always)]
     pub(crate) fn account(
         &self,
         index: usize,
         result: &mut ToolResult,
         conversation: Option<&Conversation>,
-    ) {
+    ) -> Option<u32> {
         if let Some(conversation) = conversation {
             if let ResultDetail::Arguments(_) = result.detail {
                 let failures = conversation.fail(&result.tool_name);
-                self.spend(failures, result);
-            } else {
-                conversation.succeed(&result.tool_name);
+                return self.spend(failures, result);
             }
-            return;
+            conversation.succeed(&result.tool_name);
+            return None;
         }
-        let Some(state) = self.states.get(index) else {
-            return;
-        };
+        let state = self.states.get(index)?;
         if let ResultDetail::Arguments(_) = result.detail {
-            self.count_failure(&state.failures, result);
+            return self.count_failure(&state.failures, result);
         } else if state.failures.load(Ordering::Relaxed) != 0 {
             state.failures.store(0, Ordering::Relaxed);
         }
+        None
     }
 
     #[cold]
     #[inline(never)]
-    fn count_failure(&self, counter: &AtomicU32, result: &mut ToolResult) {
+    fn count_failure(&self, counter: &AtomicU32, result: &mut ToolResult) -> Option<u32> {
         let failures = counter.fetch_add(1, Ordering::Relaxed).saturating_add(1);
-        self.spend(failures, result);
+        self.spend(failures, result)
     }
 
     /// Turns the invalid call that is `failures`th in a row into
-    /// [`ResultDetail::BudgetExhausted`] when that spends the budget.
-    fn spend(&self, failures: u32, result: &mut ToolResult) {
-        if self.retry_budget == 0 || failures < self.retry_budget {
-            return;
+    /// [`ResultDetail::BudgetExhausted`] when that spends the budget; returns the invalid calls
+    /// left (none without a budget).
+    fn spend(&self, failures: u32, result: &mut ToolResult) -> Option<u32> {
+        if self.retry_budget == 0 {
+            return None;
+        }
+        if failures < self.retry_budget {
+            return Some(self.retry_budget - failures);
         }
         result.detail = match std::mem::replace(&mut result.detail, ResultDetail::Value(None)) {
             ResultDetail::Arguments(error) => ResultDetail::BudgetExhausted { failures, error },
@@ -110,6 +86,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             "This is invalid call {failures} of `{}` in a row, the most allowed: do not call it again. Tell the user what you were trying to do and what went wrong.",
             result.tool_name
         )));
+        Some(0)
     }
 
     /// The whole pipeline of one call of a known tool: hooks, approval, the body under its
@@ -124,8 +101,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         approved: bool,
     ) -> ToolResult {
         let conversation = signals.conversation;
-        let span = self.call_span(call);
-        let started = (!span.is_disabled()).then(Instant::now);
+        let span = telemetry::call_span(call, Some(tool.definition()), self.capture_content);
+        let started = telemetry::start(&span);
         let steps = pin!(async {
             let definition = tool.definition();
             let mut rewritten: Option<ToolCall> = None;
@@ -177,7 +154,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     .with_progress_opt(signals.progress)
                     .with_caller_opt(signals.caller)
                     .with_approved(approved);
-                let body = self.body(index, tool, info, ctx, conversation);
+                let body = self.body(index, tool, info, ctx, conversation, &span);
                 let started = Instant::now();
                 match first(body, sleep(limit)).await {
                     // A body that held the thread past its deadline (no timer could stop it):
@@ -198,15 +175,17 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                     .with_progress_opt(signals.progress)
                     .with_caller_opt(signals.caller)
                     .with_approved(approved);
-                self.body(index, tool, info, ctx, conversation).await
+                self.body(index, tool, info, ctx, conversation, &span).await
             };
             self.after(definition, call, ctx, &mut result);
             result
         });
+        let unfinished = telemetry::Unfinished::new(&span, started, &call.name);
         let caught = CatchUnwind::new(steps).instrument(span.clone()).await;
+        unfinished.done();
         let result =
             caught.unwrap_or_else(|payload| self.panic_result(call, tool.definition(), payload));
-        record(&span, started, &result);
+        telemetry::record(&span, started, &result, self.capture_content, None);
         result
     }
 
@@ -218,6 +197,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         info: CallScope<'_>,
         ctx: &C,
         conversation: Option<&Conversation>,
+        span: &tracing::Span,
     ) -> ToolResult {
         let call = info.call();
         let definition = tool.definition();
@@ -253,7 +233,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         } else {
             run(tool, ctx, info, &self.policy).await
         };
-        self.account(index, &mut result, conversation);
+        if let Some(left) = self.account(index, &mut result, conversation) {
+            span.record("toolwright.retries_left", left);
+        }
         result
     }
 
