@@ -5,7 +5,9 @@
 #   - the same SDK as a server (tests/python/mcp_tools_server.py) used through toolwright's client:
 #     tests/mcp/python.rs, and examples/mcp_client as a line driver;
 #   - the MCP Inspector's CLI (npm) listing and calling the demo server's tools;
-#   - both with bearer tokens against `mcp_server --token` (issue 30), and refused without one.
+#   - both with bearer tokens against `mcp_server --token` (issue 30), and refused without one;
+#   - the server built with OpenTelemetry (issue 45), traced from a Python SDK call's
+#     `traceparent` and exported over OTLP/HTTP to a receiver that decodes it.
 # Needs python3 (venv) and npm; installs the packages into temporary folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -111,4 +113,10 @@ if refused="$("$inspector" --cli "$protected" --transport http --method tools/li
 fi
 echo "$refused" | grep -q 'auth_required' || { echo "the inspector failed otherwise: $refused" >&2; exit 1; }
 echo "ok: without a token the inspector stops at the 401"
+
+echo "== OpenTelemetry (issue 45): the Python SDK calls examples/mcp_server --features mcp,otel with a traceparent in _meta"
+# PyPI's opentelemetry-proto decodes what the server exports over OTLP/HTTP.
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check opentelemetry-proto==1.45.2
+cargo build --quiet --features mcp,otel --example mcp_server
+"$py" tests/python/check_otel.py "$server"
 echo "the MCP checks passed"

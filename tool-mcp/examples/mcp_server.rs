@@ -43,8 +43,15 @@
 //! - `--max-body BYTES`: the largest request body taken (`413` beyond it; default 4 MiB). The
 //!   other limits are `toolwright_mcp::HttpLimits`'s defaults; headers must arrive within 10 s.
 //!
-//! Ctrl-C stops taking connections and requests, gives calls in flight 10 s to finish, answers
-//! the rest with an error, and exits.
+//! Ctrl-C (or SIGTERM) stops taking connections and requests, gives calls in flight 10 s to
+//! finish, answers the rest with an error, and exits.
+//!
+//! Built with OpenTelemetry (`cargo build --features mcp,otel --example mcp_server`), it exports
+//! its traces and metrics over OTLP/HTTP (protobuf) whenever `OTEL_EXPORTER_OTLP_ENDPOINT` is
+//! set, honouring the standard `OTEL_*` variables (`OTEL_SERVICE_NAME`,
+//! `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_METRIC_EXPORT_INTERVAL`, ...), and
+//! flushes them when it stops (Ctrl-C, SIGTERM, or stdin closed); a request that carries a W3C
+//! `traceparent` (in `params._meta`, or in the HTTP headers) continues the caller's trace.
 
 #[path = "../../examples/demo/mod.rs"]
 mod demo;
@@ -253,13 +260,115 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match Box::pin(serve(options)).await {
+    #[cfg(feature = "otel")]
+    let telemetry = match otel::Telemetry::from_env() {
+        Ok(telemetry) => telemetry,
+        Err(error) => {
+            eprintln!("mcp_server: OpenTelemetry: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let served = Box::pin(serve(options)).await;
+    // Whatever ended the server, what was traced goes out before the process does.
+    #[cfg(feature = "otel")]
+    if let Some(telemetry) = telemetry {
+        telemetry.shutdown();
+    }
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("mcp_server: {error}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Ctrl-C, or SIGTERM where there are signals: how the server is told to stop.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .expect("a SIGTERM handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Traces and metrics over OTLP/HTTP, when `OTEL_EXPORTER_OTLP_ENDPOINT` says where.
+#[cfg(feature = "otel")]
+mod otel {
+    use opentelemetry::trace::TracerProvider as _;
+    use opentelemetry_sdk::Resource;
+    use opentelemetry_sdk::metrics::SdkMeterProvider;
+    use opentelemetry_sdk::propagation::TraceContextPropagator;
+    use opentelemetry_sdk::trace::SdkTracerProvider;
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+
+    pub struct Telemetry {
+        traces: SdkTracerProvider,
+        metrics: SdkMeterProvider,
+    }
+
+    impl Telemetry {
+        /// The exporters, set up as every OpenTelemetry SDK does from the `OTEL_*` variables;
+        /// `None` without `OTEL_EXPORTER_OTLP_ENDPOINT`.
+        pub fn from_env() -> Result<Option<Self>, Box<dyn std::error::Error>> {
+            if std::env::var_os("OTEL_EXPORTER_OTLP_ENDPOINT").is_none() {
+                return Ok(None);
+            }
+            // The service name from OTEL_SERVICE_NAME, else this one.
+            let resource = Resource::builder()
+                .with_service_name(
+                    std::env::var("OTEL_SERVICE_NAME")
+                        .unwrap_or_else(|_| "toolwright-mcp-server".to_owned()),
+                )
+                .build();
+            let spans = opentelemetry_otlp::SpanExporter::builder()
+                .with_http()
+                .build()?;
+            let traces = SdkTracerProvider::builder()
+                .with_batch_exporter(spans)
+                .with_resource(resource.clone())
+                .build();
+            let measurements = opentelemetry_otlp::MetricExporter::builder()
+                .with_http()
+                .build()?;
+            let metrics = SdkMeterProvider::builder()
+                .with_periodic_exporter(measurements)
+                .with_resource(resource)
+                .build();
+            opentelemetry::global::set_meter_provider(metrics.clone());
+            opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
+            // toolwright's spans only: rmcp's and hyper's are not the calls' story.
+            let targets = Targets::new()
+                .with_target("toolwright_runtime", LevelFilter::INFO)
+                .with_target("toolwright_mcp", LevelFilter::INFO);
+            let layer = tracing_opentelemetry::layer()
+                .with_tracer(traces.tracer("toolwright-mcp-server"))
+                .with_filter(targets);
+            tracing_subscriber::registry().with(layer).try_init()?;
+            Ok(Some(Telemetry { traces, metrics }))
+        }
+
+        /// Sends what is batched, and stops the exporters.
+        pub fn shutdown(self) {
+            if let Err(error) = self.traces.shutdown() {
+                eprintln!("mcp_server: flushing traces: {error}");
+            }
+            if let Err(error) = self.metrics.shutdown() {
+                eprintln!("mcp_server: flushing metrics: {error}");
+            }
+        }
+    }
+
+    use tracing_subscriber::Layer as _;
 }
 
 async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -274,7 +383,10 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
         .map_err(|report| format!("{report:#}"))?
         .named("toolwright-demo", env!("CARGO_PKG_VERSION"));
     let Some(address) = options.http.clone() else {
-        return server.serve_stdio().await;
+        return tokio::select! {
+            ended = server.serve_stdio() => ended,
+            () = stop_signal() => Ok(()),
+        };
     };
     let address: SocketAddr = address.parse()?;
     let socket = if address.is_ipv4() {
@@ -289,17 +401,7 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
     socket.bind(address)?;
     let listener = socket.listen(1024)?;
     let local = listener.local_addr()?;
-    let mut config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(options.stateful)
-        .with_json_response(!options.stateful);
-    if !options.allowed_hosts.is_empty() {
-        config = config.with_allowed_hosts(options.allowed_hosts.clone());
-    }
-    let mut limits = HttpLimits::new();
-    if let Some(bytes) = options.max_body {
-        limits = limits.max_body(bytes);
-    }
-    let service = server.http_service_limited(config, limits);
+    let service = server.http_service_limited(http_config(&options), http_limits(&options));
     let shutdown = service.shutdown_handle();
     let service = if options.tokens.is_empty() {
         if !local.ip().is_loopback() {
@@ -330,12 +432,12 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
             "stateless"
         }
     );
-    // One Ctrl-C listener for the whole loop, not one made and dropped at each connection.
-    let mut ctrl_c = std::pin::pin!(tokio::signal::ctrl_c());
+    // One signal listener for the whole loop, not one made and dropped at each connection.
+    let mut stop = std::pin::pin!(stop_signal());
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => accepted?.0,
-            _ = &mut ctrl_c => break,
+            () = &mut stop => break,
         };
         let service = TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
@@ -354,7 +456,7 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
             }
         });
     }
-    // Ctrl-C: no new connections; calls in flight get a grace period, the rest an error.
+    // Stopped: no new connections; calls in flight get a grace period, the rest an error.
     eprintln!(
         "shutting down: calls in flight have {} s",
         SHUTDOWN_GRACE.as_secs()
@@ -367,10 +469,30 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
     Ok(())
 }
 
+/// The Streamable HTTP transport's settings the options give.
+fn http_config(options: &Options) -> StreamableHttpServerConfig {
+    let mut config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(options.stateful)
+        .with_json_response(!options.stateful);
+    if !options.allowed_hosts.is_empty() {
+        config = config.with_allowed_hosts(options.allowed_hosts.clone());
+    }
+    config
+}
+
+/// The HTTP limits the options give.
+fn http_limits(options: &Options) -> HttpLimits {
+    let mut limits = HttpLimits::new();
+    if let Some(bytes) = options.max_body {
+        limits = limits.max_body(bytes);
+    }
+    limits
+}
+
 /// How long a request's headers may take to arrive.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How long calls in flight may go on after Ctrl-C.
+/// How long calls in flight may go on after Ctrl-C or SIGTERM.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// The HTTP service, open or behind the token check.

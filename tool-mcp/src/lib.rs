@@ -5,6 +5,7 @@
 mod client;
 mod content;
 mod server;
+mod telemetry;
 
 #[doc(hidden)]
 pub mod __private;

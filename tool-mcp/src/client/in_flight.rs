@@ -19,6 +19,8 @@ use rmcp::service::{PeerRequestOptions, RoleClient};
 use rmcp::{Peer, ServiceError};
 use toolwright_runtime::CallInfo;
 
+use crate::telemetry::Id;
+
 /// How many progress notifications for no known call are kept for a call about to be known:
 /// rmcp names a request's progress token only once it is sent, and a report may come first.
 const EARLY: usize = 32;
@@ -62,6 +64,7 @@ impl InFlight {
         let handle = peer
             .send_request_with_option(request, PeerRequestOptions::no_options())
             .await?;
+        tracing::Span::current().record("jsonrpc.request.id", Id(&handle.id).to_string());
         let mut registered = Registered {
             in_flight: Arc::clone(self),
             peer: peer.clone(),
@@ -90,6 +93,22 @@ impl InFlight {
             }
         }
         calls.by_token.insert(token.clone(), info);
+    }
+}
+
+/// Calls a tool on the server, outside an [`InFlight`] (a peer of the application's own).
+pub(crate) async fn call(
+    peer: &Peer<RoleClient>,
+    params: CallToolRequestParams,
+) -> Result<CallToolResult, ServiceError> {
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let handle = peer
+        .send_request_with_option(request, PeerRequestOptions::no_options())
+        .await?;
+    tracing::Span::current().record("jsonrpc.request.id", Id(&handle.id).to_string());
+    match handle.await_response().await? {
+        ServerResult::CallToolResult(result) => Ok(result),
+        _ => Err(ServiceError::UnexpectedResponse),
     }
 }
 

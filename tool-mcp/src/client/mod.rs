@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::from_block;
+use crate::telemetry::{End, Target, Traced};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, Implementation, ProtocolVersion, Tool as McpTool,
 };
@@ -339,7 +340,23 @@ impl McpTools {
     }
 
     async fn fetch(&mut self) -> Result<(), McpToolsError> {
-        let listed = self.peer.list_all_tools().await?;
+        let version = self
+            .peer
+            .peer_info()
+            .map(|server| server.protocol_version.to_string());
+        let traced = Traced::client("tools/list", Target::None, version);
+        let listing = self.peer.list_all_tools();
+        let listed = if traced.span.is_disabled() {
+            listing.await
+        } else {
+            tracing::Instrument::instrument(listing, traced.span.clone()).await
+        };
+        match &listed {
+            Ok(_) => traced.end(None),
+            Err(ServiceError::McpError(rpc)) => traced.end(Some(End::Rpc(rpc))),
+            Err(other) => traced.end(Some(End::Failed(service_error_type(other)))),
+        }
+        let listed = listed?;
         self.tools.clear();
         self.skipped.clear();
         for tool in listed {
@@ -427,16 +444,45 @@ fn forwarded<C: ?Sized + Sync + 'static>(
     in_flight: Option<Arc<in_flight::InFlight>>,
 ) -> DynamicTool<C> {
     DynamicTool::new_async_with_info(definition, move |args, _ctx: &C, info| {
-        let params = CallToolRequestParams::new(remote.clone()).with_arguments(args);
+        #[cfg_attr(
+            not(feature = "otel"),
+            expect(unused_mut, reason = "the trace context goes in `_meta`")
+        )]
+        let mut params = CallToolRequestParams::new(remote.clone()).with_arguments(args);
         let (peer, in_flight) = (peer.clone(), in_flight.clone());
+        let version = peer
+            .peer_info()
+            .map(|server| server.protocol_version.to_string());
+        let traced = Traced::client("tools/call", Target::Tool(&remote), version);
+        #[cfg(feature = "otel")]
+        if !traced.span.is_disabled() {
+            let meta = params.meta.get_or_insert_with(Default::default);
+            crate::telemetry::send_context(&traced.span, &mut meta.0);
+        }
         async move {
-            let answer = match &in_flight {
-                Some(in_flight) => in_flight.call(&peer, params, info).await,
-                None => peer.call_tool(params).await,
+            let span = traced.span.clone();
+            let sent = async {
+                match &in_flight {
+                    Some(in_flight) => in_flight.call(&peer, params, info).await,
+                    None => in_flight::call(&peer, params).await,
+                }
+            };
+            let answer = if span.is_disabled() {
+                sent.await
+            } else {
+                tracing::Instrument::instrument(sent, span).await
             };
             match answer {
-                Ok(result) => outcome(result),
+                Ok(result) => {
+                    traced
+                        .end((result.is_error == Some(true)).then_some(End::Failed("tool_error")));
+                    outcome(result)
+                }
                 Err(error) => {
+                    match &error {
+                        ServiceError::McpError(rpc) => traced.end(Some(End::Rpc(rpc))),
+                        other => traced.end(Some(End::Failed(service_error_type(other)))),
+                    }
                     let error = call_error(&error);
                     Outcome::Error {
                         message: error.to_string(),
@@ -459,6 +505,16 @@ fn call_error(error: &ServiceError) -> McpCallError {
         };
     }
     McpCallError::Service(error.to_string())
+}
+
+/// A request's failure without a JSON-RPC error, as `error.type`.
+fn service_error_type(error: &ServiceError) -> &'static str {
+    match error {
+        ServiceError::Timeout { .. } => "timeout",
+        ServiceError::Cancelled { .. } => "cancelled",
+        ServiceError::TransportClosed => "transport_closed",
+        _ => "_OTHER",
+    }
 }
 
 /// The outcome of a call from the server's result.

@@ -10,15 +10,17 @@ use rmcp::ServerHandler;
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, Tool as McpTool, UnsubscribeRequestParams,
+    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool as McpTool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::requests::page;
 use super::{Listener, McpServer, auth, caller_of};
+use crate::telemetry::{Target, Traced, served};
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     #[expect(
@@ -64,22 +66,9 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let listing = self.listing();
-        // A caller sees only the tools it may call.
-        let visible: Vec<&McpTool> = match caller_of(&context) {
-            None => listing.tools.iter().collect(),
-            Some(caller) => listing
-                .tools
-                .iter()
-                .zip(&listing.names)
-                .filter(|(_, name)| listing.toolbox.may_call(&caller, name))
-                .map(|(tool, _)| tool)
-                .collect(),
-        };
-        let (tools, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
-        let mut result = ListToolsResult::with_all_items(tools);
-        result.next_cursor = next;
-        Ok(hinted!(self.cache_hints, result))
+        let traced = Traced::server("tools/list", Target::None, &context);
+        let answer = self.answer_list_tools(request, &context);
+        served(traced, std::future::ready(answer), |_| false).await
     }
 
     fn get_tool(&self, name: &str) -> Option<McpTool> {
@@ -111,7 +100,36 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         // around: the call's is kept at about 2 KB (`-Zprint-type-sizes`; its rare approval path
         // is boxed where it is taken), which grows rmcp's 7.3 KB task by 128 bytes, where a box
         // cost one more large allocation and copy per call (BENCHMARKS.md, "MCP cost").
-        self.call(request, context)
+        let traced = Traced::server("tools/call", Target::Tool(&request.name), &context);
+        served(
+            traced,
+            self.call(request, context),
+            |response| matches!(response, CallToolResponse::Complete(result) if result.is_error == Some(true)),
+        )
+    }
+
+    fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<InitializeResult, ErrorData>> + rmcp::service::MaybeSendFuture + '_
+    {
+        let traced = Traced::server("initialize", Target::None, &context);
+        // rmcp's own `initialize`, traced.
+        context.peer.set_peer_info(request.clone());
+        served(
+            traced,
+            std::future::ready(self.negotiate_initialize(&request)),
+            |_| false,
+        )
+    }
+
+    fn ping(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + rmcp::service::MaybeSendFuture + '_ {
+        let traced = Traced::server("ping", Target::None, &context);
+        served(traced, std::future::ready(Ok(())), |()| false)
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
@@ -123,7 +141,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Box::pin(self.answer_list_resources(request, context)).await
+        let traced = Traced::server("resources/list", Target::None, &context);
+        served(
+            traced,
+            Box::pin(self.answer_list_resources(request, context)),
+            |_| false,
+        )
+        .await
     }
 
     async fn list_resource_templates(
@@ -131,7 +155,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Box::pin(self.answer_list_resource_templates(request, context)).await
+        let traced = Traced::server("resources/templates/list", Target::None, &context);
+        served(
+            traced,
+            Box::pin(self.answer_list_resource_templates(request, context)),
+            |_| false,
+        )
+        .await
     }
 
     async fn read_resource(
@@ -139,7 +169,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        Box::pin(self.answer_read_resource(request, context)).await
+        let traced = Traced::server("resources/read", Target::Resource(&request.uri), &context);
+        served(
+            traced,
+            Box::pin(self.answer_read_resource(request, context)),
+            |_| false,
+        )
+        .await
     }
 
     async fn subscribe(
@@ -147,7 +183,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        Box::pin(self.answer_subscribe(request, context)).await
+        let traced = Traced::server(
+            "resources/subscribe",
+            Target::Resource(&request.uri),
+            &context,
+        );
+        served(
+            traced,
+            Box::pin(self.answer_subscribe(request, context)),
+            |()| false,
+        )
+        .await
     }
 
     async fn unsubscribe(
@@ -155,7 +201,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        Box::pin(self.answer_unsubscribe(request, context)).await
+        let traced = Traced::server(
+            "resources/unsubscribe",
+            Target::Resource(&request.uri),
+            &context,
+        );
+        served(
+            traced,
+            Box::pin(self.answer_unsubscribe(request, context)),
+            |()| false,
+        )
+        .await
     }
 
     async fn list_prompts(
@@ -163,7 +219,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Box::pin(self.answer_list_prompts(request, context)).await
+        let traced = Traced::server("prompts/list", Target::None, &context);
+        served(
+            traced,
+            Box::pin(self.answer_list_prompts(request, context)),
+            |_| false,
+        )
+        .await
     }
 
     async fn get_prompt(
@@ -171,7 +233,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        Box::pin(self.answer_get_prompt(request, context)).await
+        let traced = Traced::server("prompts/get", Target::Prompt(&request.name), &context);
+        served(
+            traced,
+            Box::pin(self.answer_get_prompt(request, context)),
+            |_| false,
+        )
+        .await
     }
 
     async fn complete(
@@ -179,7 +247,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        Box::pin(self.answer_complete(request, context)).await
+        let traced = Traced::server("completion/complete", Target::None, &context);
+        served(
+            traced,
+            Box::pin(self.answer_complete(request, context)),
+            |_| false,
+        )
+        .await
     }
 
     #[expect(
@@ -191,7 +265,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        Box::pin(self.answer_set_level(request, context)).await
+        let traced = Traced::server("logging/setLevel", Target::None, &context);
+        served(
+            traced,
+            Box::pin(self.answer_set_level(request, context)),
+            |()| false,
+        )
+        .await
     }
 
     fn accepted_subscription_filter(
@@ -228,5 +308,30 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context.cancelled().await;
         self.forget_subscription(&id);
         Ok(())
+    }
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    fn answer_list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let listing = self.listing();
+        // A caller sees only the tools it may call.
+        let visible: Vec<&McpTool> = match caller_of(context) {
+            None => listing.tools.iter().collect(),
+            Some(caller) => listing
+                .tools
+                .iter()
+                .zip(&listing.names)
+                .filter(|(_, name)| listing.toolbox.may_call(&caller, name))
+                .map(|(tool, _)| tool)
+                .collect(),
+        };
+        let (tools, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.next_cursor = next;
+        Ok(hinted!(self.cache_hints, result))
     }
 }
