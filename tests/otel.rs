@@ -744,3 +744,78 @@ fn hex(text: &str) -> Vec<u8> {
         .map(|at| u8::from_str_radix(&text[at..at + 2], 16).unwrap())
         .collect()
 }
+
+/// Pays; a person approves each payment.
+#[tool(needs_approval)]
+fn pay(amount: i64) -> i64 {
+    amount
+}
+
+/// The other entry paths make the same span: a call read from a provider's body, a call held
+/// for approval then approved, one rejected, and one a hook denies.
+#[test]
+fn every_entry_path_makes_the_same_span() {
+    use toolwright::exec::{Before, Hook};
+    use toolwright::provider::Provider;
+    use toolwright::{ToolDefinition, ToolResult};
+
+    struct NoBigAdds;
+    impl Hook<()> for NoBigAdds {
+        fn before(&self, _: &ToolDefinition, call: &ToolCall, _: &()) -> Before {
+            if call.call_id.as_str() == "path-denied" {
+                Before::Deny("too big".into())
+            } else {
+                Before::Continue
+            }
+        }
+        fn after(&self, _: &ToolDefinition, _: &ToolCall, _: &(), _: &mut ToolResult) {}
+    }
+
+    let _alone = alone();
+    let telemetry = telemetry();
+    let toolbox = toolbox().with(PayTool).unwrap();
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant",
+        "tool_calls": [{"id": "path-body", "type": "function",
+            "function": {"name": "add", "arguments": "{\"a\": 1, \"b\": 2}"}}],
+    }}]});
+    let turn = toolbox.read_response(Provider::OpenAiChat, &body).unwrap();
+    assert_eq!(
+        toolbox.execute_all_blocking(&turn.calls, &())[0].text(),
+        "3"
+    );
+    let held = ToolCall::new("path-held", "pay", json!({"amount": 5}));
+    assert!(toolbox.execute_blocking(&held, &()).interrupt().is_some());
+    assert_eq!(toolbox.approve_blocking(&held, &()).text(), "5");
+    let rejected = ToolCall::new("path-rejected", "pay", json!({"amount": 7}));
+    assert!(toolbox.reject(&rejected, "no").is_error);
+    let hooked = toolbox.with_hook(NoBigAdds);
+    let denied = ToolCall::new("path-denied", "add", json!({"a": 1, "b": 2}));
+    assert!(hooked.execute_blocking(&denied, &()).is_error);
+    telemetry.flush();
+    let spans = telemetry.spans();
+    let body = attributes(call_span(&spans, "path-body"));
+    assert_eq!(body["gen_ai.tool.name"], "add");
+    assert_eq!(body["toolwright.outcome"], "ok");
+    // Held, then approved: two spans of the one call, an interrupt (not a failure), then its run.
+    let held: Vec<&Span> = spans
+        .iter()
+        .filter(|span| {
+            attributes(span)
+                .get("gen_ai.tool.call.id")
+                .map(String::as_str)
+                == Some("path-held")
+        })
+        .collect();
+    let outcomes: Vec<String> = held
+        .iter()
+        .map(|span| attributes(span)["toolwright.outcome"].clone())
+        .collect();
+    assert_eq!(outcomes, ["interrupt", "ok"]);
+    assert!(held.iter().all(|span| status(span).0 == STATUS_UNSET));
+    for id in ["path-rejected", "path-denied"] {
+        let span = call_span(&spans, id);
+        assert_eq!(attributes(span)["error.type"], "refused", "{id}");
+        assert_eq!(status(span).0, STATUS_ERROR, "{id}");
+    }
+}
