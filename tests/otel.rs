@@ -47,6 +47,13 @@ async fn slow() -> u32 {
     1
 }
 
+/// Waits, with no timeout of its own (the cancelled batch's running call).
+#[tool]
+async fn wait() -> u32 {
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    1
+}
+
 fn toolbox() -> Toolbox {
     Toolbox::new()
         .with(AddTool)
@@ -54,6 +61,8 @@ fn toolbox() -> Toolbox {
         .with(BoomTool)
         .unwrap()
         .with(SlowTool)
+        .unwrap()
+        .with(WaitTool)
         .unwrap()
         .with_retry_budget(3)
 }
@@ -479,7 +488,7 @@ fn a_cancelled_batch_records_why_its_calls_ended() {
     let telemetry = telemetry();
     let toolbox = toolbox();
     let calls = [
-        ToolCall::new("cancel-1", "slow", json!({})),
+        ToolCall::new("cancel-1", "wait", json!({})),
         ToolCall::new("cancel-2", "add", json!({"a": 1, "b": 2})),
     ];
     let runtime = runtime();
