@@ -265,6 +265,17 @@ fn alone() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The test toolbox as an MCP server over Streamable HTTP on a loopback port: its address.
+async fn serve_toolbox(stateful: bool) -> std::net::SocketAddr {
+    let server = toolwright::mcp::McpServer::new(Arc::new(toolbox()), ()).unwrap();
+    http_support::serve(server.http_service(stateful)).await
+}
+
+/// Whether a data point has the attribute `key` with `value`.
+fn has(point: &BTreeMap<String, String>, key: &str, value: &str) -> bool {
+    point.get(key).map(String::as_str) == Some(value)
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -427,15 +438,13 @@ fn failures_have_an_error_type_and_the_error_status() {
     assert!(
         points
             .iter()
-            .any(
-                |point| point.get("gen_ai.tool.name").map(String::as_str) == Some("slow")
-                    && point.get("error.type").map(String::as_str) == Some("timeout")
-            ),
+            .any(|point| has(point, "gen_ai.tool.name", "slow")
+                && has(point, "error.type", "timeout")),
         "{points:#?}"
     );
     assert!(
         points.iter().any(
-            |point| point.get("gen_ai.tool.name").map(String::as_str) == Some("add")
+            |point| has(point, "gen_ai.tool.name", "add")
                 && !point.contains_key("error.type")
         ),
         "{points:#?}"
@@ -527,14 +536,13 @@ fn a_cancelled_batch_records_why_its_calls_ended() {
 fn an_mcp_call_from_toolwrights_client_to_its_server_is_one_trace() {
     use toolwright::mcp::rmcp::model::ProtocolVersion;
     use toolwright::mcp::rmcp::transport::StreamableHttpClientTransport;
-    use toolwright::mcp::{McpClient, McpServer, McpTools, ToolboxExt as _};
+    use toolwright::mcp::{McpClient, McpTools, ToolboxExt as _};
 
     let _alone = alone();
     let telemetry = telemetry();
     let runtime = runtime();
     runtime.block_on(async {
-        let server = McpServer::new(Arc::new(toolbox()), ()).unwrap();
-        let address = http_support::serve(server.http_service(true)).await;
+        let address = serve_toolbox(true).await;
         // A revision with sessions, so that the server's span names one.
         let running = McpClient::new()
             .with_protocol_versions([ProtocolVersion::V_2025_11_25])
@@ -625,9 +633,8 @@ fn an_mcp_call_from_toolwrights_client_to_its_server_is_one_trace() {
             metrics.iter().any(|(metric, points)| metric == name
                 && points
                     .iter()
-                    .any(|point| point.get("mcp.method.name").map(String::as_str)
-                        == Some("tools/call")
-                        && point.get("gen_ai.tool.name").map(String::as_str) == Some("add"))),
+                    .any(|point| has(point, "mcp.method.name", "tools/call")
+                        && has(point, "gen_ai.tool.name", "add"))),
             "{name}: {metrics:#?}"
         );
     }
@@ -637,7 +644,6 @@ fn an_mcp_call_from_toolwrights_client_to_its_server_is_one_trace() {
 /// `rpc.response.status_code`, a tool's error result `tool_error`.
 #[test]
 fn a_failed_mcp_request_has_its_error_code() {
-    use toolwright::mcp::McpServer;
     use toolwright::mcp::rmcp::ServiceExt as _;
     use toolwright::mcp::rmcp::model::CallToolRequestParams;
     use toolwright::mcp::rmcp::transport::StreamableHttpClientTransport;
@@ -646,8 +652,7 @@ fn a_failed_mcp_request_has_its_error_code() {
     let telemetry = telemetry();
     let runtime = runtime();
     runtime.block_on(async {
-        let server = McpServer::new(Arc::new(toolbox()), ()).unwrap();
-        let address = http_support::serve(server.http_service(true)).await;
+        let address = serve_toolbox(true).await;
         let client = ()
             .serve(StreamableHttpClientTransport::from_uri(format!(
                 "http://{address}/mcp"
@@ -692,7 +697,6 @@ fn a_failed_mcp_request_has_its_error_code() {
 fn an_mcp_request_continues_the_trace_in_its_http_headers() {
     use std::collections::HashMap;
 
-    use toolwright::mcp::McpServer;
     use toolwright::mcp::rmcp::ServiceExt as _;
     use toolwright::mcp::rmcp::model::CallToolRequestParams;
     use toolwright::mcp::rmcp::transport::StreamableHttpClientTransport;
@@ -704,8 +708,7 @@ fn an_mcp_request_continues_the_trace_in_its_http_headers() {
     let telemetry = telemetry();
     let runtime = runtime();
     runtime.block_on(async {
-        let server = McpServer::new(Arc::new(toolbox()), ()).unwrap();
-        let address = http_support::serve(server.http_service(false)).await;
+        let address = serve_toolbox(false).await;
         let headers = HashMap::from([(
             http::HeaderName::from_static("traceparent"),
             http::HeaderValue::from_str(&format!("00-{TRACE}-{PARENT}-01")).unwrap(),

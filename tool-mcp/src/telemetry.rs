@@ -260,3 +260,35 @@ pub(crate) async fn served<T>(
     }
     answer
 }
+
+/// Sends a request under its client span (current while it is sent and answered) and records
+/// how it ended: a JSON-RPC error by its code, a failure without an answer by a short fixed name,
+/// a result that reports a failure (`failed`: a tool's error result) as `tool_error`.
+pub(crate) async fn sent<T>(
+    traced: Traced,
+    request: impl Future<Output = Result<T, rmcp::ServiceError>>,
+    failed: impl FnOnce(&T) -> bool,
+) -> Result<T, rmcp::ServiceError> {
+    let answer = if traced.span.is_disabled() {
+        request.await
+    } else {
+        tracing::Instrument::instrument(request, traced.span.clone()).await
+    };
+    match &answer {
+        Ok(result) if failed(result) => traced.end(Some(End::Failed("tool_error"))),
+        Ok(_) => traced.end(None),
+        Err(rmcp::ServiceError::McpError(error)) => traced.end(Some(End::Rpc(error))),
+        Err(other) => traced.end(Some(End::Failed(service_error_type(other)))),
+    }
+    answer
+}
+
+/// A request's failure without a JSON-RPC error, as `error.type`.
+fn service_error_type(error: &rmcp::ServiceError) -> &'static str {
+    match error {
+        rmcp::ServiceError::Timeout { .. } => "timeout",
+        rmcp::ServiceError::Cancelled { .. } => "cancelled",
+        rmcp::ServiceError::TransportClosed => "transport_closed",
+        _ => "_OTHER",
+    }
+}

@@ -8,6 +8,9 @@ use crate::call::ToolCall;
 use crate::tool::ErasedTool;
 
 pub use crate::provider::mcp::{schema_type, structured_content};
+/// The duration histograms' bucket boundaries (the MCP conventions'), shared by the MCP ones.
+#[cfg(feature = "otel")]
+pub use crate::telemetry::metrics::BOUNDARIES as DURATION_BOUNDARIES;
 pub use toolwright_json::echo::Name as EchoName;
 
 /// The tool a call names, or the unknown-tool result (with its close matches) the toolbox

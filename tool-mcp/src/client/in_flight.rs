@@ -15,7 +15,7 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
     ClientRequest, ProgressNotificationParam, ProgressToken, RequestId, ServerResult,
 };
-use rmcp::service::{PeerRequestOptions, RoleClient};
+use rmcp::service::{PeerRequestOptions, RequestHandle, RoleClient};
 use rmcp::{Peer, ServiceError};
 use toolwright_runtime::CallInfo;
 
@@ -60,11 +60,7 @@ impl InFlight {
         params: CallToolRequestParams,
         info: CallInfo,
     ) -> Result<CallToolResult, ServiceError> {
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        let handle = peer
-            .send_request_with_option(request, PeerRequestOptions::no_options())
-            .await?;
-        tracing::Span::current().record("jsonrpc.request.id", Id(&handle.id).to_string());
+        let handle = send(peer, params).await?;
         let mut registered = Registered {
             in_flight: Arc::clone(self),
             peer: peer.clone(),
@@ -75,10 +71,7 @@ impl InFlight {
         self.register(&registered.token, info);
         let answer = handle.await_response().await;
         registered.answered = true;
-        match answer? {
-            ServerResult::CallToolResult(result) => Ok(result),
-            _ => Err(ServiceError::UnexpectedResponse),
-        }
+        tool_result(answer?)
     }
 
     fn register(&self, token: &ProgressToken, info: CallInfo) {
@@ -101,12 +94,24 @@ pub(crate) async fn call(
     peer: &Peer<RoleClient>,
     params: CallToolRequestParams,
 ) -> Result<CallToolResult, ServiceError> {
+    tool_result(send(peer, params).await?.await_response().await?)
+}
+
+/// Sends a `tools/call`; its id goes on the current span (the call's, `jsonrpc.request.id`).
+async fn send(
+    peer: &Peer<RoleClient>,
+    params: CallToolRequestParams,
+) -> Result<RequestHandle<RoleClient>, ServiceError> {
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
     let handle = peer
         .send_request_with_option(request, PeerRequestOptions::no_options())
         .await?;
     tracing::Span::current().record("jsonrpc.request.id", Id(&handle.id).to_string());
-    match handle.await_response().await? {
+    Ok(handle)
+}
+
+fn tool_result(answer: ServerResult) -> Result<CallToolResult, ServiceError> {
+    match answer {
         ServerResult::CallToolResult(result) => Ok(result),
         _ => Err(ServiceError::UnexpectedResponse),
     }

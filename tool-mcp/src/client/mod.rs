@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::content::from_block;
-use crate::telemetry::{End, Target, Traced};
+use crate::telemetry::{Target, Traced, sent};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, Implementation, ProtocolVersion, Tool as McpTool,
 };
@@ -345,18 +345,7 @@ impl McpTools {
             .peer_info()
             .map(|server| server.protocol_version.to_string());
         let traced = Traced::client("tools/list", Target::None, version);
-        let listing = self.peer.list_all_tools();
-        let listed = if traced.span.is_disabled() {
-            listing.await
-        } else {
-            tracing::Instrument::instrument(listing, traced.span.clone()).await
-        };
-        match &listed {
-            Ok(_) => traced.end(None),
-            Err(ServiceError::McpError(rpc)) => traced.end(Some(End::Rpc(rpc))),
-            Err(other) => traced.end(Some(End::Failed(service_error_type(other)))),
-        }
-        let listed = listed?;
+        let listed = sent(traced, self.peer.list_all_tools(), |_| false).await?;
         self.tools.clear();
         self.skipped.clear();
         for tool in listed {
@@ -460,29 +449,15 @@ fn forwarded<C: ?Sized + Sync + 'static>(
             crate::telemetry::send_context(&traced.span, &mut meta.0);
         }
         async move {
-            let span = traced.span.clone();
-            let sent = async {
+            let request = async {
                 match &in_flight {
                     Some(in_flight) => in_flight.call(&peer, params, info).await,
                     None => in_flight::call(&peer, params).await,
                 }
             };
-            let answer = if span.is_disabled() {
-                sent.await
-            } else {
-                tracing::Instrument::instrument(sent, span).await
-            };
-            match answer {
-                Ok(result) => {
-                    traced
-                        .end((result.is_error == Some(true)).then_some(End::Failed("tool_error")));
-                    outcome(result)
-                }
+            match sent(traced, request, |result| result.is_error == Some(true)).await {
+                Ok(result) => outcome(result),
                 Err(error) => {
-                    match &error {
-                        ServiceError::McpError(rpc) => traced.end(Some(End::Rpc(rpc))),
-                        other => traced.end(Some(End::Failed(service_error_type(other)))),
-                    }
                     let error = call_error(&error);
                     Outcome::Error {
                         message: error.to_string(),
@@ -505,16 +480,6 @@ fn call_error(error: &ServiceError) -> McpCallError {
         };
     }
     McpCallError::Service(error.to_string())
-}
-
-/// A request's failure without a JSON-RPC error, as `error.type`.
-fn service_error_type(error: &ServiceError) -> &'static str {
-    match error {
-        ServiceError::Timeout { .. } => "timeout",
-        ServiceError::Cancelled { .. } => "cancelled",
-        ServiceError::TransportClosed => "transport_closed",
-        _ => "_OTHER",
-    }
 }
 
 /// The outcome of a call from the server's result.

@@ -17,6 +17,7 @@ use opentelemetry::trace::{
 };
 use opentelemetry::{Context, KeyValue};
 use rmcp::model::MetaObject;
+use toolwright_runtime::__mcp::DURATION_BOUNDARIES;
 use tracing::Span;
 use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 
@@ -157,11 +158,6 @@ pub(crate) fn inject_w3c(context: &SpanContext, fields: &mut dyn Injector) {
     }
 }
 
-/// The bucket boundaries the MCP conventions give the operation durations, in seconds.
-const BOUNDARIES: [f64; 14] = [
-    0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
-];
-
 /// Records a request's duration on `mcp.server.operation.duration` or
 /// `mcp.client.operation.duration` (made from the global meter provider on first use).
 pub(crate) fn record_duration(server: bool, elapsed: Duration, attributes: &[KeyValue]) {
@@ -185,7 +181,7 @@ pub(crate) fn record_duration(server: bool, elapsed: Duration, attributes: &[Key
             .f64_histogram(name)
             .with_unit("s")
             .with_description(description)
-            .with_boundaries(BOUNDARIES.to_vec())
+            .with_boundaries(DURATION_BOUNDARIES.to_vec())
             .build()
     });
     histogram.record(elapsed.as_secs_f64(), attributes);
