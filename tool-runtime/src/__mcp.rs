@@ -7,7 +7,7 @@
 use crate::call::ToolCall;
 use crate::tool::ErasedTool;
 
-pub use crate::provider::mcp::{schema_type, structured_content};
+pub use crate::providers::mcp::{schema_type, structured_content};
 /// The duration histograms' bucket boundaries (the MCP conventions'), shared by the MCP ones.
 #[cfg(feature = "otel")]
 pub use crate::telemetry::metrics::BOUNDARIES as DURATION_BOUNDARIES;

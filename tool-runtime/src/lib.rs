@@ -16,6 +16,7 @@ mod toolset;
 
 mod hook;
 pub mod provider;
+mod providers;
 mod task;
 
 pub mod args;
@@ -32,6 +33,7 @@ mod output;
 mod policy;
 mod result;
 mod telemetry;
+mod wire;
 
 #[cfg(feature = "async-openai")]
 pub mod async_openai;

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::call::Arguments;
 pub use crate::error::ArgumentError;
+use crate::error::kind_of;
 pub use crate::fixes::Fixes;
 pub use crate::policy::{ArgumentPolicy, CutOff};
 pub use toolwright_json::ArgPath;
@@ -207,16 +208,4 @@ pub(super) fn strip_position(error: &serde_json::Error) -> String {
 
 pub(super) fn first_non_space(text: &str) -> Option<u8> {
     text.bytes().find(|b| !b.is_ascii_whitespace())
-}
-
-/// What kind of JSON value this is, for messages ("a string", "null").
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

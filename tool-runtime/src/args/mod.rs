@@ -7,7 +7,6 @@ mod sent;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub(crate) use self::decode::kind_of;
 pub use self::decode::{admit, decode_arguments};
 use self::decode::{first_non_space, strip_position};
 use crate::call::Arguments;

@@ -3,22 +3,21 @@
 use std::borrow::Cow;
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use super::{Kept, ToolDefinition};
 use crate::forms::lint::{Lint, LintReport, Rule, Severity};
-use crate::forms::{Form, Provider, mcp, walk::Pass};
+use crate::forms::{Form, Provider};
+use crate::providers::spec;
+use crate::wire::spec::{Entry, ListShape};
+
+/// How many forms a definition caches: two per provider (strict or not; Gemini's two fields).
+const SLOTS: usize = 2 * Provider::ALL.len();
 
 /// The cache slot of a form.
 fn slot(form: Form) -> usize {
-    let strict = usize::from(form.is_strict());
-    match form.provider() {
-        Provider::OpenAiChat => strict,
-        Provider::OpenAiResponses => 2 + strict,
-        Provider::Anthropic => 4 + strict,
-        Provider::Gemini => 6 + usize::from(form.is_gemini_json_schema()),
-        Provider::Mcp => 8,
-    }
+    let option = form.is_strict() || form.is_gemini_json_schema();
+    2 * form.provider() as usize + usize::from(option)
 }
 
 /// What to do when a tool is to be sent strict and its strict form is impossible (a map, say).
@@ -51,7 +50,7 @@ pub(crate) struct ProviderForm {
 
 /// A definition's provider forms, one slot per form, each built on first use.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(crate) struct FormCache([Kept<ProviderForm>; 9]);
+pub(crate) struct FormCache([Kept<ProviderForm>; SLOTS]);
 
 impl FormCache {
     pub(crate) fn get(&self, definition: &ToolDefinition, form: Form) -> &ProviderForm {
@@ -64,8 +63,12 @@ pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
     let (parameters, lints) = match &definition.written {
         // A schema the application wrote goes to MCP as written: `$schema`, `$defs` and all
         // (the token-saving rewrites are for the schemas toolwright derives).
-        Some(written) if form.provider() == Provider::Mcp => ((**written).clone(), Vec::new()),
-        _ => form.transform(definition.parameters(), definition.from_attribute),
+        Some(written) if spec(form.provider()).takes_written => ((**written).clone(), Vec::new()),
+        _ => form.transform(
+            definition.parameters(),
+            definition.from_attribute,
+            spec(form.provider()).schema,
+        ),
     };
     let name = definition.name();
     let mut report: LintReport = lints
@@ -102,56 +105,26 @@ pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
             .to_owned(),
         });
     }
-    let name = &*wire;
     let description = model_description(definition);
-    let description = description.as_ref();
-    let strict = form.is_strict();
-    let entry = match provider {
-        Provider::OpenAiChat => {
-            let mut function = json!({
-                "name": name,
-                "description": description,
-                "parameters": parameters,
-            });
-            // Chat Completions reads a missing `strict` as false; the Responses API does not.
-            if strict {
-                function["strict"] = Value::Bool(true);
-            }
-            json!({"type": "function", "function": function})
-        }
-        Provider::OpenAiResponses => json!({
-            "type": "function",
-            "name": name,
-            "description": description,
-            "parameters": parameters,
-            "strict": strict,
-        }),
-        Provider::Anthropic => {
-            let mut entry = json!({
-                "name": name,
-                "description": description,
-                "input_schema": parameters,
-            });
-            if strict {
-                entry["strict"] = Value::Bool(true);
-            }
-            entry
-        }
-        Provider::Gemini if !form.is_gemini_json_schema() => json!({
-            "name": name,
-            "description": description,
-            "parameters": parameters,
-        }),
-        Provider::Gemini => json!({
-            "name": name,
-            "description": description,
-            "parametersJsonSchema": parameters,
-        }),
-        Provider::Mcp => mcp_entry(definition, name, parameters, &mut report),
-    };
+    let annotations = definition.annotations();
+    let entry = (spec(provider).entry)(
+        Entry {
+            form,
+            tool: definition.name(),
+            name: &wire,
+            description: &description,
+            parameters,
+            title: definition.display_text(),
+            output_schema: definition.output_schema(),
+            annotations: (!annotations.is_empty())
+                .then(|| serde_json::to_value(annotations).unwrap_or(Value::Null)),
+            options: definition.options(),
+        },
+        &mut report,
+    );
     for lint in report.lints() {
         if lint.severity > Severity::Note {
-            tracing::warn!(tool = %name, %form, "{lint}");
+            tracing::warn!(tool = %wire, %form, "{lint}");
         }
     }
     ProviderForm { entry, report }
@@ -187,63 +160,6 @@ fn model_description(definition: &ToolDefinition) -> Cow<'_, str> {
         words.push_str(description);
     }
     Cow::Owned(words)
-}
-
-fn mcp_entry(
-    definition: &ToolDefinition,
-    name: &str,
-    parameters: Value,
-    report: &mut LintReport,
-) -> Value {
-    let mut entry = Map::new();
-    entry.insert("name".into(), Value::from(name));
-    if let Some(title) = definition.display_text() {
-        entry.insert("title".into(), Value::from(title));
-    }
-    entry.insert(
-        "description".into(),
-        Value::from(model_description(definition).as_ref()),
-    );
-    entry.insert("inputSchema".into(), parameters);
-    // Any schema since protocol revision 2026-07-28 (SEP-2106); before it, an object only. A
-    // string output is sent as text alone: its text is the value.
-    if let Some(output) = definition
-        .output_schema()
-        .filter(|output| output.get("type") != Some(&Value::from("string")))
-    {
-        if output.get("type") != Some(&Value::from("object")) {
-            report.push(Lint {
-                tool: definition.name().to_owned(),
-                form: Form::new(Provider::Mcp),
-                path: String::new(),
-                rule: Rule::OutputSchema,
-                severity: Severity::Note,
-                message: "MCP clients on protocol revisions before 2026-07-28 take only object \
-                          output schemas; rmcp drops this one for them, and they get the result \
-                          as text only"
-                    .to_owned(),
-                fix: "return a struct to give every MCP client structured output".to_owned(),
-            });
-        }
-        let defs = Map::new();
-        let mut pass = Pass::new(Form::new(Provider::Mcp), &defs);
-        let mut output = output.clone();
-        mcp::input(&mut pass, &mut output);
-        entry.insert("outputSchema".into(), output);
-    }
-    if !definition.annotations().is_empty() {
-        entry.insert(
-            "annotations".into(),
-            serde_json::to_value(definition.annotations()).unwrap_or(Value::Null),
-        );
-    }
-    // MCP's fields a definition carries as options of the same names: icons and `_meta`.
-    for key in ["icons", "_meta"] {
-        if let Some(value) = definition.options().get(key) {
-            entry.insert(key.into(), value.clone());
-        }
-    }
-    Value::Object(entry)
 }
 
 /// A toolbox's tool list in one provider's format, from [`Toolbox::tools_for`]: serializes to
@@ -304,21 +220,21 @@ impl<'a> ProviderTools<'a> {
 impl Serialize for ProviderTools<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        match self.provider {
-            Provider::Gemini => {
-                let mut declarations = serializer.serialize_seq(Some(1))?;
-                serde::ser::SerializeSeq::serialize_element(
-                    &mut declarations,
-                    &GeminiTool(&self.entries),
-                )?;
-                serde::ser::SerializeSeq::end(declarations)
-            }
-            Provider::Mcp => {
+        match spec(self.provider).list {
+            ListShape::Array => self.entries.serialize(serializer),
+            ListShape::Keyed(key) => {
                 let mut map = serializer.serialize_map(Some(1))?;
-                map.serialize_entry("tools", &self.entries)?;
+                map.serialize_entry(key, &self.entries)?;
                 map.end()
             }
-            _ => self.entries.serialize(serializer),
+            ListShape::Grouped(key) => {
+                let mut groups = serializer.serialize_seq(Some(1))?;
+                serde::ser::SerializeSeq::serialize_element(
+                    &mut groups,
+                    &Group(key, &self.entries),
+                )?;
+                serde::ser::SerializeSeq::end(groups)
+            }
         }
     }
 }
@@ -333,13 +249,14 @@ fn kept<'a, T: ?Sized>(items: &[&'a T], indexes: &[usize]) -> Vec<&'a T> {
         .collect()
 }
 
-struct GeminiTool<'a, 'b>(&'b [&'a Value]);
+/// One object holding the entries under a key (Gemini's `{"functionDeclarations": [..]}`).
+struct Group<'a, 'b>(&'static str, &'b [&'a Value]);
 
-impl Serialize for GeminiTool<'_, '_> {
+impl Serialize for Group<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(1))?;
-        map.serialize_entry("functionDeclarations", self.0)?;
+        map.serialize_entry(self.0, self.1)?;
         map.end()
     }
 }

@@ -96,3 +96,16 @@ impl ArgumentError {
         }
     }
 }
+
+/// What kind of JSON value this is, for messages ("a string", "null").
+pub(crate) fn kind_of(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,7 +1,6 @@
 //! The one name for a provider, and a provider's form of a tool list: the provider with its
 //! options (strict mode; Gemini's JSON Schema field).
 
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -50,48 +49,6 @@ impl Provider {
         )
     }
 
-    /// Why a tool name breaks this provider's rules, if it does: OpenAI `[A-Za-z0-9_-]{1,64}`,
-    /// Anthropic `[A-Za-z0-9_-]{1,128}`, Gemini `[A-Za-z_][A-Za-z0-9_.:-]{0,127}`, MCP
-    /// `[A-Za-z0-9_.-]{1,128}`.
-    ///
-    /// ```
-    /// use toolwright::provider::Provider;
-    ///
-    /// assert!(Provider::Mcp.check_name("files.read").is_ok());
-    /// assert!(Provider::OpenAiChat.check_name("files.read").is_err());
-    /// assert!(Provider::Gemini.check_name("2fa").is_err());
-    /// ```
-    ///
-    /// # Errors
-    /// What is wrong with the name, in words.
-    pub fn check_name(self, name: &str) -> Result<(), String> {
-        let (max, extra, rule) = self.name_rule();
-        let length = name.chars().count();
-        if length == 0 {
-            return Err(format!("the name is empty; names are {rule}"));
-        }
-        if length > max {
-            return Err(format!(
-                "the name is {length} characters long, over {max}; names are {rule}"
-            ));
-        }
-        if let Some(bad) = name
-            .chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || extra.contains(*c)))
-        {
-            return Err(format!("the name has {bad:?}; names are {rule}"));
-        }
-        if self == Provider::Gemini
-            && name.starts_with(|c: char| !(c.is_ascii_alphabetic() || c == '_'))
-        {
-            return Err(format!(
-                "the name starts with {:?}, not a letter or `_`; names are {rule}",
-                name.chars().next().unwrap_or_default()
-            ));
-        }
-        Ok(())
-    }
-
     /// The name used on the command line and in messages: `openai`, `openai-responses`,
     /// `anthropic`, `gemini`, `mcp`.
     pub fn as_str(self) -> &'static str {
@@ -113,61 +70,6 @@ impl Provider {
             Provider::Gemini => "Gemini",
             Provider::Mcp => "MCP",
         }
-    }
-
-    /// The provider's rule for tool names: the longest, the characters allowed beside ASCII
-    /// letters and digits, and the rule as a pattern (for messages).
-    fn name_rule(self) -> (usize, &'static str, &'static str) {
-        match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses => (64, "_-", "[A-Za-z0-9_-]{1,64}"),
-            Provider::Anthropic => (128, "_-", "[A-Za-z0-9_-]{1,128}"),
-            Provider::Gemini => (128, "_.:-", "[A-Za-z_][A-Za-z0-9_.:-]{0,127}"),
-            Provider::Mcp => (128, "_.-", "[A-Za-z0-9_.-]{1,128}"),
-        }
-    }
-
-    /// The name a tool is sent under to this provider: the name itself when it keeps the
-    /// provider's rules ([`check_name`](Self::check_name)), otherwise a stand-in that does.
-    /// Each character the provider refuses becomes `_`; a name too long keeps its start and ends
-    /// in a hash of the whole name; a Gemini name that does not start with a letter or `_` gets a
-    /// leading `_`. The same name always maps to the same stand-in, and a toolbox maps calls to
-    /// the stand-in back to the tool ([`Toolbox::read_response`](crate::Toolbox::read_response)).
-    ///
-    /// ```
-    /// use toolwright::provider::Provider;
-    ///
-    /// assert_eq!(Provider::OpenAiChat.wire_name("files.read"), "files_read");
-    /// assert_eq!(Provider::Mcp.wire_name("files.read"), "files.read");
-    /// assert_eq!(Provider::Gemini.wire_name("2fa"), "_2fa");
-    /// assert_eq!(Provider::OpenAiChat.wire_name(&"x".repeat(80)).len(), 64);
-    /// ```
-    pub fn wire_name(self, name: &str) -> Cow<'_, str> {
-        if self.check_name(name).is_ok() {
-            return Cow::Borrowed(name);
-        }
-        let (max, extra, _) = self.name_rule();
-        let mut wire: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || extra.contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if wire.is_empty()
-            || (self == Provider::Gemini
-                && !wire.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
-        {
-            wire.insert(0, '_');
-        }
-        if wire.len() > max {
-            // All ASCII by now, so byte and character counts agree.
-            wire.truncate(max - 9);
-            wire.push_str(&format!("_{:08x}", fnv1a(name)));
-        }
-        Cow::Owned(wire)
     }
 }
 
@@ -308,11 +210,4 @@ impl fmt::Display for Form {
             (Provider::Mcp, ..) => "MCP",
         })
     }
-}
-
-/// The 32-bit FNV-1a hash: stable across runs and platforms, so a stand-in name never changes.
-fn fnv1a(text: &str) -> u32 {
-    text.bytes().fold(0x811c_9dc5, |hash, byte| {
-        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
-    })
 }

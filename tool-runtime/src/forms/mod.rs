@@ -2,13 +2,10 @@
 //! and each provider's form of it: one transform pass per provider, and lints for what a form
 //! cannot say.
 
-mod anthropic;
 mod form;
-mod gemini;
-mod lean;
+pub(crate) mod lean;
 pub(crate) mod lint;
-pub(crate) mod mcp;
-mod openai;
+pub(crate) mod rules;
 pub(crate) mod walk;
 
 use schemars::generate::SchemaSettings;
@@ -20,9 +17,15 @@ pub use self::lint::{Lint, LintReport, Rule, Severity};
 use self::walk::Pass;
 
 impl Form {
-    /// This form of a canonical parameters schema, and what it could not say (lints without the
-    /// tool's name; their fixes name `#[tool]`'s options when `from_attribute`).
-    pub(crate) fn transform(self, parameters: &Value, from_attribute: bool) -> (Value, Vec<Lint>) {
+    /// This form of a canonical parameters schema, by the provider's pass `form_of` (its
+    /// `Spec::schema`), and what it could not say (lints without the tool's name; their fixes
+    /// name `#[tool]`'s options when `from_attribute`).
+    pub(crate) fn transform(
+        self,
+        parameters: &Value,
+        from_attribute: bool,
+        form_of: fn(&mut Pass<'_>, &mut Value),
+    ) -> (Value, Vec<Lint>) {
         let defs = match parameters.get("$defs") {
             Some(Value::Object(defs)) => defs.clone(),
             _ => Map::new(),
@@ -30,43 +33,23 @@ impl Form {
         let mut pass = Pass::new(self, &defs);
         pass.from_attribute = from_attribute;
         let mut schema = parameters.clone();
-        match (
-            self.provider(),
-            self.is_strict(),
-            self.is_gemini_json_schema(),
-        ) {
-            (Provider::OpenAiChat | Provider::OpenAiResponses, true, _) => {
-                openai::strict(&mut pass, &mut schema);
-            }
-            (Provider::Anthropic, true, _) => anthropic::strict(&mut pass, &mut schema),
-            (Provider::Gemini, _, false) => gemini::parameters(&mut pass, &mut schema),
-            (Provider::Mcp, ..) => mcp::input(&mut pass, &mut schema),
-            _ => plain(&mut pass, &mut schema),
-        }
-        // The same rules in fewer tokens, where the form is JSON Schema as it is (the strict
-        // and Gemini forms have shapes of their own, and Gemini's JSON Schema form is the
-        // canonical schema).
-        if !self.is_strict() && self.provider() != Provider::Gemini {
-            lean::lean(&mut schema);
-        }
+        form_of(&mut pass, &mut schema);
         (schema, pass.lints)
     }
 }
 
 /// The forms that take JSON Schema as it is (OpenAI and Anthropic without strict mode, Gemini's
-/// `parametersJsonSchema`): `oneOf` as `anyOf`, and each provider's one rule of its own.
-fn plain(pass: &mut Pass<'_>, schema: &mut Value) {
+/// `parametersJsonSchema`): `oneOf` as `anyOf`, and `rule`, the provider's one rule of its own,
+/// at each node.
+pub(crate) fn plain(
+    pass: &mut Pass<'_>,
+    schema: &mut Value,
+    rule: fn(&mut Pass<'_>, &mut Map<String, Value>),
+) {
     let Value::Object(map) = schema else { return };
     walk::one_of_to_any_of(map);
-    match pass.form.provider() {
-        // Rust-specific formats (`uint32`, `double`) mean nothing to OpenAI's models.
-        Provider::OpenAiChat | Provider::OpenAiResponses => {
-            openai::drop_format(pass, map, openai::STANDARD_FORMATS);
-        }
-        Provider::Anthropic => anthropic::property_names(pass, map),
-        _ => {}
-    }
-    pass.children(map, &mut plain);
+    rule(pass, map);
+    pass.children(map, &mut |pass, schema| plain(pass, schema, rule));
 }
 
 /// The schema of `T` as JSON Schema draft 2020-12, definitions under `$defs`.

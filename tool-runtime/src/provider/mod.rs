@@ -1,30 +1,21 @@
 #![doc = include_str!("provider.md")]
 
-pub(crate) mod anthropic;
-pub(crate) mod gemini;
-pub(crate) mod mcp;
-pub(crate) mod openai;
-mod read;
 mod replay;
-pub(crate) mod request;
-pub(crate) mod responses;
 mod stream;
-mod turn;
 
-use std::fmt;
+use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::content::ContentPart;
 pub use crate::forms::{Provider, UnknownProvider};
-use crate::result::ToolResult;
-use toolwright_json::value as json;
-
-pub use self::request::{
+use crate::providers::spec;
+pub use crate::wire::WireError;
+pub use crate::wire::request::{
     AllowedMode, RequestError, RequestFields, ToolChoice, ToolRequest, UnknownToolChoice,
 };
+pub use crate::wire::turn::{Blocks, Turn};
+
 pub use self::stream::{Assembler, PartialCall};
-pub use self::turn::{Blocks, Turn};
 
 /// The response side of each provider's wire format.
 impl Provider {
@@ -92,13 +83,7 @@ impl Provider {
                 format!("{self} responses carry one answer; there is no choice {choice}"),
             ));
         }
-        let mut turn = match self {
-            Provider::OpenAiChat => openai::read_response(response, choice),
-            Provider::OpenAiResponses => responses::read_response(response),
-            Provider::Anthropic => anthropic::read_response(response),
-            Provider::Gemini => gemini::read_response(response, choice),
-            Provider::Mcp => mcp::read_request(response),
-        }?;
+        let mut turn = (spec(self).read)(response, choice)?;
         turn.provider = Some(self);
         for warning in &turn.warnings {
             tracing::warn!(provider = %self, %warning, "an odd value in a response, kept");
@@ -109,109 +94,47 @@ impl Provider {
     /// Whether a response can hold several answers to choose from (OpenAI Chat `choices`,
     /// Gemini `candidates`).
     pub fn has_choices(self) -> bool {
-        matches!(self, Provider::OpenAiChat | Provider::Gemini)
+        spec(self).choices
     }
-}
 
-/// A payload that does not have the provider's shape, or results that do not pair with their
-/// calls. Names where: the chunk of a stream (1-based, counting every chunk pushed) and the JSON
-/// pointer of the offending value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WireError {
-    chunk: Option<usize>,
-    path: String,
-    pub(crate) message: String,
-}
+    /// Why a tool name breaks this provider's rules, if it does: OpenAI `[A-Za-z0-9_-]{1,64}`,
+    /// Anthropic `[A-Za-z0-9_-]{1,128}`, Gemini `[A-Za-z_][A-Za-z0-9_.:-]{0,127}`, MCP
+    /// `[A-Za-z0-9_.-]{1,128}`.
+    ///
+    /// ```
+    /// use toolwright::provider::Provider;
+    ///
+    /// assert!(Provider::Mcp.check_name("files.read").is_ok());
+    /// assert!(Provider::OpenAiChat.check_name("files.read").is_err());
+    /// assert!(Provider::Gemini.check_name("2fa").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// What is wrong with the name, in words.
+    pub fn check_name(self, name: &str) -> Result<(), String> {
+        spec(self).names.check(name)
+    }
 
-impl WireError {
-    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        WireError {
-            chunk: None,
-            path: path.into(),
-            message: message.into(),
+    /// The name a tool is sent under to this provider: the name itself when it keeps the
+    /// provider's rules ([`check_name`](Self::check_name)), otherwise a stand-in that does.
+    /// Each character the provider refuses becomes `_`; a name too long keeps its start and ends
+    /// in a hash of the whole name; a Gemini name that does not start with a letter or `_` gets a
+    /// leading `_`. The same name always maps to the same stand-in, and a toolbox maps calls to
+    /// the stand-in back to the tool ([`Toolbox::read_response`](crate::Toolbox::read_response)).
+    ///
+    /// ```
+    /// use toolwright::provider::Provider;
+    ///
+    /// assert_eq!(Provider::OpenAiChat.wire_name("files.read"), "files_read");
+    /// assert_eq!(Provider::Mcp.wire_name("files.read"), "files.read");
+    /// assert_eq!(Provider::Gemini.wire_name("2fa"), "_2fa");
+    /// assert_eq!(Provider::OpenAiChat.wire_name(&"x".repeat(80)).len(), 64);
+    /// ```
+    pub fn wire_name(self, name: &str) -> Cow<'_, str> {
+        let rule = &spec(self).names;
+        match rule.check(name) {
+            Ok(()) => Cow::Borrowed(name),
+            Err(_) => Cow::Owned(rule.stand_in(name)),
         }
-    }
-
-    pub(crate) fn in_chunk(mut self, chunk: usize) -> Self {
-        self.chunk = Some(chunk);
-        self
-    }
-
-    /// The 1-based number of the stream chunk at fault, for errors of an [`Assembler`].
-    pub fn chunk(&self) -> Option<usize> {
-        self.chunk
-    }
-
-    /// The JSON pointer of the offending value within the payload or chunk (`""` for the whole).
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What is wrong.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for WireError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(chunk) = self.chunk {
-            write!(f, "chunk {chunk}: ")?;
-        }
-        if !self.path.is_empty() {
-            write!(f, "at {}: ", self.path)?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for WireError {}
-
-/// The result options `allowed` names, copied onto `target`.
-fn copy_options(result: &ToolResult, allowed: &[&str], target: &mut Map<String, Value>) {
-    for (key, value) in result.options() {
-        if allowed.contains(&key) {
-            target.insert(key.to_owned(), json::clone_value(value));
-        } else {
-            tracing::debug!(
-                option = key,
-                "result option not taken by this provider; left out"
-            );
-        }
-    }
-}
-
-/// A `data:` URL of a base64 image.
-fn data_url(mime_type: &str, data: &str) -> String {
-    format!("data:{mime_type};base64,{data}")
-}
-
-/// What a provider that cannot carry `part` sends in its place
-/// ([`ContentPart::fallback_text`]), with a warning (target `toolwright::lint`) that says so:
-/// never a silent drop.
-fn fallback(provider: &str, call_id: &str, part: &ContentPart) -> String {
-    let text = part.fallback_text().unwrap_or_default();
-    tracing::warn!(
-        target: "toolwright::lint",
-        call_id,
-        provider,
-        "a tool result's part cannot go in this provider's tool result; sent as text: {text}"
-    );
-    text
-}
-
-/// Whether content is one text part (or none): sent as a plain string where a provider takes one.
-fn text_only(parts: &[ContentPart]) -> Option<String> {
-    match parts {
-        [] => Some(String::new()),
-        [ContentPart::Text { text }] => Some(text.clone()),
-        _ => None,
-    }
-}
-
-/// Gives a call to a stand-in name ([`Provider::wire_name`]) the tool's own name.
-pub(crate) fn map_back(stand_ins: &[(String, String)], call: &mut crate::call::ToolCall) {
-    if let Some((_, local)) = stand_ins.iter().find(|(wire, _)| *wire == call.name) {
-        call.name.clone_from(local);
     }
 }

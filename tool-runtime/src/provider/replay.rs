@@ -1,9 +1,10 @@
 //! The assistant turn of a response, as the next request sends it back.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Provider, Turn, WireError};
-use toolwright_json::value as values;
+use crate::providers::spec;
+use crate::wire::WireError;
+use crate::wire::turn::{Turn, not_an_answer};
 
 impl Turn {
     /// The model's turn as the next request carries it back, exactly as the provider wants it
@@ -42,25 +43,9 @@ impl Turn {
     /// );
     /// ```
     pub fn assistant_message(&self) -> Result<Value, WireError> {
-        let content = || {
-            self.content
-                .iter()
-                .map(values::clone_value)
-                .collect::<Vec<_>>()
-        };
         match self.provider {
-            Some(Provider::Anthropic) => Ok(json!({"role": "assistant", "content": content()})),
-            Some(Provider::OpenAiResponses) => Ok(Value::Array(content())),
-            Some(Provider::Gemini) => Ok(json!({"role": "model", "parts": content()})),
-            Some(Provider::OpenAiChat) => self
-                .content
-                .first()
-                .map(values::clone_value)
-                .ok_or_else(|| WireError::new("", "the response held no message")),
-            Some(Provider::Mcp) | None => Err(WireError::new(
-                "",
-                "this turn is not a model's answer (an MCP request, or made by hand): there is no assistant turn to send back",
-            )),
+            Some(provider) => (spec(provider).replay)(self),
+            None => Err(not_an_answer()),
         }
     }
 }

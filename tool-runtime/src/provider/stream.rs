@@ -1,14 +1,14 @@
 //! Assembly of streamed tool calls: deltas appended as they come, in time linear in the bytes
 //! received.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-
 use serde_json::{Map, Value};
 
-use super::{Provider, Turn, WireError, anthropic, gemini, mcp, openai, responses};
-#[cfg(feature = "lenient")]
-use crate::args::{JsonLimits, parse_lenient};
-use crate::call::{Arguments, CallStatus, ToolCall};
+use crate::call::ToolCall;
+use crate::forms::Provider;
+use crate::providers::spec;
+use crate::wire::assembly::{Buf, Slot, State, lenient_object};
+use crate::wire::turn::Turn;
+use crate::wire::{WireError, map_back};
 use toolwright_json::value as json;
 
 /// Assembles the tool calls of one streamed response, chunk by chunk.
@@ -48,151 +48,10 @@ use toolwright_json::value as json;
 #[derive(Debug)]
 pub struct Assembler {
     provider: Provider,
-    pub(super) state: State,
+    state: State,
     chunks: usize,
     ended: bool,
     stand_ins: Vec<(String, String)>,
-}
-
-/// What the per-provider chunk readers keep between chunks.
-#[derive(Debug, Default)]
-pub(super) struct State {
-    pub(super) slots: Vec<Slot>,
-    pub(super) text: String,
-    pub(super) stop_reason: Option<String>,
-    /// Odd values read where the calls do not depend on them; stamped with their chunk.
-    pub(super) warnings: Vec<WireError>,
-    /// The answer's items, blocks or parts by `(segment, index)`, as they stand: what the
-    /// turn's content is built from.
-    pub(super) items: BTreeMap<(usize, usize), Value>,
-    /// Results the provider sent for its own calls, paired with them at the end.
-    pub(super) outputs: Vec<Value>,
-    /// The slot of each call that is an item of the content (Gemini's `functionCall` parts).
-    pub(super) item_slots: HashMap<(usize, usize), usize>,
-    /// Slots by the provider's id for the call (OpenAI Chat call id, Responses item id).
-    pub(super) by_id: HashMap<String, usize>,
-    /// Slots by position: `(segment, choice, index)`.
-    pub(super) by_key: HashMap<Key, usize>,
-    /// Blocks that are not tool calls (Anthropic), by `(segment, index)`: `true` once stopped.
-    pub(super) other_blocks: HashMap<(usize, usize), bool>,
-    /// The slot that got the latest delta (OpenAI Chat servers that send no index).
-    pub(super) latest: Option<usize>,
-    /// Responses in a Responses stream, messages in an Anthropic one: each restarts indexes.
-    pub(super) segment: usize,
-    pub(super) started: bool,
-    /// Calls started per `(segment, choice)`: the index of a call a server sent without one.
-    pub(super) counts: HashMap<(usize, usize), usize>,
-    /// OpenAI Chat choices whose `finish_reason` came: their calls are complete. Kept per choice
-    /// rather than marked on each call, so a finish costs the same however many calls there are.
-    pub(super) finished: HashSet<usize>,
-    /// The answer being read: OpenAI Chat's choice, Gemini's candidate (others are skipped).
-    pub(super) choice: usize,
-    /// Whether a chunk held the choice being read, and whether one held another.
-    pub(super) choice_seen: bool,
-    pub(super) other_choices: bool,
-    /// The OpenAI Chat call of a legacy `delta.function_call`.
-    pub(super) legacy: Option<usize>,
-    /// The Gemini call still streaming its arguments, and the string path being continued.
-    pub(super) open: Option<usize>,
-    pub(super) open_string: Option<String>,
-}
-
-/// Where a call sits in the model's turn: segment (a response or message of the stream), choice,
-/// index. Calls come out in this order.
-pub(super) type Key = (usize, usize, usize);
-
-/// One call being assembled.
-#[derive(Debug)]
-pub(super) struct Slot {
-    /// Id, name, index, kind and metadata; the arguments are set from `buf` at the end.
-    pub(super) call: ToolCall,
-    pub(super) buf: Buf,
-    pub(super) key: Key,
-    pub(super) done: bool,
-}
-
-/// A call's arguments so far.
-#[derive(Debug)]
-pub(super) enum Buf {
-    /// Text deltas, appended (OpenAI, Responses, Anthropic).
-    Text(String),
-    /// Anthropic: the `input` of the block's start, used when no delta says more.
-    Start(String, Value),
-    /// A JSON value built up by path (Gemini), or sent whole.
-    Json(Value),
-}
-
-impl State {
-    /// Adds a slot and indexes it by position.
-    pub(super) fn add(&mut self, call: ToolCall, key: Key, buf: Buf) -> usize {
-        let at = self.slots.len();
-        self.slots.push(Slot {
-            call,
-            buf,
-            key,
-            done: false,
-        });
-        self.by_key.insert(key, at);
-        *self.counts.entry((key.0, key.1)).or_default() += 1;
-        self.latest = Some(at);
-        at
-    }
-
-    /// How many calls started in this segment and choice.
-    pub(super) fn count(&self, segment: usize, choice: usize) -> usize {
-        self.counts.get(&(segment, choice)).copied().unwrap_or(0)
-    }
-
-    /// Whether the call in this slot is complete.
-    pub(super) fn is_done(&self, at: usize) -> bool {
-        let slot = &self.slots[at];
-        slot.done || self.finished.contains(&slot.key.1)
-    }
-}
-
-impl Slot {
-    /// Appends text to the arguments.
-    pub(super) fn append(&mut self, delta: &str) {
-        match &mut self.buf {
-            Buf::Text(text) | Buf::Start(text, _) => text.push_str(delta),
-            Buf::Json(value) => {
-                // Text after a whole value: keep both, as text, so nothing is lost.
-                let mut text = json::to_text(value);
-                text.push_str(delta);
-                self.buf = Buf::Text(text);
-            }
-        }
-    }
-
-    fn into_call(self) -> ToolCall {
-        let Slot {
-            mut call,
-            buf,
-            done,
-            ..
-        } = self;
-        call.arguments = match buf {
-            Buf::Start(text, input) if text.is_empty() => Arguments::Json(input),
-            Buf::Start(text, Value::Object(input)) if !input.is_empty() => {
-                call.metadata
-                    .insert("start_input".into(), Value::Object(input));
-                Arguments::Text(text)
-            }
-            Buf::Text(text) | Buf::Start(text, _) => Arguments::Text(text),
-            Buf::Json(value) => Arguments::Json(value),
-        };
-        if call.call_id.is_empty() {
-            // A server that never sent an id: one is made up so the result can pair with it.
-            call.call_id = format!("call_{}", call.index).into();
-            call.id_generated = true;
-        }
-        call.status = if done {
-            CallStatus::Complete
-        } else {
-            CallStatus::Incomplete
-        };
-        call
-    }
 }
 
 impl Assembler {
@@ -267,14 +126,8 @@ impl Assembler {
             .in_chunk(self.chunks));
         }
         let warned = state.warnings.len();
-        let done = match self.provider {
-            Provider::OpenAiChat => openai::push(state, chunk),
-            Provider::OpenAiResponses => responses::push(state, chunk),
-            Provider::Anthropic => anthropic::push(state, chunk),
-            Provider::Gemini => gemini::push(state, chunk),
-            Provider::Mcp => mcp::push(state, chunk),
-        }
-        .map_err(|error| error.in_chunk(self.chunks));
+        let done =
+            (spec(self.provider).push)(state, chunk).map_err(|error| error.in_chunk(self.chunks));
         for warning in &mut self.state.warnings[warned..] {
             tracing::warn!(chunk = self.chunks, %warning, "an odd value in a stream, kept");
             *warning = warning.clone().in_chunk(self.chunks);
@@ -377,13 +230,11 @@ impl Assembler {
                 self.state.choice
             );
         }
-        let content = match self.provider {
-            _ if !content => Vec::new(),
-            Provider::OpenAiResponses => responses::content(&self.state),
-            Provider::Anthropic => anthropic::content(&self.state),
-            Provider::Gemini => gemini::content(&self.state),
-            Provider::OpenAiChat => openai::content(&self.state),
-            Provider::Mcp => Vec::new(),
+        let spec = spec(self.provider);
+        let content = if content {
+            (spec.content)(&self.state)
+        } else {
+            Vec::new()
         };
         let State {
             slots: mut_slots,
@@ -404,16 +255,11 @@ impl Assembler {
             .into_iter()
             .map(|slot| {
                 let mut call = slot.into_call();
-                super::map_back(&self.stand_ins, &mut call);
+                map_back(&self.stand_ins, &mut call);
                 call
             })
             .collect();
-        match self.provider {
-            Provider::OpenAiResponses => responses::pair_outputs(&mut calls, outputs),
-            Provider::Anthropic => anthropic::pair_results(&mut calls, outputs),
-            Provider::Gemini => gemini::pair_results(&mut calls, outputs),
-            Provider::OpenAiChat | Provider::Mcp => {}
-        }
+        (spec.pair)(&mut calls, outputs);
         let mut turn = Turn::of(self.provider);
         turn.calls = calls;
         turn.text = text;
@@ -421,20 +267,6 @@ impl Assembler {
         turn.warnings = warnings;
         turn.content = content.into();
         turn
-    }
-}
-
-/// Arguments text read leniently as the object it holds (unclosed strings, objects and arrays
-/// closed; a member cut off in its key dropped); empty when it holds none. Without the lenient
-/// parser (feature `lenient` off), only text that is already a whole JSON object is read.
-pub(super) fn lenient_object(text: &str) -> Map<String, Value> {
-    #[cfg(feature = "lenient")]
-    let read = parse_lenient(text, &JsonLimits::default()).map(|repaired| repaired.value);
-    #[cfg(not(feature = "lenient"))]
-    let read = serde_json::from_str::<Value>(text);
-    match read {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
     }
 }
 

@@ -59,6 +59,7 @@ use crate::call::{Arguments, ToolCall};
 use crate::caller::Caller;
 use crate::content::{Content, ContentPart};
 use crate::forms::{Form, Provider};
+use crate::providers::spec;
 use crate::result::{ResultDetail, ToolResult};
 use crate::tool::ErasedTool;
 use crate::toolbox::BatchOptions;
@@ -361,14 +362,5 @@ fn output(content: Content) -> ToolOutput {
 
 /// The parameters schema in a provider's entry for a tool.
 fn parameters(provider: Provider, entry: &Value) -> Option<Value> {
-    let at = match provider {
-        Provider::OpenAiChat => entry.get("function")?.get("parameters"),
-        Provider::OpenAiResponses => entry.get("parameters"),
-        Provider::Anthropic => entry.get("input_schema"),
-        Provider::Gemini => entry
-            .get("parameters")
-            .or_else(|| entry.get("parametersJsonSchema")),
-        Provider::Mcp => entry.get("inputSchema"),
-    };
-    at.cloned()
+    (spec(provider).entry_parameters)(entry).cloned()
 }

@@ -7,11 +7,12 @@ use serde_json::Value;
 
 use crate::call::ToolCall;
 use crate::output::Interrupt;
-use crate::provider::{
-    Assembler, Provider, Turn, WireError, anthropic, gemini, map_back, mcp, openai, responses,
-};
+use crate::provider::{Assembler, Provider, Turn, WireError};
+use crate::providers::spec;
 use crate::result::ToolResult;
 use crate::toolbox::Toolbox;
+use crate::wire::map_back;
+use crate::wire::spec::Encode;
 use toolwright_json::echo;
 
 /// Reading and writing a provider's wire format for the tools of this toolbox.
@@ -97,7 +98,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 ),
             ));
         }
-        if call.kind == crate::call::CallKind::Builtin && provider != Provider::OpenAiResponses {
+        let spec = spec(provider);
+        if call.kind == crate::call::CallKind::Builtin && !spec.builtins {
             return Err(refuse(
                 call,
                 format_args!(
@@ -105,17 +107,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 ),
             ));
         }
-        // Gemini and MCP take a result without an id, and so does a legacy OpenAI Chat
-        // `function_call` (its result names the function); the others pair results by the id
-        // they sent, and one made up on intake would pass for theirs.
-        let legacy = provider == Provider::OpenAiChat && openai::is_legacy(call);
-        if call.id_generated
-            && !legacy
-            && matches!(
-                provider,
-                Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Anthropic
-            )
-        {
+        // A provider that pairs results by the id it sent would take one made up on intake
+        // for its own.
+        if call.id_generated && (spec.pairs_by_id)(call) {
             return Err(WireError::new(
                 "",
                 format!(
@@ -133,16 +127,13 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ));
         }
         let wire_name = provider.wire_name(&call.name);
-        Ok(match provider {
-            Provider::OpenAiChat => openai::encode(call, &wire_name, result),
-            Provider::OpenAiResponses => responses::encode(call, result)?,
-            Provider::Anthropic => anthropic::encode(call, result),
-            Provider::Gemini => gemini::encode(call, &wire_name, result),
-            Provider::Mcp => mcp::encode(
-                result,
-                self.get(&call.name)
-                    .and_then(|tool| tool.definition().output_schema()),
-            ),
+        (spec.encode)(&Encode {
+            call,
+            wire_name: &wire_name,
+            result,
+            output_schema: self
+                .get(&call.name)
+                .and_then(|tool| tool.definition().output_schema()),
         })
     }
 
@@ -255,11 +246,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 ),
             ));
         }
-        Ok(match provider {
-            Provider::Anthropic => serde_json::json!({"role": "user", "content": items}),
-            Provider::Gemini => serde_json::json!({"role": "user", "parts": items}),
-            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Mcp => Value::Array(items),
-        })
+        Ok((spec(provider).results)(items))
     }
 }
 

@@ -5,11 +5,12 @@ use serde_json::Map;
 
 use crate::definition::ToolDefinition;
 use crate::forms::Provider;
-use crate::provider::request::{
-    AllowedMode, RequestError, RequestFields, Resolved, ToolChoice, ToolRequest, wire_name,
-    write_choice,
-};
+use crate::providers::spec;
 use crate::toolbox::Toolbox;
+use crate::wire::request::{
+    AllowedMode, RequestError, RequestFields, Resolved, ToolChoice, ToolRequest,
+};
+use crate::wire::spec::Choice;
 use toolwright_schema::names::close_matches;
 
 impl<C: ?Sized + Sync + 'static> Toolbox<C> {
@@ -77,14 +78,12 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     ) -> Result<RequestFields, RequestError> {
         let request = request.into();
         let choice = self.resolve(&request.choice)?;
-        if provider == Provider::Mcp {
-            return Err(RequestError::Unsupported {
-                provider,
-                what: "a tool choice: MCP clients call the listed tools as they like",
-            });
-        }
+        let spec = spec(provider);
+        let write_choice = spec
+            .choice
+            .map_err(|what| RequestError::Unsupported { provider, what })?;
         let calls_possible = !matches!(choice, Resolved::None);
-        if provider == Provider::Gemini && calls_possible && request.parallel == Some(false) {
+        if !spec.parallel_switch && calls_possible && request.parallel == Some(false) {
             return Err(RequestError::Unsupported {
                 provider,
                 what: "one call at a time (it has no switch for parallel calls); leave \
@@ -101,13 +100,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             });
         }
         let list = self.tools_for(provider).map_err(RequestError::Lint)?;
-        let wire: Vec<&str> = list.entries().iter().map(|e| wire_name(e)).collect();
+        let wire: Vec<&str> = list
+            .entries()
+            .iter()
+            .map(|entry| (spec.entry_name)(entry))
+            .collect();
 
         // An allowed subset the provider cannot say, or was asked not to: only those tools.
         let (choice, narrowed) = match choice {
-            Resolved::Allowed(indexes, mode)
-                if request.narrow || provider == Provider::Anthropic =>
-            {
+            Resolved::Allowed(indexes, mode) if request.narrow || !spec.allowed_subset => {
                 let simple = match mode {
                     AllowedMode::Auto => Resolved::Auto,
                     AllowedMode::Required => Resolved::Required,
@@ -122,7 +123,14 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         };
         fields.insert("tools".into(), tools);
         let parallel = request.parallel.filter(|_| calls_possible);
-        write_choice(provider, &choice, &wire, parallel, &mut fields);
+        write_choice(
+            &Choice {
+                resolved: &choice,
+                wire: &wire,
+                parallel,
+            },
+            &mut fields,
+        );
         Ok(RequestFields {
             fields,
             narrowed: narrowed.is_some(),

@@ -3,15 +3,16 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{
-    At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
-    pick_choice, refuse_error, req_str, require,
-};
-use super::stream::{Buf, State};
-use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, CallStatus, ToolCall};
 use crate::content::ContentPart;
 use crate::result::ToolResult;
+use crate::wire::assembly::{Buf, State};
+use crate::wire::read::{
+    At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
+    pick_choice, refuse_error, req_str, require,
+};
+use crate::wire::turn::Turn;
+use crate::wire::{WireError, copy_options};
 use toolwright_json::value as json;
 
 /// The metadata key that marks a call read from a legacy `function_call` (Chat Completions
@@ -23,7 +24,7 @@ pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, Wir
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     require(root, "choices", "a chat completion")?;
-    let mut turn = Turn::of(super::Provider::OpenAiChat);
+    let mut turn = Turn::of(crate::forms::Provider::OpenAiChat);
     let Some((choice, position)) = pick_choice(root, "choices", choice)? else {
         return Ok(turn);
     };
@@ -136,7 +137,7 @@ fn replay_message(message: &Object) -> Value {
 /// The assistant message of a stream, as [`replay_message`] writes a whole one: the text, and
 /// the calls of the choice read as assembled (under the names the model wrote).
 pub(super) fn content(state: &State) -> Vec<Value> {
-    let mut slots: Vec<&super::stream::Slot> = state.slots.iter().collect();
+    let mut slots: Vec<&crate::wire::assembly::Slot> = state.slots.iter().collect();
     slots.sort_by_key(|slot| slot.key);
     let mut out = Map::new();
     out.insert("role".into(), Value::from("assistant"));
@@ -216,7 +217,7 @@ pub(crate) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> V
                     "[an image ({mime_type}) was left out: tool messages carry text only]"
                 ));
             }
-            other => content.push_str(&super::fallback("openai", &call.call_id, other)),
+            other => content.push_str(&crate::wire::fallback("openai", &call.call_id, other)),
         }
     }
     let mut message = if is_legacy(call) {

@@ -5,12 +5,12 @@ use serde_json::Value;
 
 use super::{Item, call_from_item, classify, provider_call, stop_reason, unknown_item};
 use crate::call::{Arguments, CallStatus, ToolCall};
-use crate::provider::WireError;
-use crate::provider::read::{
+use crate::wire::WireError;
+use crate::wire::assembly::{Buf, State};
+use crate::wire::read::{
     At, Object, ROOT, loose_str, loose_text, object, opt_index, opt_object, opt_str, req_str,
     require,
 };
-use crate::provider::stream::{Buf, State};
 use toolwright_json::value as json;
 
 /// One stream event.

@@ -1,20 +1,19 @@
 //! Gemini: `functionCall` parts in, `functionResponse` parts out, and stream chunks assembled:
 //! whole calls, and calls whose arguments stream as `partialArgs` set by JSON path.
 
-mod path;
-
-use self::path::apply_fragment;
+use super::path::apply_fragment;
 use serde_json::{Map, Value, json};
 
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::ContentPart;
-use crate::provider::read::{
+use crate::result::ToolResult;
+use crate::wire::assembly::{Buf, State};
+use crate::wire::read::{
     At, Object, ROOT, flag, loose_flag, loose_str, loose_text, object, opt_array, opt_index,
     opt_object, opt_str, pick_choice, refuse_error, req_str,
 };
-use crate::provider::stream::{Buf, State};
-use crate::provider::{Turn, WireError, copy_options};
-use crate::result::ToolResult;
+use crate::wire::turn::Turn;
+use crate::wire::{WireError, copy_options};
 use toolwright_json::value as json;
 
 /// The id of a call Gemini sent without one: the same for the same response and position, so
@@ -223,7 +222,7 @@ pub(super) fn read_response(response: &Value, choice: usize) -> Result<Turn, Wir
     let mut warnings = Vec::new();
     let response_id = loose_str(root, "responseId", &ROOT, &mut warnings);
     let response_id = response_id.as_deref();
-    let mut turn = Turn::of(crate::provider::Provider::Gemini);
+    let mut turn = Turn::of(crate::forms::Provider::Gemini);
     let Some((candidate, position)) = pick_choice(root, "candidates", choice)? else {
         if root.contains_key("candidates") || root.contains_key("promptFeedback") {
             turn.warnings = warnings;
@@ -370,7 +369,7 @@ pub(crate) fn encode(call: &ToolCall, wire_name: &str, result: &ToolResult) -> V
             ContentPart::Text { .. } => None,
             // In `response`'s text, as `Content::text` writes them.
             other => {
-                super::fallback("gemini", &call.call_id, other);
+                crate::wire::fallback("gemini", &call.call_id, other);
                 None
             }
         })

@@ -2,12 +2,13 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{ROOT, kind, object, opt_object, req_str};
-use super::stream::{Buf, State};
-use super::{Turn, WireError, copy_options};
 use crate::call::{Arguments, ToolCall};
 use crate::content::{ContentPart, ResourceBody, ResourceContents};
 use crate::result::ToolResult;
+use crate::wire::assembly::{Buf, State};
+use crate::wire::read::{ROOT, kind, object, opt_object, req_str};
+use crate::wire::turn::Turn;
+use crate::wire::{WireError, copy_options};
 use toolwright_json::value as json;
 
 /// The call in a `tools/call` request (JSON-RPC, or just its `params`); its id is the request's

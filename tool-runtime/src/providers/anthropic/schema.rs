@@ -8,10 +8,9 @@
 
 use serde_json::{Map, Value};
 
-use super::Provider;
-use super::lint::{Rule, Severity};
-use super::openai::{close_object, drop_format, structural, typed_schema, untyped};
-use super::walk::{Pass, into_description, is_recursive, is_typed, one_of_to_any_of};
+use crate::forms::lint::{Rule, Severity};
+use crate::forms::rules::{close_object, drop_format, structural, typed_schema, untyped};
+use crate::forms::walk::{Pass, into_description, is_recursive, is_typed, one_of_to_any_of};
 
 const STRICT_FORMATS: &[&str] = &[
     "date-time",
@@ -59,9 +58,6 @@ const DROPPED: &[&str] = &[
 
 /// Property keys Anthropic refuses.
 pub(crate) fn property_names(pass: &mut Pass<'_>, map: &Map<String, Value>) {
-    if pass.form.provider() != Provider::Anthropic {
-        return;
-    }
     let Some(Value::Object(properties)) = map.get("properties") else {
         return;
     };

@@ -3,15 +3,16 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{
-    At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
-    refuse_error, req_str, require,
-};
-use super::stream::{Buf, State};
-use super::{Turn, WireError, copy_options, text_only};
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::{ContentPart, ResourceBody, ResourceContents};
 use crate::result::ToolResult;
+use crate::wire::assembly::{Buf, State};
+use crate::wire::read::{
+    At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
+    refuse_error, req_str, require,
+};
+use crate::wire::turn::Turn;
+use crate::wire::{WireError, copy_options, text_only};
 use toolwright_json::value as json;
 
 /// The kind of call a block type is, if it is one.
@@ -89,7 +90,7 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     require(root, "content", "a Messages response")?;
-    let mut turn = Turn::of(super::Provider::Anthropic);
+    let mut turn = Turn::of(crate::forms::Provider::Anthropic);
     turn.stop_reason = loose_str(root, "stop_reason", &ROOT, &mut turn.warnings);
     let mut results = Vec::new();
     for (at, value) in opt_array(root, "content", &ROOT)?.iter().enumerate() {
@@ -147,7 +148,7 @@ pub(super) fn content(state: &State) -> Vec<Value> {
                 Buf::Start(text, input) if text.is_empty() => json::clone_value(input),
                 // Read leniently when the stream broke off.
                 Buf::Text(text) | Buf::Start(text, _) => {
-                    Value::Object(super::stream::lenient_object(text))
+                    Value::Object(crate::wire::assembly::lenient_object(text))
                 }
                 Buf::Json(value) => json::clone_value(value),
             };
@@ -198,7 +199,7 @@ pub(crate) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
                     ContentPart::Resource { resource } => Some(resource_block(call, resource)),
                     other => Some(json!({
                         "type": "text",
-                        "text": super::fallback("anthropic", &call.call_id, other),
+                        "text": crate::wire::fallback("anthropic", &call.call_id, other),
                     })),
                 })
                 .collect();
@@ -241,7 +242,7 @@ fn resource_block(call: &ToolCall, resource: &ResourceContents) -> Value {
         }
         ResourceBody::Blob(_) => json!({
             "type": "text",
-            "text": super::fallback(
+            "text": crate::wire::fallback(
                 "anthropic",
                 &call.call_id,
                 &ContentPart::Resource { resource: Box::new(resource.clone()) },

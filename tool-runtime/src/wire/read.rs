@@ -4,12 +4,12 @@ use serde_json::{Map, Value};
 
 use super::WireError;
 
-pub(super) type Object = Map<String, Value>;
+pub(crate) type Object = Map<String, Value>;
 
 /// Where a value is in a payload: a chain of steps on the stack, written out as a JSON pointer
 /// only when an error needs it (building a path per chunk would cost more than the chunk).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct At<'a> {
+pub(crate) struct At<'a> {
     parent: Option<&'a At<'a>>,
     step: Step<'a>,
 }
@@ -22,14 +22,14 @@ enum Step<'a> {
 }
 
 /// The whole payload or chunk.
-pub(super) const ROOT: At<'static> = At {
+pub(crate) const ROOT: At<'static> = At {
     parent: None,
     step: Step::Root,
 };
 
 impl<'a> At<'a> {
     /// The member `key` of the value here.
-    pub(super) fn key(&'a self, key: &'a str) -> At<'a> {
+    pub(crate) fn key(&'a self, key: &'a str) -> At<'a> {
         At {
             parent: Some(self),
             step: Step::Key(key),
@@ -37,7 +37,7 @@ impl<'a> At<'a> {
     }
 
     /// The element `index` of the array here.
-    pub(super) fn index(&'a self, index: usize) -> At<'a> {
+    pub(crate) fn index(&'a self, index: usize) -> At<'a> {
         At {
             parent: Some(self),
             step: Step::Index(index),
@@ -45,7 +45,7 @@ impl<'a> At<'a> {
     }
 
     /// The JSON pointer of this place.
-    pub(super) fn pointer(&self) -> String {
+    pub(crate) fn pointer(&self) -> String {
         let mut steps = Vec::new();
         let mut at = Some(self);
         while let Some(here) = at {
@@ -79,7 +79,7 @@ impl From<&At<'_>> for String {
     }
 }
 
-pub(super) use crate::args::kind_of as kind;
+pub(crate) use crate::error::kind_of as kind;
 
 fn expected(at: &At, what: &str, found: &Value) -> WireError {
     WireError::new(
@@ -89,7 +89,7 @@ fn expected(at: &At, what: &str, found: &Value) -> WireError {
 }
 
 /// The value as an object.
-pub(super) fn object<'a>(value: &'a Value, path: &At) -> Result<&'a Object, WireError> {
+pub(crate) fn object<'a>(value: &'a Value, path: &At) -> Result<&'a Object, WireError> {
     value
         .as_object()
         .ok_or_else(|| expected(path, "an object", value))
@@ -113,7 +113,7 @@ fn typed<'a, T>(
 }
 
 /// A string member, `None` when absent or `null`.
-pub(super) fn opt_str<'a>(
+pub(crate) fn opt_str<'a>(
     map: &'a Object,
     key: &str,
     path: &At,
@@ -122,13 +122,13 @@ pub(super) fn opt_str<'a>(
 }
 
 /// A string member that must be there.
-pub(super) fn req_str<'a>(map: &'a Object, key: &str, path: &At) -> Result<&'a str, WireError> {
+pub(crate) fn req_str<'a>(map: &'a Object, key: &str, path: &At) -> Result<&'a str, WireError> {
     opt_str(map, key, path)?
         .ok_or_else(|| WireError::new(path.key(key).pointer(), format!("`{key}` is missing")))
 }
 
 /// An array member, empty when absent or `null`.
-pub(super) fn opt_array<'a>(
+pub(crate) fn opt_array<'a>(
     map: &'a Object,
     key: &str,
     path: &At,
@@ -140,7 +140,7 @@ pub(super) fn opt_array<'a>(
 }
 
 /// An object member, `None` when absent or `null`.
-pub(super) fn opt_object<'a>(
+pub(crate) fn opt_object<'a>(
     map: &'a Object,
     key: &str,
     path: &At,
@@ -149,14 +149,14 @@ pub(super) fn opt_object<'a>(
 }
 
 /// A non-negative integer member, `None` when absent or `null`.
-pub(super) fn opt_index(map: &Object, key: &str, path: &At) -> Result<Option<usize>, WireError> {
+pub(crate) fn opt_index(map: &Object, key: &str, path: &At) -> Result<Option<usize>, WireError> {
     typed(map, key, path, "a non-negative integer", |v| {
         v.as_u64().and_then(|n| usize::try_from(n).ok())
     })
 }
 
 /// A boolean member, `false` when absent or `null`.
-pub(super) fn flag(map: &Object, key: &str, path: &At) -> Result<bool, WireError> {
+pub(crate) fn flag(map: &Object, key: &str, path: &At) -> Result<bool, WireError> {
     Ok(typed(map, key, path, "a boolean", Value::as_bool)?.unwrap_or(false))
 }
 
@@ -164,7 +164,7 @@ pub(super) fn flag(map: &Object, key: &str, path: &At) -> Result<bool, WireError
 /// it is a string. Anything else never costs the calls beside it: it is kept as it came (its
 /// JSON text) and reported in `warnings` (Vertex AI sends `finishReason` as a number when a client
 /// asks for enums as integers).
-pub(super) fn loose_str(
+pub(crate) fn loose_str(
     map: &Object,
     key: &str,
     path: &At,
@@ -190,7 +190,7 @@ pub(super) fn loose_str(
 
 /// A boolean member toolwright does not need to find the calls (Gemini's `thought`): `false`
 /// when absent; a value of another type is reported in `warnings` and read as `false`.
-pub(super) fn loose_flag(
+pub(crate) fn loose_flag(
     map: &Object,
     key: &str,
     path: &At,
@@ -212,7 +212,7 @@ pub(super) fn loose_flag(
 /// Text the model wrote, appended to `out`: a string, or an array of parts whose `text` members
 /// are taken (Mistral streams `delta.content` as parts; parts of other kinds, thinking or
 /// images, are not text). Anything else is reported in `warnings`, never an error.
-pub(super) fn loose_text(
+pub(crate) fn loose_text(
     value: Option<&Value>,
     path: &At,
     out: &mut String,
@@ -265,7 +265,7 @@ pub(super) fn loose_text(
 
 /// A body or chunk that is an error report (`{"error": {"message": ..}}`, or Anthropic's
 /// `{"type": "error", ..}`), as an error.
-pub(super) fn refuse_error(root: &Object) -> Result<(), WireError> {
+pub(crate) fn refuse_error(root: &Object) -> Result<(), WireError> {
     let error = match root.get("error") {
         Some(Value::Null) | None if root.get("type").and_then(Value::as_str) != Some("error") => {
             return Ok(());
@@ -283,7 +283,7 @@ pub(super) fn refuse_error(root: &Object) -> Result<(), WireError> {
 }
 
 /// Refuses a body or chunk without the member every one of its kind has.
-pub(super) fn require(root: &Object, key: &str, what: &str) -> Result<(), WireError> {
+pub(crate) fn require(root: &Object, key: &str, what: &str) -> Result<(), WireError> {
     if root.contains_key(key) {
         Ok(())
     } else {
@@ -297,7 +297,7 @@ pub(super) fn require(root: &Object, key: &str, what: &str) -> Result<(), WireEr
 /// The entry of `root[key]` (OpenAI Chat `choices`, Gemini `candidates`) that is answer
 /// `choice`: the one whose `index` says so, or, without an `index`, the one at that position.
 /// `None` when the array is empty; an error when it holds other answers only.
-pub(super) fn pick_choice<'a>(
+pub(crate) fn pick_choice<'a>(
     root: &'a Object,
     key: &str,
     choice: usize,

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::{Pass, one_of_to_any_of, prune_defs, resolve};
+use crate::forms::walk::{Pass, one_of_to_any_of, prune_defs, resolve};
 
 /// Enums of at most this many values are inlined.
 const SMALL_ENUM: usize = 32;

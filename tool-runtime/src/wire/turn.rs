@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
-use super::{Provider, WireError};
+use super::WireError;
 use crate::call::ToolCall;
+use crate::forms::Provider;
 use toolwright_json::value as json;
 
 /// What a model's response held: its tool calls, in order, and its text.
@@ -28,7 +29,7 @@ pub struct Turn {
     /// as assembled): what [`assistant_message`](Self::assistant_message) sends back.
     pub content: Blocks,
     /// Whose answer this is (`None` for a turn made by hand).
-    pub(super) provider: Option<Provider>,
+    pub(crate) provider: Option<Provider>,
 }
 
 impl Turn {
@@ -136,4 +137,12 @@ impl Drop for Blocks {
             json::dispose(block);
         }
     }
+}
+
+/// Why a turn that is not a model's answer has no assistant turn to send back.
+pub(crate) fn not_an_answer() -> WireError {
+    WireError::new(
+        "",
+        "this turn is not a model's answer (an MCP request, or made by hand): there is no assistant turn to send back",
+    )
 }

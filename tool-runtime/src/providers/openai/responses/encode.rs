@@ -5,8 +5,8 @@ use serde_json::{Map, Value, json};
 
 use crate::call::{CallKind, ToolCall};
 use crate::content::ContentPart;
-use crate::provider::{WireError, copy_options, data_url, fallback, text_only};
 use crate::result::ToolResult;
+use crate::wire::{WireError, copy_options, data_url, fallback, text_only};
 use toolwright_json::value as json;
 
 /// A `function_call_output` item (a string, or input parts when there are images; the call's

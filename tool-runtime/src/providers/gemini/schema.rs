@@ -12,9 +12,9 @@ use schemars::Schema;
 use schemars::transform::{ReplaceBoolSchemas, ReplaceConstValue, SetSingleExample, Transform};
 use serde_json::{Map, Value, json};
 
-use super::lint::{Rule, Severity};
-use super::openai::{drop_format, structural, unknown_keywords};
-use super::walk::{
+use crate::forms::lint::{Rule, Severity};
+use crate::forms::rules::{drop_format, structural, unknown_keywords};
+use crate::forms::walk::{
     Pass, append_description, describe, into_description, is_typed, one_of_to_any_of, resolve,
 };
 

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::forms::{LintReport, Provider};
 use toolwright_json::echo;
@@ -281,6 +281,7 @@ fn did_you_mean(suggestions: &[String]) -> String {
 }
 
 /// A choice checked against the toolbox, allowed names as indexes into the definitions.
+#[derive(Debug)]
 pub(crate) enum Resolved {
     Auto,
     None,
@@ -289,111 +290,7 @@ pub(crate) enum Resolved {
     Allowed(Vec<usize>, AllowedMode),
 }
 
-/// The request side of a provider's wire format.
-/// Writes the choice, and parallel calls where set, in the words of `provider`; `wire`
-/// is each tool's name as sent.
-pub(crate) fn write_choice(
-    provider: Provider,
-    choice: &Resolved,
-    wire: &[&str],
-    parallel: Option<bool>,
-    fields: &mut Map<String, Value>,
-) {
-    let names = |indexes: &[usize]| -> Vec<&str> { indexes.iter().map(|&i| wire[i]).collect() };
-    match provider {
-        Provider::OpenAiChat => {
-            let choice = match choice {
-                Resolved::Auto => json!("auto"),
-                Resolved::None => json!("none"),
-                Resolved::Required => json!("required"),
-                Resolved::Tool(at) => json!({"type": "function", "function": {"name": wire[*at]}}),
-                Resolved::Allowed(indexes, mode) => json!({
-                    "type": "allowed_tools",
-                    "allowed_tools": {
-                        "mode": mode_word(*mode),
-                        "tools": names(indexes)
-                            .into_iter()
-                            .map(|name| json!({"type": "function", "function": {"name": name}}))
-                            .collect::<Vec<_>>(),
-                    },
-                }),
-            };
-            fields.insert("tool_choice".into(), choice);
-            if let Some(on) = parallel {
-                fields.insert("parallel_tool_calls".into(), Value::Bool(on));
-            }
-        }
-        Provider::OpenAiResponses => {
-            let choice = match choice {
-                Resolved::Auto => json!("auto"),
-                Resolved::None => json!("none"),
-                Resolved::Required => json!("required"),
-                Resolved::Tool(at) => json!({"type": "function", "name": wire[*at]}),
-                Resolved::Allowed(indexes, mode) => json!({
-                    "type": "allowed_tools",
-                    "mode": mode_word(*mode),
-                    "tools": names(indexes)
-                        .into_iter()
-                        .map(|name| json!({"type": "function", "name": name}))
-                        .collect::<Vec<_>>(),
-                }),
-            };
-            fields.insert("tool_choice".into(), choice);
-            if let Some(on) = parallel {
-                fields.insert("parallel_tool_calls".into(), Value::Bool(on));
-            }
-        }
-        Provider::Anthropic => {
-            // An allowed subset does not get here: Anthropic has no form for one, so the list
-            // was narrowed to it.
-            let mut choice = match choice {
-                Resolved::Auto | Resolved::Allowed(_, AllowedMode::Auto) => json!({"type": "auto"}),
-                Resolved::None => json!({"type": "none"}),
-                Resolved::Required | Resolved::Allowed(_, AllowedMode::Required) => {
-                    json!({"type": "any"})
-                }
-                Resolved::Tool(at) => json!({"type": "tool", "name": wire[*at]}),
-            };
-            if let Some(on) = parallel {
-                choice["disable_parallel_tool_use"] = Value::Bool(!on);
-            }
-            fields.insert("tool_choice".into(), choice);
-        }
-        Provider::Gemini => {
-            let config = match choice {
-                Resolved::Auto => json!({"mode": "AUTO"}),
-                Resolved::None => json!({"mode": "NONE"}),
-                Resolved::Required => json!({"mode": "ANY"}),
-                Resolved::Tool(at) => json!({"mode": "ANY", "allowedFunctionNames": [wire[*at]]}),
-                Resolved::Allowed(indexes, mode) => json!({
-                    "mode": match mode {
-                        AllowedMode::Auto => "VALIDATED",
-                        AllowedMode::Required => "ANY",
-                    },
-                    "allowedFunctionNames": names(indexes),
-                }),
-            };
-            fields.insert(
-                "toolConfig".into(),
-                json!({"functionCallingConfig": config}),
-            );
-        }
-        // Refused before anything is written.
-        Provider::Mcp => {}
-    }
-}
-
-/// The name a tool entry sends (Chat nests it under `function`).
-pub(crate) fn wire_name(entry: &Value) -> &str {
-    entry
-        .get("function")
-        .unwrap_or(entry)
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-}
-
-fn mode_word(mode: AllowedMode) -> &'static str {
+pub(crate) fn mode_word(mode: AllowedMode) -> &'static str {
     match mode {
         AllowedMode::Auto => "auto",
         AllowedMode::Required => "required",

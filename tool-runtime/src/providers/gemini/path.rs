@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::provider::WireError;
-use crate::provider::read::{At, flag, kind, object, req_str};
-use crate::provider::stream::{Buf, State};
+use crate::wire::WireError;
+use crate::wire::assembly::{Buf, State};
+use crate::wire::read::{At, flag, kind, object, req_str};
 use toolwright_json::echo;
 use toolwright_json::value as json;
 

@@ -9,12 +9,13 @@ pub(super) use self::stream::push;
 use serde_json::{Map, Value};
 
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
-use crate::provider::read::{
+use crate::wire::WireError;
+use crate::wire::assembly::{Buf, State};
+use crate::wire::read::{
     At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_str, refuse_error, req_str,
     require,
 };
-use crate::provider::stream::{Buf, State};
-use crate::provider::{Turn, WireError};
+use crate::wire::turn::Turn;
 use toolwright_json::value as json;
 
 /// What an output item is to the application. The list is the openai Python SDK's
@@ -241,7 +242,7 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_error(root)?;
     require(root, "output", "a Responses API response")?;
-    let mut turn = Turn::of(crate::provider::Provider::OpenAiResponses);
+    let mut turn = Turn::of(crate::forms::Provider::OpenAiResponses);
     turn.stop_reason = stop_reason(root, &ROOT, &mut turn.warnings);
     let mut outputs = Vec::new();
     let output_at = ROOT.key("output");

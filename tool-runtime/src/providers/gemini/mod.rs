@@ -1,0 +1,98 @@
+//! Gemini: `functionDeclarations` (`parameters` in the OpenAPI subset, or
+//! `parametersJsonSchema`), `functionCall` parts, results as `functionResponse` parts.
+
+mod path;
+mod read;
+mod schema;
+
+use serde_json::{Map, Value, json};
+
+use crate::forms::lint::LintReport;
+use crate::forms::plain;
+use crate::forms::walk::Pass;
+use crate::wire::request::{AllowedMode, Resolved};
+use crate::wire::spec::{Choice, Entry, ListShape, NameRule, Spec};
+use crate::wire::values;
+
+/// Gemini.
+pub(crate) static SPEC: Spec = Spec {
+    names: NameRule {
+        max: 128,
+        extra: "_.:-",
+        letter_first: true,
+        pattern: "[A-Za-z_][A-Za-z0-9_.:-]{0,127}",
+    },
+    schema: form,
+    takes_written: false,
+    entry,
+    list: ListShape::Grouped("functionDeclarations"),
+    entry_name: |entry| {
+        entry
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    },
+    entry_parameters: |entry| {
+        entry
+            .get("parameters")
+            .or_else(|| entry.get("parametersJsonSchema"))
+    },
+    choice: Ok(choice),
+    // No switch for parallel calls: a request that asks for one at a time is refused.
+    parallel_switch: false,
+    allowed_subset: true,
+    choices: true,
+    read: read::read_response,
+    push: read::push,
+    content: read::content,
+    pair: read::pair_results,
+    // The parts as sent.
+    replay: |turn| Ok(json!({"role": "model", "parts": values(&turn.content)})),
+    builtins: false,
+    pairs_by_id: |_| false,
+    encode: |r| Ok(read::encode(r.call, r.wire_name, r.result)),
+    results: |parts| json!({"role": "user", "parts": parts}),
+};
+
+/// The form of a schema: the OpenAPI subset of `parameters`, or JSON Schema as it is for
+/// `parametersJsonSchema` (`oneOf` as `anyOf`).
+fn form(pass: &mut Pass<'_>, schema: &mut Value) {
+    if pass.form.is_gemini_json_schema() {
+        plain(pass, schema, |_, _| {});
+    } else {
+        schema::parameters(pass, schema);
+    }
+}
+
+fn entry(entry: Entry<'_>, _: &mut LintReport) -> Value {
+    let field = if entry.form.is_gemini_json_schema() {
+        "parametersJsonSchema"
+    } else {
+        "parameters"
+    };
+    json!({
+        "name": entry.name,
+        "description": entry.description,
+        field: entry.parameters,
+    })
+}
+
+fn choice(choice: &Choice<'_>, fields: &mut Map<String, Value>) {
+    let config = match choice.resolved {
+        Resolved::Auto => json!({"mode": "AUTO"}),
+        Resolved::None => json!({"mode": "NONE"}),
+        Resolved::Required => json!({"mode": "ANY"}),
+        Resolved::Tool(at) => json!({"mode": "ANY", "allowedFunctionNames": [choice.wire[*at]]}),
+        Resolved::Allowed(indexes, mode) => json!({
+            "mode": match mode {
+                AllowedMode::Auto => "VALIDATED",
+                AllowedMode::Required => "ANY",
+            },
+            "allowedFunctionNames": choice.names(indexes),
+        }),
+    };
+    fields.insert(
+        "toolConfig".into(),
+        json!({"functionCallingConfig": config}),
+    );
+}
