@@ -119,11 +119,13 @@ fn ident_at(text: &str) -> &str {
     &text[..end]
 }
 
-/// The names a module's text reaches at the crate root (each with its line): `crate::m::..`, the
-/// first name of each item of `use crate::{m::.., n, ..}` (which may span lines), and the same
-/// through `super::` where it climbs to the root: `depth` is how deep the file's module sits
-/// (`a.rs` and `a/mod.rs` 1, `a/b.rs` 2, ...).
-fn crate_names(text: &str, depth: usize) -> Vec<(usize, String)> {
+/// The paths a module's text names through the crate (each with the line it starts on), as
+/// module paths from the root: `crate::a::b::C` gives `[a, b, C]`; `use crate::{a::b, c::{d,
+/// e}}` gives `[a, b]`, `[c, d]` and `[c, e]` (a `use` may span lines); a `super::` path is
+/// resolved from `module`, the file's own module path (`a.rs` and `a/mod.rs` are `[a]`, `a/b.rs`
+/// `[a, b]`), and left out while it stays inside the file (an inline `mod x { .. }` it climbs
+/// out of).
+fn named_paths(text: &str, module: &[String]) -> Vec<(usize, Vec<String>)> {
     let lines: Vec<(usize, String)> = code_lines(text).collect();
     let joined: String = lines.iter().map(|(_, code)| format!("{code}\n")).collect();
     // Byte offset -> line number.
@@ -140,16 +142,15 @@ fn crate_names(text: &str, depth: usize) -> Vec<(usize, String)> {
             .find(|(start, _)| *start <= at)
             .map_or(0, |(_, number)| *number)
     };
-    let mut names = Vec::new();
-    // Where a path from the root starts, and where its first name does.
-    let mut roots: Vec<(usize, usize)> = Vec::new();
+    // Where each path's first name starts, and the module path it is read from.
+    let mut roots: Vec<(usize, usize, Vec<String>)> = Vec::new();
     for (at, _) in joined.match_indices("crate::") {
         // `$crate::` (a macro's path) is the same crate.
         let before = joined[..at].chars().next_back();
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue;
         }
-        roots.push((at, at + "crate::".len()));
+        roots.push((at, at + "crate::".len(), Vec::new()));
     }
     for (at, _) in joined.match_indices("super::") {
         let before = joined[..at].chars().next_back();
@@ -157,52 +158,178 @@ fn crate_names(text: &str, depth: usize) -> Vec<(usize, String)> {
             continue;
         }
         let mut end = at;
-        let mut climbs = 0;
+        let mut climbs = 0usize;
         while joined[end..].starts_with("super::") {
             end += "super::".len();
             climbs += 1;
         }
-        // Inline `mod x { .. }` blocks open around this place are levels too.
-        if depth > 0 && climbs >= depth + inline_depth(&joined[..at]) {
-            roots.push((at, end));
+        // Inline `mod x { .. }` blocks open around this place are levels of the file first.
+        let Some(out) = climbs.checked_sub(inline_depth(&joined[..at])) else {
+            continue;
+        };
+        if out == 0 || out > module.len() {
+            continue;
+        }
+        roots.push((at, end, module[..module.len() - out].to_vec()));
+    }
+    let mut paths = Vec::new();
+    for (at, start, base) in roots {
+        let mut found = Vec::new();
+        read_tree(&joined, start, base, &mut found);
+        for (place, path) in found {
+            // A path written whole starts on the line of its root; a group's items on their own.
+            let place = if place == start { at } else { place };
+            paths.push((line_of(place), path));
         }
     }
-    for (at, start) in roots {
-        let rest = &joined[start..];
+    paths
+}
+
+/// Reads a path's tail from `at` (`a::b::C`, `a::{b, c::{d, e}}`), adding each whole path to
+/// `prefix` and to `out` with where its last group item starts. A macro's name keeps its `!`.
+fn read_tree(text: &str, at: usize, prefix: Vec<String>, out: &mut Vec<(usize, Vec<String>)>) {
+    let mut path = prefix;
+    let mut at = at;
+    let first = at;
+    loop {
+        let rest = &text[at..];
         if let Some(group) = rest.strip_prefix('{') {
-            // The top-level items of the group: split on commas outside nested braces.
+            // The group's items: split on commas outside nested braces.
             let mut depth = 0usize;
             let mut item_start = true;
             for (i, c) in group.char_indices() {
                 match c {
                     '{' => depth += 1,
-                    '}' if depth == 0 => break,
+                    '}' if depth == 0 => return,
                     '}' => depth -= 1,
                     ',' if depth == 0 => item_start = true,
                     c if c.is_whitespace() => {}
                     _ if item_start && depth == 0 => {
                         item_start = false;
-                        let name = ident_at(&group[i..]);
-                        if !name.is_empty() {
-                            names.push((line_of(start + 1 + i), name.to_owned()));
-                        }
+                        let item = at + 1 + i;
+                        let mut found = Vec::new();
+                        read_tree(text, item, path.clone(), &mut found);
+                        out.extend(found.into_iter().map(|(_, path)| (item, path)));
                     }
                     _ => {}
                 }
             }
-        } else {
-            let name = ident_at(rest);
-            if !name.is_empty() {
-                let bang = if rest[name.len()..].starts_with('!') {
-                    "!"
-                } else {
-                    ""
-                };
-                names.push((line_of(at), format!("{name}{bang}")));
+            return;
+        }
+        let name = ident_at(rest);
+        if name.is_empty() || name == "self" {
+            break;
+        }
+        let after = &rest[name.len()..];
+        if after.starts_with('!') {
+            path.push(format!("{name}!"));
+            break;
+        }
+        path.push(name.to_owned());
+        match after.strip_prefix("::") {
+            Some(_) => at += name.len() + 2,
+            None => break,
+        }
+    }
+    if !path.is_empty() {
+        out.push((first, path));
+    }
+}
+
+/// The names a module's text reaches at the crate root, each with its line: the first name of
+/// each path of [`named_paths`].
+fn crate_names(text: &str, module: &[String]) -> Vec<(usize, String)> {
+    named_paths(text, module)
+        .into_iter()
+        .filter_map(|(line, path)| Some((line, path.into_iter().next()?)))
+        .collect()
+}
+
+/// The text with every item under `#[cfg(test)]` blanked out, line numbers kept.
+fn without_tests(text: &str) -> String {
+    text.lines()
+        .zip(test_lines(text))
+        .map(|(line, test)| {
+            if test {
+                "\n".to_owned()
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect()
+}
+
+/// Which lines belong to an item under `#[cfg(test)]`: a test module, a test-only `use` or fn,
+/// wherever in the file it stands (a test is outside the layers; one placed above the imports
+/// must not hide them).
+fn test_lines(text: &str) -> Vec<bool> {
+    // The code is rustfmt's: an item that does not end on its first line ends on the first
+    // line after it that closes a brace at its indentation.
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut test_lines = vec![false; lines.len()];
+    let mut number = 0;
+    while number < lines.len() {
+        if lines[number].trim_start() != "#[cfg(test)]" {
+            number += 1;
+            continue;
+        }
+        let column = indent(lines[number]);
+        let mut end = number + 1;
+        // Its other attributes, then the item.
+        while end < lines.len() && lines[end].trim_start().starts_with("#[") {
+            end += 1;
+        }
+        if end < lines.len() && !lines[end].trim_end().ends_with(';') {
+            end = (end + 1..lines.len())
+                .find(|&at| indent(lines[at]) == column && lines[at].trim_start().starts_with('}'))
+                .unwrap_or(lines.len() - 1);
+        }
+        let end = end.min(lines.len() - 1);
+        for flag in &mut test_lines[number..=end] {
+            *flag = true;
+        }
+        number = end + 1;
+    }
+    test_lines
+}
+
+/// A file's module path from its path in the source folder: `a.rs` and `a/mod.rs` are `[a]`,
+/// `a/b.rs` is `[a, b]`, `lib.rs` is `[]`.
+fn module_of(path: &str) -> Vec<String> {
+    let path = path.trim_end_matches(".rs");
+    let path = path.strip_suffix("/mod").unwrap_or(path);
+    if path == "lib" {
+        return Vec::new();
+    }
+    path.split('/').map(str::to_owned).collect()
+}
+
+/// Every cycle of a graph once, each rotated to start at its smallest node.
+fn cycles<'g>(graph: &BTreeMap<&'g str, Vec<&'g str>>) -> Vec<Vec<&'g str>> {
+    let mut found = Vec::new();
+    let mut reported = BTreeSet::new();
+    for start in graph.keys() {
+        let mut stack = vec![(*start, vec![*start])];
+        let mut seen = BTreeSet::new();
+        while let Some((node, path)) = stack.pop() {
+            for next in graph.get(node).into_iter().flatten() {
+                if next == start {
+                    let mut cycle: Vec<&str> = path.clone();
+                    let smallest = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap();
+                    cycle.rotate_left(smallest);
+                    if reported.insert(cycle.clone()) {
+                        found.push(cycle);
+                    }
+                } else if seen.insert(*next) {
+                    let mut longer = path.clone();
+                    longer.push(next);
+                    stack.push((next, longer));
+                }
             }
         }
     }
-    names
+    found
 }
 
 /// How many inline modules (`mod tests { .. }`) are open at the end of `code`.
@@ -310,24 +437,39 @@ fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> 
         .flat_map(|(_, text)| text.split("macro_rules!").skip(1))
         .map(|rest| ident_at(rest.trim_start()).to_owned())
         .collect();
-    // Edges between top-level modules, each with where it is written.
+    // Every module a file is, to tell a folder's files from the items of its `mod.rs`.
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(path, _)| module_of(path)).collect();
+    // Edges between top-level modules, and between the files of each folder (keyed by the
+    // folder's module path), each with where it is written.
     let mut edges: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut inner: BTreeMap<(Vec<String>, String, String), String> = BTreeMap::new();
     for (path, text) in files {
-        // Tests are outside the layers: a module's tests may use whatever they test it with. A
-        // file's tests start at its first `#[cfg(test)]`; a `tests.rs` is tests throughout.
+        // Tests are outside the layers: a module's tests may use whatever they test it with;
+        // a `tests.rs` is tests throughout.
         if path == "lib.rs" || path.ends_with("tests.rs") {
             continue;
         }
-        let text = &text[..text.find("\n#[cfg(test)]").unwrap_or(text.len())];
-        let module = path
-            .split('/')
-            .next()
-            .unwrap()
-            .trim_end_matches(".rs")
-            .to_owned();
-        let depth = path.trim_end_matches("/mod.rs").matches('/').count() + 1;
-        for (line, name) in crate_names(text, depth) {
+        let text = without_tests(text);
+        let own = module_of(path);
+        let module = own[0].clone();
+        for (line, named) in named_paths(&text, &own) {
             let place = format!("{}/{path}:{line}", layers.src);
+            // A path within a folder: an edge between two of its files.
+            let common = own.iter().zip(&named).take_while(|(a, b)| a == b).count();
+            if common > 0
+                && common < own.len()
+                && common < named.len()
+                && modules.contains(&named[..=common])
+            {
+                inner
+                    .entry((
+                        own[..common].to_vec(),
+                        own[common].clone(),
+                        named[common].clone(),
+                    ))
+                    .or_insert_with(|| place.clone());
+            }
+            let name = named[0].clone();
             if name == module {
                 continue;
             }
@@ -352,7 +494,6 @@ fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> 
         }
     }
     // Cycles: an edge up is reported above, so what is left is a cycle inside a layer.
-    // Depth-first from each module, over the edges between modules of one layer.
     let graph: BTreeMap<&str, Vec<&str>> = edges
         .keys()
         .filter(|(a, b)| rank.contains_key(a) && rank.get(a) == rank.get(b))
@@ -360,36 +501,44 @@ fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> 
             graph.entry(a.as_str()).or_default().push(b.as_str());
             graph
         });
-    let mut reported = BTreeSet::new();
-    for start in graph.keys() {
-        let mut stack = vec![(*start, vec![*start])];
-        let mut seen = BTreeSet::new();
-        while let Some((node, path)) = stack.pop() {
-            for next in graph.get(node).into_iter().flatten() {
-                if next == start {
-                    let mut cycle: Vec<&str> = path.clone();
-                    let smallest = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap();
-                    cycle.rotate_left(smallest);
-                    if reported.insert(cycle.clone()) {
-                        let places: Vec<&str> = cycle
-                            .iter()
-                            .zip(cycle.iter().cycle().skip(1))
-                            .map(|(a, b)| edges[&((*a).to_owned(), (*b).to_owned())].as_str())
-                            .collect();
-                        problems.push(format!(
-                            "{}: modules form a cycle: {} -> {} ({})",
-                            layers.src,
-                            cycle.join(" -> "),
-                            cycle[0],
-                            places.join(", ")
-                        ));
-                    }
-                } else if seen.insert(*next) {
-                    let mut longer = path.clone();
-                    longer.push(next);
-                    stack.push((next, longer));
-                }
-            }
+    for cycle in cycles(&graph) {
+        let places: Vec<&str> = cycle
+            .iter()
+            .zip(cycle.iter().cycle().skip(1))
+            .map(|(a, b)| edges[&((*a).to_owned(), (*b).to_owned())].as_str())
+            .collect();
+        problems.push(format!(
+            "{}: modules form a cycle: {} -> {} ({})",
+            layers.src,
+            cycle.join(" -> "),
+            cycle[0],
+            places.join(", ")
+        ));
+    }
+    // Inside each folder, its files form no cycle either.
+    let folders: BTreeSet<&Vec<String>> = inner.keys().map(|(folder, ..)| folder).collect();
+    for folder in folders {
+        let graph: BTreeMap<&str, Vec<&str>> = inner.keys().filter(|(f, ..)| f == folder).fold(
+            BTreeMap::new(),
+            |mut graph, (_, a, b)| {
+                graph.entry(a.as_str()).or_default().push(b.as_str());
+                graph
+            },
+        );
+        for cycle in cycles(&graph) {
+            let places: Vec<&str> = cycle
+                .iter()
+                .zip(cycle.iter().cycle().skip(1))
+                .map(|(a, b)| inner[&(folder.clone(), (*a).to_owned(), (*b).to_owned())].as_str())
+                .collect();
+            problems.push(format!(
+                "{}/{}: files form a cycle: {} -> {} ({})",
+                layers.src,
+                folder.join("/"),
+                cycle.join(" -> "),
+                cycle[0],
+                places.join(", ")
+            ));
         }
     }
     problems
@@ -478,9 +627,10 @@ fn layers_point_down() {
     );
 }
 
-/// The check finds what it is for: an upward edge, a cycle inside a layer, a root path, and a
-/// module in no layer, each in a crate made up for the test; and it ignores what it should:
-/// tests, comments, strings, and `super::` paths that do not reach the root.
+/// The check finds what it is for: an upward edge, a cycle inside a layer or between the files
+/// of a folder, a root path, and a module in no layer, each in a crate made up for the test; and
+/// it ignores what it should: tests (wherever they stand), comments, strings, and `super::`
+/// paths that do not leave the file.
 #[test]
 fn the_check_finds_each_break() {
     let layers = CrateLayers {
@@ -509,7 +659,13 @@ fn the_check_finds_each_break() {
         // inside an inline module one more `super::` is needed to reach it.
         (
             "args/parse.rs".to_owned(),
-            "use super::Policy;\nuse super::super::result::Res;\nmod inner {\n    use super::super::result::Res;\n    use super::super::super::call::X;\n}\n".to_owned(),
+            "use super::Policy;\nuse super::super::result::Res;\nmod inner {\n    use super::super::result::Res;\n    use super::super::super::call::X;\n}\nuse super::check::W;\n".to_owned(),
+        ),
+        // A test item above the imports hides nothing after it; two files of a folder that
+        // use each other are a cycle.
+        (
+            "args/check.rs".to_owned(),
+            "//! Checks.\n#[cfg(test)]\nuse crate::extra::Y;\nuse super::parse::Z;\nfn g(_: crate::Policy) {}\n#[cfg(test)]\nmod tests {\n    use crate::extra::X;\n}\n".to_owned(),
         ),
         (
             "extra.rs".to_owned(),
@@ -521,22 +677,57 @@ fn the_check_finds_each_break() {
     let expected = [
         "made-up/src: module `extra` is in no layer of ARCHITECTURE.md",
         "made-up/src/result/mod.rs:2: `crate::ToolCall` names an item at the crate root; name its module",
+        "made-up/src/args/check.rs:5: `crate::Policy` names an item at the crate root; name its module",
         "made-up/src/call.rs:2: `call` (layer data) uses `args` (layer pipeline), which is above it",
         "made-up/src/result/mod.rs:3: `result` (layer data) uses `args` (layer pipeline), which is above it",
         "made-up/src: modules form a cycle: call -> result -> call (made-up/src/call.rs:3, made-up/src/result/mod.rs:1)",
+        "made-up/src/args: files form a cycle: check -> parse -> check (made-up/src/args/check.rs:4, made-up/src/args/parse.rs:7)",
     ];
     assert_eq!(problems, expected, "{problems:#?}");
     // Inside an inline module one more `super::` is needed to reach the root.
     let text = "mod inner {\n    use super::super::x::Y;\n}\nuse super::super::z;\n";
-    assert_eq!(crate_names(text, 2), [(4, "z".to_owned())]);
+    let module = |path: &str| module_of(path);
     assert_eq!(
-        crate_names("let c = '{';\nuse super::m;\n", 1),
+        crate_names(text, &module("a/b.rs")),
+        [(2, "a".to_owned()), (4, "z".to_owned())]
+    );
+    assert_eq!(
+        crate_names("let c = '{';\nuse super::m;\n", &module("a.rs")),
         [(2, "m".to_owned())]
+    );
+    // Whole paths, groups within groups, and `super::` resolved from the file's module.
+    let text = "use crate::a::{b::{C, d::E}, self};\nuse super::{f::G, H};\nfn x(_: super::super::i::J) {}\n";
+    assert_eq!(
+        named_paths(text, &module("p/q/r.rs")),
+        [
+            (1, vec!["a".to_owned(), "b".to_owned(), "C".to_owned()]),
+            (
+                1,
+                vec![
+                    "a".to_owned(),
+                    "b".to_owned(),
+                    "d".to_owned(),
+                    "E".to_owned()
+                ]
+            ),
+            (1, vec!["a".to_owned()]),
+            (
+                2,
+                vec![
+                    "p".to_owned(),
+                    "q".to_owned(),
+                    "f".to_owned(),
+                    "G".to_owned()
+                ]
+            ),
+            (2, vec!["p".to_owned(), "q".to_owned(), "H".to_owned()]),
+            (3, vec!["p".to_owned(), "i".to_owned(), "J".to_owned()]),
+        ]
     );
 }
 
-/// Files stay small enough to read (issue 29): at most 600 lines before a file's tests, in every
-/// crate the layers list.
+/// Files stay small enough to read (issue 29): at most 600 lines besides a file's tests, in
+/// every crate the layers list.
 #[test]
 fn no_file_is_over_600_lines_of_code() {
     const MAX_LINES: usize = 600;
@@ -548,10 +739,7 @@ fn no_file_is_over_600_lines_of_code() {
         rust_files(&root.join(&layers.src), &mut paths);
         for path in paths {
             let text = fs::read_to_string(&path).unwrap();
-            let code = text
-                .lines()
-                .take_while(|line| !line.starts_with("#[cfg(test)]"))
-                .count();
+            let code = test_lines(&text).iter().filter(|test| !**test).count();
             if code > MAX_LINES {
                 long.push(format!("{}: {code} lines", path.display()));
             }
