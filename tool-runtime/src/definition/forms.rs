@@ -64,11 +64,15 @@ pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
         // A schema the application wrote goes to MCP as written: `$schema`, `$defs` and all
         // (the token-saving rewrites are for the schemas toolwright derives).
         Some(written) if spec(form.provider()).takes_written => ((**written).clone(), Vec::new()),
-        _ => form.transform(
-            definition.parameters(),
-            definition.from_attribute,
-            spec(form.provider()).schema,
-        ),
+        _ => {
+            let spec = spec(form.provider());
+            form.transform(
+                definition.parameters(),
+                definition.from_attribute,
+                spec.schema,
+                (spec.keywords)(form),
+            )
+        }
     };
     let name = definition.name();
     let mut report: LintReport = lints

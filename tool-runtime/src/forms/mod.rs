@@ -3,6 +3,7 @@
 //! cannot say.
 
 mod form;
+pub(crate) mod keywords;
 pub(crate) mod lean;
 pub(crate) mod lint;
 pub(crate) mod rules;
@@ -13,18 +14,20 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
 pub use self::form::{Form, Provider, UnknownProvider};
+use self::keywords::Keywords;
 pub use self::lint::{Lint, LintReport, Rule, Severity};
 use self::walk::Pass;
 
 impl Form {
     /// This form of a canonical parameters schema, by the provider's pass `form_of` (its
-    /// `Spec::schema`), and what it could not say (lints without the tool's name; their fixes
+    /// `Spec::schema`) reading the form's `keywords`, and what it could not say (lints without the tool's name; their fixes
     /// name `#[tool]`'s options when `from_attribute`).
     pub(crate) fn transform(
         self,
         parameters: &Value,
         from_attribute: bool,
         form_of: fn(&mut Pass<'_>, &mut Value),
+        keywords: &'static Keywords,
     ) -> (Value, Vec<Lint>) {
         let defs = match parameters.get("$defs") {
             Some(Value::Object(defs)) => defs.clone(),
@@ -32,6 +35,7 @@ impl Form {
         };
         let mut pass = Pass::new(self, &defs);
         pass.from_attribute = from_attribute;
+        pass.keywords = keywords;
         let mut schema = parameters.clone();
         form_of(&mut pass, &mut schema);
         (schema, pass.lints)

@@ -25,9 +25,11 @@ pub(crate) const ANNOTATIONS: &[&str] = &[
     "definitions",
 ];
 
-/// Removes a `format` the form does not take, with a note.
-pub(crate) fn drop_format(pass: &mut Pass<'_>, map: &mut Map<String, Value>, allowed: &[&str]) {
-    let Some(Value::String(format)) = map.get("format") else {
+/// Removes a `format` the form does not take
+/// ([`Keywords::formats`](super::keywords::Keywords::formats)), with a note.
+pub(crate) fn drop_format(pass: &mut Pass<'_>, map: &mut Map<String, Value>) {
+    let (Some(allowed), Some(Value::String(format))) = (pass.keywords.formats, map.get("format"))
+    else {
         return;
     };
     if allowed.contains(&format.as_str()) {
@@ -88,8 +90,12 @@ pub(crate) fn structural(pass: &mut Pass<'_>, map: &Map<String, Value>) {
     }
 }
 
-/// Drops keywords the form does not take: annotations silently, rules with a warning.
-pub(crate) fn unknown_keywords(pass: &mut Pass<'_>, map: &mut Map<String, Value>, taken: &[&str]) {
+/// Drops keywords the form does not take ([`Keywords::taken`](super::keywords::Keywords::taken)): annotations silently, rules
+/// with a warning.
+pub(crate) fn unknown_keywords(pass: &mut Pass<'_>, map: &mut Map<String, Value>) {
+    let Some(taken) = pass.keywords.taken else {
+        return;
+    };
     let dropped: Vec<String> = map
         .keys()
         .filter(|k| !taken.contains(&k.as_str()))

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use toolwright_schema::subschemas::{Holds, holds, is_schema};
 
 use super::Form;
+use super::keywords::Keywords;
 use super::lint::{Lint, Rule, Severity};
 
 /// A provider pass in progress: where it is, and what it has found.
@@ -15,6 +16,8 @@ pub(crate) struct Pass<'a> {
     pub(crate) from_attribute: bool,
     /// The canonical schema's `$defs`, for resolving references.
     pub(crate) defs: &'a Map<String, Value>,
+    /// What the form does with each keyword and format.
+    pub(crate) keywords: &'static Keywords,
     path: Vec<String>,
     pub(crate) lints: Vec<Lint>,
     /// Words for the current node's description, written by [`Pass::flush_words`].
@@ -33,6 +36,7 @@ impl<'a> Pass<'a> {
             form,
             from_attribute: false,
             defs,
+            keywords: &Keywords::ALL,
             path: Vec::new(),
             lints: Vec::new(),
             words: Vec::new(),

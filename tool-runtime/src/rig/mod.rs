@@ -362,5 +362,5 @@ fn output(content: Content) -> ToolOutput {
 
 /// The parameters schema in a provider's entry for a tool.
 fn parameters(provider: Provider, entry: &Value) -> Option<Value> {
-    (spec(provider).entry_parameters)(entry).cloned()
+    (spec(provider).entry_fields)(entry).1.cloned()
 }

@@ -103,7 +103,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         let wire: Vec<&str> = list
             .entries()
             .iter()
-            .map(|entry| (spec.entry_name)(entry))
+            .map(|entry| (spec.entry_fields)(entry).0)
             .collect();
 
         // An allowed subset the provider cannot say, or was asked not to: only those tools.

@@ -10,6 +10,7 @@ use super::request::Resolved;
 use super::turn::Turn;
 use crate::call::ToolCall;
 use crate::forms::Form;
+use crate::forms::keywords::Keywords;
 use crate::forms::lint::LintReport;
 use crate::forms::walk::Pass;
 use crate::result::ToolResult;
@@ -27,6 +28,9 @@ pub(crate) struct Spec {
     /// Its form of a parameters schema (the pass's form says strict or not): each keyword kept,
     /// dropped or rewritten, with a lint for what the form cannot say.
     pub(crate) schema: fn(&mut Pass<'_>, &mut Value),
+    /// What each of its forms does with JSON Schema's keywords and formats (what `schema`
+    /// reads).
+    pub(crate) keywords: fn(Form) -> &'static Keywords,
     /// Whether a schema the application wrote is sent as written, not in `schema`'s form (where
     /// the provider takes any JSON Schema).
     pub(crate) takes_written: bool,
@@ -34,9 +38,8 @@ pub(crate) struct Spec {
     pub(crate) entry: fn(Entry<'_>, &mut LintReport) -> Value,
     /// How the entries make the request's list.
     pub(crate) list: ListShape,
-    /// The `name` and the parameters schema of an entry it was sent.
-    pub(crate) entry_name: fn(&Value) -> &str,
-    pub(crate) entry_parameters: fn(&Value) -> Option<&Value>,
+    /// The `name` and the parameters schema of an entry of its list.
+    pub(crate) entry_fields: fn(&Value) -> (&str, Option<&Value>),
 
     // The request's other fields.
     /// Writes the tool choice (and the parallel-calls switch, where asked) into a request's
@@ -72,6 +75,14 @@ pub(crate) struct Spec {
     pub(crate) encode: fn(&Encode<'_>) -> Result<Value, WireError>,
     /// A turn's encoded results as what is appended to the conversation.
     pub(crate) results: fn(Vec<Value>) -> Value,
+}
+
+/// An entry's `name`.
+pub(crate) fn name_of(entry: &Value) -> &str {
+    entry
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
 }
 
 /// Writes a request's tool choice into its fields.

@@ -6,11 +6,12 @@ mod schema;
 
 use serde_json::{Map, Value, json};
 
+use crate::forms::keywords::Keywords;
 use crate::forms::lint::LintReport;
 use crate::forms::walk::Pass;
 use crate::forms::{lean, plain};
 use crate::wire::request::{AllowedMode, Resolved};
-use crate::wire::spec::{Choice, Entry, ListShape, NameRule, Spec};
+use crate::wire::spec::{Choice, Entry, ListShape, NameRule, Spec, name_of};
 use crate::wire::values;
 
 /// Anthropic Messages.
@@ -22,16 +23,17 @@ pub(crate) static SPEC: Spec = Spec {
         pattern: "[A-Za-z0-9_-]{1,128}",
     },
     schema: form,
+    keywords: |form| {
+        if form.is_strict() {
+            &schema::STRICT
+        } else {
+            &Keywords::ALL
+        }
+    },
     takes_written: false,
     entry,
     list: ListShape::Array,
-    entry_name: |entry| {
-        entry
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-    },
-    entry_parameters: |entry| entry.get("input_schema"),
+    entry_fields: |entry| (name_of(entry), entry.get("input_schema")),
     choice: Ok(choice),
     parallel_switch: true,
     // It has no form for a subset: the list is narrowed to it.

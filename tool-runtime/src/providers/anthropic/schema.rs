@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::forms::keywords::Keywords;
 use crate::forms::lint::{Rule, Severity};
 use crate::forms::rules::{close_object, drop_format, structural, typed_schema, untyped};
 use crate::forms::walk::{Pass, into_description, is_recursive, is_typed, one_of_to_any_of};
@@ -55,6 +56,14 @@ const DROPPED: &[&str] = &[
     "unevaluatedProperties",
     "unevaluatedItems",
 ];
+
+/// Strict tool use.
+pub(crate) const STRICT: Keywords = Keywords {
+    taken: None,
+    described: INTO_DESCRIPTION,
+    dropped: DROPPED,
+    formats: Some(STRICT_FORMATS),
+};
 
 /// Property keys Anthropic refuses.
 pub(crate) fn property_names(pass: &mut Pass<'_>, map: &Map<String, Value>) {
@@ -161,7 +170,7 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
     property_names(pass, map);
     pass.children(map, &mut |pass, child| strict_node(pass, child, false));
     close_object(pass, map, root, false);
-    for keyword in INTO_DESCRIPTION {
+    for keyword in pass.keywords.described {
         into_description(pass, map, keyword);
     }
     if map
@@ -171,7 +180,7 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
     {
         into_description(pass, map, "minItems");
     }
-    drop_format(pass, map, STRICT_FORMATS);
+    drop_format(pass, map);
     if map.contains_key("prefixItems") {
         structural(
             pass,
@@ -190,7 +199,7 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
             "merge the parts into one type, or send this tool without strict mode",
         );
     }
-    for keyword in DROPPED {
+    for keyword in pass.keywords.dropped {
         if map.remove(*keyword).is_some() {
             pass.lint(
                 Severity::Warning,

@@ -7,11 +7,12 @@ mod schema;
 
 use serde_json::{Map, Value, json};
 
+use crate::forms::keywords::Keywords;
 use crate::forms::lint::LintReport;
 use crate::forms::plain;
 use crate::forms::walk::Pass;
 use crate::wire::request::{AllowedMode, Resolved};
-use crate::wire::spec::{Choice, Entry, ListShape, NameRule, Spec};
+use crate::wire::spec::{Choice, Entry, ListShape, NameRule, Spec, name_of};
 use crate::wire::values;
 
 /// Gemini.
@@ -23,19 +24,22 @@ pub(crate) static SPEC: Spec = Spec {
         pattern: "[A-Za-z_][A-Za-z0-9_.:-]{0,127}",
     },
     schema: form,
+    keywords: |form| {
+        if form.is_gemini_json_schema() {
+            &Keywords::ALL
+        } else {
+            &schema::PARAMETERS
+        }
+    },
     takes_written: false,
     entry,
     list: ListShape::Grouped("functionDeclarations"),
-    entry_name: |entry| {
-        entry
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-    },
-    entry_parameters: |entry| {
-        entry
-            .get("parameters")
-            .or_else(|| entry.get("parametersJsonSchema"))
+    entry_fields: |entry| {
+        let parameters = entry.get("parameters");
+        (
+            name_of(entry),
+            parameters.or_else(|| entry.get("parametersJsonSchema")),
+        )
     },
     choice: Ok(choice),
     // No switch for parallel calls: a request that asks for one at a time is refused.

@@ -12,6 +12,7 @@ use schemars::Schema;
 use schemars::transform::{ReplaceBoolSchemas, ReplaceConstValue, SetSingleExample, Transform};
 use serde_json::{Map, Value, json};
 
+use crate::forms::keywords::Keywords;
 use crate::forms::lint::{Rule, Severity};
 use crate::forms::rules::{drop_format, structural, unknown_keywords};
 use crate::forms::walk::{
@@ -48,6 +49,14 @@ const KEYWORDS: &[&str] = &[
     "prefixItems",
 ];
 
+/// The `parameters` form: the OpenAPI subset's keywords and formats.
+pub(crate) const PARAMETERS: Keywords = Keywords {
+    taken: Some(KEYWORDS),
+    described: &[],
+    dropped: &[],
+    formats: Some(FORMATS),
+};
+
 /// The `parameters` form.
 pub(crate) fn parameters(outer: &mut Pass<'_>, schema: &mut Value) {
     // schemars' own passes, where they say what Gemini needs: no boolean schemas (but
@@ -75,6 +84,7 @@ pub(crate) fn parameters(outer: &mut Pass<'_>, schema: &mut Value) {
     };
     let mut pass = Pass::new(outer.form, &defs);
     pass.from_attribute = outer.from_attribute;
+    pass.keywords = outer.keywords;
     node(&mut pass, schema, &mut Vec::new());
     outer.lints.append(&mut pass.lints);
 }
@@ -126,8 +136,8 @@ fn node(pass: &mut Pass<'_>, schema: &mut Value, stack: &mut Vec<String>) {
         );
     }
     structural(pass, map);
-    drop_format(pass, map, FORMATS);
-    unknown_keywords(pass, map, KEYWORDS);
+    drop_format(pass, map);
+    unknown_keywords(pass, map);
     pass.flush_words(map);
 }
 

@@ -5,11 +5,12 @@ mod schema;
 
 use serde_json::{Map, Value};
 
+use crate::forms::keywords::Keywords;
 use crate::forms::lean;
 use crate::forms::lint::{Lint, LintReport, Rule, Severity};
 use crate::forms::walk::Pass;
 use crate::forms::{Form, Provider};
-use crate::wire::spec::{Entry, ListShape, NameRule, Spec};
+use crate::wire::spec::{Entry, ListShape, NameRule, Spec, name_of};
 use crate::wire::turn::not_an_answer;
 
 pub use self::read::{schema_type, structured_content};
@@ -23,16 +24,11 @@ pub(crate) static SPEC: Spec = Spec {
         pattern: "[A-Za-z0-9_.-]{1,128}",
     },
     schema: form,
+    keywords: |_| &Keywords::ALL,
     takes_written: true,
     entry,
     list: ListShape::Keyed("tools"),
-    entry_name: |entry| {
-        entry
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-    },
-    entry_parameters: |entry| entry.get("inputSchema"),
+    entry_fields: |entry| (name_of(entry), entry.get("inputSchema")),
     choice: Err("a tool choice: MCP clients call the listed tools as they like"),
     parallel_switch: false,
     allowed_subset: false,

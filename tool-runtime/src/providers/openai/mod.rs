@@ -11,7 +11,7 @@ use crate::forms::lint::LintReport;
 use crate::forms::walk::Pass;
 use crate::forms::{lean, plain};
 use crate::wire::request::{Resolved, mode_word};
-use crate::wire::spec::{Choice, Encode, Entry, ListShape, NameRule, Spec};
+use crate::wire::spec::{Choice, Encode, Entry, ListShape, NameRule, Spec, name_of};
 use crate::wire::turn::Turn;
 use crate::wire::{WireError, values};
 
@@ -30,11 +30,20 @@ const NAMES: NameRule = NameRule {
 pub(crate) static CHAT: Spec = Spec {
     names: NAMES,
     schema: form,
+    keywords: |form| {
+        if form.is_strict() {
+            &schema::STRICT
+        } else {
+            &schema::PLAIN
+        }
+    },
     takes_written: false,
     entry: chat_entry,
     list: ListShape::Array,
-    entry_name: |entry| name_of(entry.get("function").unwrap_or(entry)),
-    entry_parameters: |entry| entry.get("function")?.get("parameters"),
+    entry_fields: |entry| {
+        let function = entry.get("function").unwrap_or(entry);
+        (name_of(function), function.get("parameters"))
+    },
     choice: Ok(chat_choice),
     parallel_switch: true,
     allowed_subset: true,
@@ -56,11 +65,17 @@ pub(crate) static CHAT: Spec = Spec {
 pub(crate) static RESPONSES: Spec = Spec {
     names: NAMES,
     schema: form,
+    keywords: |form| {
+        if form.is_strict() {
+            &schema::STRICT
+        } else {
+            &schema::PLAIN
+        }
+    },
     takes_written: false,
     entry: responses_entry,
     list: ListShape::Array,
-    entry_name: name_of,
-    entry_parameters: |entry| entry.get("parameters"),
+    entry_fields: |entry| (name_of(entry), entry.get("parameters")),
     choice: Ok(responses_choice),
     parallel_switch: true,
     allowed_subset: true,
@@ -76,14 +91,6 @@ pub(crate) static RESPONSES: Spec = Spec {
     results: Value::Array,
 };
 
-/// An entry's `name`.
-fn name_of(entry: &Value) -> &str {
-    entry
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-}
-
 /// The form of a schema: strict mode, or JSON Schema as it is without the formats OpenAI's
 /// models do not know (Rust's `uint32`, `double`), in fewer tokens.
 fn form(pass: &mut Pass<'_>, schema: &mut Value) {
@@ -91,7 +98,7 @@ fn form(pass: &mut Pass<'_>, schema: &mut Value) {
         schema::strict(pass, schema);
     } else {
         plain(pass, schema, |pass, map| {
-            crate::forms::rules::drop_format(pass, map, schema::STANDARD_FORMATS);
+            crate::forms::rules::drop_format(pass, map);
         });
         lean::lean(schema);
     }

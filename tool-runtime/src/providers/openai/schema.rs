@@ -9,6 +9,7 @@
 
 use serde_json::Value;
 
+use crate::forms::keywords::Keywords;
 use crate::forms::lint::{Rule, Severity};
 use crate::forms::rules::{
     close_object, drop_format, structural, typed_schema, unknown_keywords, untyped,
@@ -18,7 +19,7 @@ use crate::forms::walk::{
 };
 
 /// Formats strict mode takes.
-pub(crate) const STRICT_FORMATS: &[&str] = &[
+const STRICT_FORMATS: &[&str] = &[
     "date-time",
     "time",
     "date",
@@ -32,7 +33,7 @@ pub(crate) const STRICT_FORMATS: &[&str] = &[
 
 /// JSON Schema's own formats (draft 2020-12); the plain form drops schemars' Rust-specific ones
 /// (`int32`, `uint`, `double`, ...), whose bounds the runtime enforces.
-pub(crate) const STANDARD_FORMATS: &[&str] = &[
+const STANDARD_FORMATS: &[&str] = &[
     "date-time",
     "date",
     "time",
@@ -90,6 +91,20 @@ const INTO_DESCRIPTION: &[&str] = &[
     "maxProperties",
 ];
 
+/// The plain form: JSON Schema as it is, without the formats OpenAI's models do not know.
+pub(crate) const PLAIN: Keywords = Keywords {
+    formats: Some(STANDARD_FORMATS),
+    ..Keywords::ALL
+};
+
+/// Strict mode.
+pub(crate) const STRICT: Keywords = Keywords {
+    taken: Some(STRICT_KEYWORDS),
+    described: INTO_DESCRIPTION,
+    dropped: &[],
+    formats: Some(STRICT_FORMATS),
+};
+
 /// The strict form.
 pub(crate) fn strict(pass: &mut Pass<'_>, schema: &mut Value) {
     inline_ref_siblings(pass, schema, &mut Vec::new());
@@ -114,12 +129,12 @@ fn strict_node(pass: &mut Pass<'_>, schema: &mut Value, root: bool) {
         }
     }
     close_object(pass, map, root, true);
-    for keyword in INTO_DESCRIPTION {
+    for keyword in pass.keywords.described {
         into_description(pass, map, keyword);
     }
-    drop_format(pass, map, STRICT_FORMATS);
+    drop_format(pass, map);
     structural(pass, map);
-    unknown_keywords(pass, map, STRICT_KEYWORDS);
+    unknown_keywords(pass, map);
     pass.flush_words(map);
     if !is_typed(map) {
         untyped(pass);
