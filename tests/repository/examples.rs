@@ -355,7 +355,7 @@ fn providers_prints_each_form_as_its_snapshot() {
             "{form}"
         );
     }
-    let unknown = Command::new(&binary).arg("cohere").output().unwrap();
+    let unknown = Command::new(&binary).arg("mistral").output().unwrap();
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("openai-strict"));
 }

@@ -115,6 +115,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 };
                 (simple, Some(indexes))
             }
+            // A provider that cannot name one tool is sent only that one, and told to call.
+            Resolved::Tool(at) if !spec.names_a_tool => (Resolved::Required, Some(vec![at])),
             other => (other, None),
         };
         let tools = match &narrowed {

@@ -49,6 +49,9 @@ pub(crate) struct Spec {
     pub(crate) parallel_switch: bool,
     /// Whether it can restrict the model to some of the tools sent (else the list is narrowed).
     pub(crate) allowed_subset: bool,
+    /// Whether it can make the model call one named tool (else the list is narrowed to it, and
+    /// a call is required).
+    pub(crate) names_a_tool: bool,
 
     // Responses and streams.
     /// Whether a response holds several answers to choose from.

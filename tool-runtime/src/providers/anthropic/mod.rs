@@ -38,6 +38,7 @@ pub(crate) static SPEC: Spec = Spec {
     parallel_switch: true,
     // It has no form for a subset: the list is narrowed to it.
     allowed_subset: false,
+    names_a_tool: true,
     choices: false,
     read: |response, _| read::read_response(response),
     push: read::push,

@@ -45,6 +45,7 @@ pub(crate) static SPEC: Spec = Spec {
     // No switch for parallel calls: a request that asks for one at a time is refused.
     parallel_switch: false,
     allowed_subset: true,
+    names_a_tool: true,
     choices: true,
     read: read::read_response,
     push: read::push,

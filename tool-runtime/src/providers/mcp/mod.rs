@@ -32,6 +32,7 @@ pub(crate) static SPEC: Spec = Spec {
     choice: Err("a tool choice: MCP clients call the listed tools as they like"),
     parallel_switch: false,
     allowed_subset: false,
+    names_a_tool: true,
     choices: false,
     read: |request, _| read::read_request(request),
     push: read::push,
