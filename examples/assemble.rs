@@ -1,8 +1,8 @@
 //! A line driver over stream assembly.
 //!
 //! `cargo run --example assemble -- <provider>`, with `<provider>` one of `openai`,
-//! `openai-responses`, `anthropic`, `gemini`, reads a streamed response on stdin, one chunk or
-//! event per line (SSE `data:` prefixes, `event:` lines, blank lines and `[DONE]` are taken in
+//! `openai-responses`, `anthropic`, `gemini`, `cohere`, reads a streamed response on stdin, one
+//! chunk or event per line (SSE `data:` prefixes, `event:` lines, blank lines and `[DONE]` are taken in
 //! stride), and prints one JSON line per assembled call, in the order the model made them:
 //!
 //! ```text
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         _ => {
             eprintln!(
                 "usage: cargo run --example assemble -- <provider>\n\
-                 <provider>: openai, openai-responses, anthropic, gemini (got `{arg}`)"
+                 <provider>: openai, openai-responses, anthropic, gemini, cohere (got `{arg}`)"
             );
             return ExitCode::from(2);
         }

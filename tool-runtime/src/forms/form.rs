@@ -28,16 +28,20 @@ pub enum Provider {
     Gemini,
     /// MCP: the `tools/list` result, a `tools/call` request, answered with a `CallToolResult`.
     Mcp,
+    /// Cohere's v2 chat: tools as `{"type": "function", "function": {..}}`, `tool_calls` with
+    /// the model's `tool_plan`, results as `tool` messages of text and document blocks.
+    Cohere,
 }
 
 impl Provider {
     /// Every provider.
-    pub const ALL: [Provider; 5] = [
+    pub const ALL: [Provider; 6] = [
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
         Provider::Anthropic,
         Provider::Gemini,
         Provider::Mcp,
+        Provider::Cohere,
     ];
 
     /// Whether the provider has a strict mode (OpenAI's Structured Outputs, Anthropic's strict
@@ -50,7 +54,7 @@ impl Provider {
     }
 
     /// The name used on the command line and in messages: `openai`, `openai-responses`,
-    /// `anthropic`, `gemini`, `mcp`.
+    /// `anthropic`, `gemini`, `mcp`, `cohere`.
     pub fn as_str(self) -> &'static str {
         match self {
             Provider::OpenAiChat => "openai",
@@ -58,6 +62,7 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::Gemini => "gemini",
             Provider::Mcp => "mcp",
+            Provider::Cohere => "cohere",
         }
     }
 
@@ -69,6 +74,7 @@ impl Provider {
             Provider::Anthropic => "Anthropic",
             Provider::Gemini => "Gemini",
             Provider::Mcp => "MCP",
+            Provider::Cohere => "Cohere",
         }
     }
 }
@@ -81,7 +87,9 @@ impl fmt::Display for Provider {
 
 /// A provider name that is not one of [`Provider::as_str`]'s.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown provider `{0}`; expected one of openai, openai-responses, anthropic, gemini, mcp")]
+#[error(
+    "unknown provider `{0}`; expected one of openai, openai-responses, anthropic, gemini, mcp, cohere"
+)]
 pub struct UnknownProvider(pub String);
 
 impl FromStr for Provider {
@@ -126,8 +134,8 @@ pub struct Form {
 
 impl Form {
     /// Every form: OpenAI (Chat Completions; the Responses API's forms have the same schemas)
-    /// and Anthropic each with and without strict mode, Gemini's two fields, MCP.
-    pub const ALL: [Form; 7] = [
+    /// and Anthropic each with and without strict mode, Gemini's two fields, MCP, Cohere.
+    pub const ALL: [Form; 8] = [
         Form::new(Provider::OpenAiChat),
         Form::strict(Provider::OpenAiChat),
         Form::new(Provider::Anthropic),
@@ -135,6 +143,7 @@ impl Form {
         Form::new(Provider::Gemini),
         Form::gemini_json_schema(),
         Form::new(Provider::Mcp),
+        Form::new(Provider::Cohere),
     ];
 
     /// The provider's plain form: not strict, Gemini's `parameters`.
@@ -208,6 +217,7 @@ impl fmt::Display for Form {
             (Provider::Gemini, _, false) => "Gemini parameters",
             (Provider::Gemini, _, true) => "Gemini parametersJsonSchema",
             (Provider::Mcp, ..) => "MCP",
+            (Provider::Cohere, ..) => "Cohere",
         })
     }
 }

@@ -4,6 +4,7 @@
 //! below them (`wire`, `forms`).
 
 mod anthropic;
+mod cohere;
 mod gemini;
 pub(crate) mod mcp;
 pub(crate) mod openai;
@@ -19,6 +20,7 @@ pub(crate) fn spec(provider: Provider) -> &'static Spec {
         Provider::Anthropic => &anthropic::SPEC,
         Provider::Gemini => &gemini::SPEC,
         Provider::Mcp => &mcp::SPEC,
+        Provider::Cohere => &cohere::SPEC,
     }
 }
 
