@@ -50,6 +50,7 @@ fn provider(format: &str) -> Provider {
         "openai_responses" => Provider::OpenAiResponses,
         "anthropic_message" | "anthropic" => Provider::Anthropic,
         "gemini" => Provider::Gemini,
+        "cohere_v2" => Provider::Cohere,
         other => panic!("unexpected format {other}"),
     }
 }
@@ -119,8 +120,8 @@ fn every_recorded_response_is_read() {
         read += 1;
     }
     assert_eq!(
-        read, 79,
-        "the manifest's non-streamed samples of the four formats"
+        read, 87,
+        "the manifest's non-streamed samples of the five formats"
     );
 }
 
@@ -176,9 +177,10 @@ fn every_recorded_stream_is_assembled() {
         }
         // A call is complete exactly when its block ended; the two cut-off calls (a stream
         // ended by `max_tokens`, a message abandoned for another) are the manifest's two
-        // calls whose arguments are not JSON.
+        // calls whose arguments are not JSON and not empty (Cohere ends the block of a call
+        // without arguments with none sent: `""`).
         for (call, expected) in calls.iter().zip(&sample.expected) {
-            let cut_off = expected["arguments_json_valid"] == false;
+            let cut_off = expected["arguments_json_valid"] == false && expected["arguments"] != "";
             let status = if cut_off {
                 CallStatus::Incomplete
             } else {
@@ -189,8 +191,8 @@ fn every_recorded_stream_is_assembled() {
         assembled += 1;
     }
     assert_eq!(
-        assembled, 52,
-        "the manifest's streamed samples of the four formats"
+        assembled, 56,
+        "the manifest's streamed samples of the five formats"
     );
 }
 
@@ -249,7 +251,7 @@ fn every_recorded_turn_round_trips() {
             .encode_results(provider, &turn.calls, &results)
             .unwrap_or_else(|e| panic!("{}: {e}", sample.id));
         let ids: Vec<Value> = match provider {
-            Provider::OpenAiChat => items(&encoded)
+            Provider::OpenAiChat | Provider::Cohere => items(&encoded)
                 .iter()
                 .map(|m| m["tool_call_id"].clone())
                 .collect(),

@@ -24,7 +24,7 @@ use toolwright::{
 };
 
 /// The forms `examples/providers` takes, and what each means.
-const FORMS: [(&str, Form); 8] = [
+const FORMS: [(&str, Form); 9] = [
     ("openai", Form::new(Provider::OpenAiChat)),
     ("openai-strict", Form::strict(Provider::OpenAiChat)),
     ("openai-responses", Form::new(Provider::OpenAiResponses)),
@@ -33,6 +33,7 @@ const FORMS: [(&str, Form); 8] = [
     ("gemini", Form::new(Provider::Gemini)),
     ("gemini-json-schema", Form::gemini_json_schema()),
     ("mcp", Form::new(Provider::Mcp)),
+    ("cohere", Form::new(Provider::Cohere)),
 ];
 
 /// The demo toolbox set to send `form`.
@@ -62,7 +63,7 @@ fn schemas(provider: Provider, list: &Value) -> Vec<(String, Value)> {
         .expect("a list of tools")
         .iter()
         .map(|entry| {
-            let function = if provider == Provider::OpenAiChat {
+            let function = if matches!(provider, Provider::OpenAiChat | Provider::Cohere) {
                 &entry["function"]
             } else {
                 entry

@@ -97,8 +97,8 @@ pub(super) fn assistant_message(message: &Object) -> Value {
 }
 
 /// A `tool` message: each text part whose text is a JSON object as a `document` block (Cohere
-/// cites documents), other text as a `text` block; what is not text as the text that says what
-/// it was (with a warning).
+/// cites documents), other text as a `text` block; what is not text (an image, audio, a
+/// resource) as the text that says what it was, with a warning.
 pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
     let blocks: Vec<Value> = result
         .content
@@ -108,6 +108,16 @@ pub(super) fn encode(call: &ToolCall, result: &ToolResult) -> Value {
                 Ok(Value::Object(data)) => json!({"type": "document", "document": {"data": data}}),
                 _ => json!({"type": "text", "text": text}),
             },
+            ContentPart::Image { mime_type, .. } => {
+                tracing::warn!(
+                    target: "toolwright::lint",
+                    call_id = %call.call_id,
+                    "an image result cannot go in a Cohere tool message; left out, and said so"
+                );
+                json!({"type": "text", "text": format!(
+                    "[an image ({mime_type}) was left out: Cohere tool messages carry text and documents only]"
+                )})
+            }
             other => json!({"type": "text", "text": fallback("cohere", &call.call_id, other)}),
         })
         .collect();
