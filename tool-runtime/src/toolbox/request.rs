@@ -99,6 +99,9 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 narrowed: false,
             });
         }
+        if let Some(what) = (spec.cannot_say)(&choice) {
+            return Err(RequestError::Unsupported { provider, what });
+        }
         let list = self.tools_for(provider).map_err(RequestError::Lint)?;
         let wire: Vec<&str> = list
             .entries()

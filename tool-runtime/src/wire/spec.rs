@@ -45,6 +45,9 @@ pub(crate) struct Spec {
     /// Writes the tool choice (and the parallel-calls switch, where asked) into a request's
     /// fields; for a provider whose requests have no such fields (MCP), why not.
     pub(crate) choice: Result<WriteChoice, &'static str>,
+    /// What it cannot say of a choice that `choice` would otherwise write, if anything: the
+    /// request is refused with it.
+    pub(crate) cannot_say: fn(&Resolved) -> Option<&'static str>,
     /// Whether it has a switch for parallel calls.
     pub(crate) parallel_switch: bool,
     /// Whether it can restrict the model to some of the tools sent (else the list is narrowed).

@@ -35,6 +35,7 @@ pub(crate) static SPEC: Spec = Spec {
     list: ListShape::Array,
     entry_fields: |entry| (name_of(entry), entry.get("input_schema")),
     choice: Ok(choice),
+    cannot_say: |_| None,
     parallel_switch: true,
     // It has no form for a subset: the list is narrowed to it.
     allowed_subset: false,

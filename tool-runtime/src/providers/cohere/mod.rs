@@ -42,6 +42,7 @@ pub(crate) static SPEC: Spec = Spec {
         (name_of(function), function.get("parameters"))
     },
     choice: Ok(choice),
+    cannot_say: |_| None,
     parallel_switch: false,
     allowed_subset: false,
     names_a_tool: false,

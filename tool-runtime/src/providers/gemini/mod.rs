@@ -42,6 +42,7 @@ pub(crate) static SPEC: Spec = Spec {
         )
     },
     choice: Ok(choice),
+    cannot_say: |_| None,
     // No switch for parallel calls: a request that asks for one at a time is refused.
     parallel_switch: false,
     allowed_subset: true,

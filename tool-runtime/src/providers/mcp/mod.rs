@@ -30,6 +30,7 @@ pub(crate) static SPEC: Spec = Spec {
     list: ListShape::Keyed("tools"),
     entry_fields: |entry| (name_of(entry), entry.get("inputSchema")),
     choice: Err("a tool choice: MCP clients call the listed tools as they like"),
+    cannot_say: |_| None,
     parallel_switch: false,
     allowed_subset: false,
     names_a_tool: true,

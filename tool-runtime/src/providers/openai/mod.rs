@@ -45,6 +45,7 @@ pub(crate) static CHAT: Spec = Spec {
         (name_of(function), function.get("parameters"))
     },
     choice: Ok(chat_choice),
+    cannot_say: |_| None,
     parallel_switch: true,
     allowed_subset: true,
     names_a_tool: true,
@@ -78,6 +79,7 @@ pub(crate) static RESPONSES: Spec = Spec {
     list: ListShape::Array,
     entry_fields: |entry| (name_of(entry), entry.get("parameters")),
     choice: Ok(responses_choice),
+    cannot_say: |_| None,
     parallel_switch: true,
     allowed_subset: true,
     names_a_tool: true,
