@@ -1,9 +1,10 @@
 //! A line driver over stream assembly.
 //!
 //! `cargo run --example assemble -- <provider>`, with `<provider>` one of `openai`,
-//! `openai-responses`, `anthropic`, `gemini`, `cohere`, reads a streamed response on stdin, one
-//! chunk or event per line (SSE `data:` prefixes, `event:` lines, blank lines and `[DONE]` are taken in
-//! stride), and prints one JSON line per assembled call, in the order the model made them:
+//! `openai-responses`, `anthropic`, `gemini`, `cohere`, `bedrock`, reads a streamed response on
+//! stdin, one chunk or event per line (Bedrock's `ConverseStream` events as JSON keyed by their
+//! type; SSE `data:` prefixes, `event:` lines, blank lines and `[DONE]` are taken in stride), and
+//! prints one JSON line per assembled call, in the order the model made them:
 //!
 //! ```text
 //! {"id": "call_1", "name": "add", "arguments": "{\"a\": 2}", "status": "complete"}
@@ -41,7 +42,7 @@ fn main() -> ExitCode {
         _ => {
             eprintln!(
                 "usage: cargo run --example assemble -- <provider>\n\
-                 <provider>: openai, openai-responses, anthropic, gemini, cohere (got `{arg}`)"
+                 <provider>: openai, openai-responses, anthropic, gemini, cohere, bedrock (got `{arg}`)"
             );
             return ExitCode::from(2);
         }

@@ -6,17 +6,18 @@
 //! ```
 //!
 //! `<form>` is one of `openai`, `openai-strict`, `openai-responses`, `anthropic`,
-//! `anthropic-strict`, `gemini`, `gemini-json-schema`, `mcp`, `cohere`. The output is one JSON
-//! document: the request's `tools` array for OpenAI, Anthropic and Cohere, the `tools` array (one
-//! `functionDeclarations` entry) for Gemini, the `tools/list` result for MCP. A form's lint
-//! errors go to stderr, and the exit code is 1; warnings and notes go to stderr too.
+//! `anthropic-strict`, `gemini`, `gemini-json-schema`, `mcp`, `cohere`, `bedrock`. The output is
+//! one JSON document: the request's `tools` array for OpenAI, Anthropic and Cohere (for Bedrock,
+//! the array `toolConfig.tools` holds), the `tools` array (one `functionDeclarations` entry) for
+//! Gemini, the `tools/list` result for MCP. A form's lint errors go to stderr, and the exit code is 1; warnings and notes go to stderr too.
 //!
 //! With `--tool-choice <mode>` (`auto`, `none`, `required`, `tool:<name>`, `allowed:<a>,<b>`,
 //! `required:<a>,<b>`) the output is instead the JSON object of the request's tool fields, as
 //! `Toolbox::request_fields` writes them: `tools` with `tool_choice` (and
 //! `parallel_tool_calls`) for OpenAI, `tools` with `tool_choice` for Anthropic, `tools` with
 //! `toolConfig` for Gemini, `tools` with `tool_choice` (`REQUIRED` or `NONE`; a named tool or a
-//! subset narrows `tools`) for Cohere. A choice the provider cannot take (any for `mcp`, a tool not in the
+//! subset narrows `tools`) for Cohere, `toolConfig` (with `tools` and `toolChoice`) for Bedrock.
+//! A choice the provider cannot take (any for `mcp`, `none` for `bedrock`, a tool not in the
 //! toolbox) is an error on stderr, exit code 1. A bad argument is exit code 2.
 
 #[allow(dead_code)] // The context is for running tools; this only lists them.
@@ -28,7 +29,7 @@ use std::process::ExitCode;
 use toolwright::provider::{ToolChoice, ToolRequest};
 use toolwright::{Toolbox, provider::Provider, schema::Severity};
 
-const FORMS: &str = "openai, openai-strict, openai-responses, anthropic, anthropic-strict, gemini, gemini-json-schema, mcp, cohere";
+const FORMS: &str = "openai, openai-strict, openai-responses, anthropic, anthropic-strict, gemini, gemini-json-schema, mcp, cohere, bedrock";
 
 const USAGE: &str = "usage: providers <form> [--tool-choice <mode>] [--parallel-calls <true|false>] [--narrow-tools]";
 
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         "gemini-json-schema" => (Provider::Gemini, false, true),
         "mcp" => (Provider::Mcp, false, false),
         "cohere" => (Provider::Cohere, false, false),
+        "bedrock" => (Provider::Bedrock, false, false),
         other => {
             eprintln!("unknown form {other:?}; <form> is one of {FORMS}");
             return ExitCode::from(2);

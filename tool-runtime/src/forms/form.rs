@@ -31,17 +31,21 @@ pub enum Provider {
     /// Cohere's v2 chat: tools as `{"type": "function", "function": {..}}`, `tool_calls` with
     /// the model's `tool_plan`, results as `tool` messages of text and document blocks.
     Cohere,
+    /// AWS Bedrock's Converse API: tools as `toolConfig.tools[].toolSpec`, `toolUse` content
+    /// blocks, results as one `user` message of `toolResult` blocks.
+    Bedrock,
 }
 
 impl Provider {
     /// Every provider.
-    pub const ALL: [Provider; 6] = [
+    pub const ALL: [Provider; 7] = [
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
         Provider::Anthropic,
         Provider::Gemini,
         Provider::Mcp,
         Provider::Cohere,
+        Provider::Bedrock,
     ];
 
     /// Whether the provider has a strict mode (OpenAI's Structured Outputs, Anthropic's strict
@@ -54,7 +58,7 @@ impl Provider {
     }
 
     /// The name used on the command line and in messages: `openai`, `openai-responses`,
-    /// `anthropic`, `gemini`, `mcp`, `cohere`.
+    /// `anthropic`, `gemini`, `mcp`, `cohere`, `bedrock`.
     pub fn as_str(self) -> &'static str {
         match self {
             Provider::OpenAiChat => "openai",
@@ -63,6 +67,7 @@ impl Provider {
             Provider::Gemini => "gemini",
             Provider::Mcp => "mcp",
             Provider::Cohere => "cohere",
+            Provider::Bedrock => "bedrock",
         }
     }
 
@@ -75,6 +80,7 @@ impl Provider {
             Provider::Gemini => "Gemini",
             Provider::Mcp => "MCP",
             Provider::Cohere => "Cohere",
+            Provider::Bedrock => "Bedrock",
         }
     }
 }
@@ -88,7 +94,7 @@ impl fmt::Display for Provider {
 /// A provider name that is not one of [`Provider::as_str`]'s.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown provider `{0}`; expected one of openai, openai-responses, anthropic, gemini, mcp, cohere"
+    "unknown provider `{0}`; expected one of openai, openai-responses, anthropic, gemini, mcp, cohere, bedrock"
 )]
 pub struct UnknownProvider(pub String);
 
@@ -134,8 +140,8 @@ pub struct Form {
 
 impl Form {
     /// Every form: OpenAI (Chat Completions; the Responses API's forms have the same schemas)
-    /// and Anthropic each with and without strict mode, Gemini's two fields, MCP, Cohere.
-    pub const ALL: [Form; 8] = [
+    /// and Anthropic each with and without strict mode, Gemini's two fields, MCP, Cohere, Bedrock.
+    pub const ALL: [Form; 9] = [
         Form::new(Provider::OpenAiChat),
         Form::strict(Provider::OpenAiChat),
         Form::new(Provider::Anthropic),
@@ -144,6 +150,7 @@ impl Form {
         Form::gemini_json_schema(),
         Form::new(Provider::Mcp),
         Form::new(Provider::Cohere),
+        Form::new(Provider::Bedrock),
     ];
 
     /// The provider's plain form: not strict, Gemini's `parameters`.
@@ -218,6 +225,7 @@ impl fmt::Display for Form {
             (Provider::Gemini, _, true) => "Gemini parametersJsonSchema",
             (Provider::Mcp, ..) => "MCP",
             (Provider::Cohere, ..) => "Cohere",
+            (Provider::Bedrock, ..) => "Bedrock",
         })
     }
 }

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 pub use crate::forms::{Provider, UnknownProvider};
+pub use crate::providers::bedrock::{EventStreamDecoder, EventStreamError};
 use crate::providers::spec;
 pub use crate::wire::WireError;
 pub use crate::wire::request::{

@@ -4,6 +4,7 @@
 //! below them (`wire`, `forms`).
 
 mod anthropic;
+pub(crate) mod bedrock;
 mod cohere;
 mod gemini;
 pub(crate) mod mcp;
@@ -21,6 +22,7 @@ pub(crate) fn spec(provider: Provider) -> &'static Spec {
         Provider::Gemini => &gemini::SPEC,
         Provider::Mcp => &mcp::SPEC,
         Provider::Cohere => &cohere::SPEC,
+        Provider::Bedrock => &bedrock::SPEC,
     }
 }
 
