@@ -632,6 +632,7 @@ fn assemble_prints_each_call_of_a_recorded_stream() {
             "anthropic_stream" => "anthropic",
             "gemini_stream" => "gemini",
             "cohere_v2_stream" => "cohere",
+            "bedrock_converse_stream" => "bedrock",
             _ => continue,
         };
         let input = std::fs::read(data::path(&format!(
@@ -698,7 +699,7 @@ fn assemble_prints_each_call_of_a_recorded_stream() {
         }
         streams += 1;
     }
-    assert_eq!(streams, 56);
+    assert_eq!(streams, 66);
 }
 
 #[test]
@@ -718,7 +719,7 @@ data: [DONE]\n";
     );
     assert!(stderr.starts_with("line 7: chunk 4: not JSON"), "{stderr}");
     let status = Command::new(example("assemble"))
-        .arg("bedrock")
+        .arg("mistral")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .status()

@@ -51,6 +51,7 @@ fn provider(format: &str) -> Provider {
         "anthropic_message" | "anthropic" => Provider::Anthropic,
         "gemini" => Provider::Gemini,
         "cohere_v2" => Provider::Cohere,
+        "bedrock_converse" => Provider::Bedrock,
         other => panic!("unexpected format {other}"),
     }
 }
@@ -120,8 +121,8 @@ fn every_recorded_response_is_read() {
         read += 1;
     }
     assert_eq!(
-        read, 87,
-        "the manifest's non-streamed samples of the five formats"
+        read, 102,
+        "the manifest's non-streamed samples of the six formats"
     );
 }
 
@@ -191,8 +192,8 @@ fn every_recorded_stream_is_assembled() {
         assembled += 1;
     }
     assert_eq!(
-        assembled, 56,
-        "the manifest's streamed samples of the five formats"
+        assembled, 66,
+        "the manifest's streamed samples of the six formats"
     );
 }
 
@@ -262,6 +263,10 @@ fn every_recorded_turn_round_trips() {
             Provider::Anthropic => items(&encoded["content"])
                 .iter()
                 .map(|b| b["tool_use_id"].clone())
+                .collect(),
+            Provider::Bedrock => items(&encoded["content"])
+                .iter()
+                .map(|b| b["toolResult"]["toolUseId"].clone())
                 .collect(),
             Provider::Gemini => items(&encoded["parts"])
                 .iter()

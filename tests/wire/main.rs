@@ -9,6 +9,7 @@ mod demo;
 #[path = "../support/mod.rs"]
 mod support;
 
+pub mod bedrock;
 pub mod cohere;
 pub mod exchange;
 pub mod providers;

@@ -24,7 +24,7 @@ use toolwright::{
 };
 
 /// The forms `examples/providers` takes, and what each means.
-const FORMS: [(&str, Form); 9] = [
+const FORMS: [(&str, Form); 10] = [
     ("openai", Form::new(Provider::OpenAiChat)),
     ("openai-strict", Form::strict(Provider::OpenAiChat)),
     ("openai-responses", Form::new(Provider::OpenAiResponses)),
@@ -34,6 +34,7 @@ const FORMS: [(&str, Form); 9] = [
     ("gemini-json-schema", Form::gemini_json_schema()),
     ("mcp", Form::new(Provider::Mcp)),
     ("cohere", Form::new(Provider::Cohere)),
+    ("bedrock", Form::new(Provider::Bedrock)),
 ];
 
 /// The demo toolbox set to send `form`.
@@ -63,21 +64,25 @@ fn schemas(provider: Provider, list: &Value) -> Vec<(String, Value)> {
         .expect("a list of tools")
         .iter()
         .map(|entry| {
-            let function = if matches!(provider, Provider::OpenAiChat | Provider::Cohere) {
-                &entry["function"]
-            } else {
-                entry
+            let function = match provider {
+                Provider::OpenAiChat | Provider::Cohere => &entry["function"],
+                Provider::Bedrock => &entry["toolSpec"],
+                _ => entry,
             };
-            let schema = [
-                "parameters",
-                "input_schema",
-                "parametersJsonSchema",
-                "inputSchema",
-            ]
-            .iter()
-            .find_map(|key| function.get(*key))
-            .expect("a parameters schema")
-            .clone();
+            let schema = if provider == Provider::Bedrock {
+                function["inputSchema"]["json"].clone()
+            } else {
+                [
+                    "parameters",
+                    "input_schema",
+                    "parametersJsonSchema",
+                    "inputSchema",
+                ]
+                .iter()
+                .find_map(|key| function.get(*key))
+                .expect("a parameters schema")
+                .clone()
+            };
             (function["name"].as_str().unwrap().to_owned(), schema)
         })
         .collect()

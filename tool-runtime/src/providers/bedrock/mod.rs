@@ -62,12 +62,54 @@ pub(crate) static SPEC: Spec = Spec {
     push: stream::push,
     content: stream::content,
     pair: read::pair_results,
-    replay: |turn| Ok(json!({"role": "assistant", "content": values(&turn.content)})),
+    replay: |turn| {
+        let content: Vec<Value> = values(&turn.content)
+            .into_iter()
+            .map(request_block)
+            .collect();
+        Ok(json!({"role": "assistant", "content": content}))
+    },
     builtins: false,
     pairs_by_id: |_| true,
     encode: |r| Ok(read::encode(r.call, r.result)),
     results: |blocks| json!({"role": "user", "content": blocks}),
 };
+
+/// The members of a request's content block (a union: one is set), as the service model has them.
+const BLOCKS: &[&str] = &[
+    "text",
+    "image",
+    "document",
+    "video",
+    "audio",
+    "toolUse",
+    "toolResult",
+    "guardContent",
+    "cachePoint",
+    "reasoningContent",
+    "citationsContent",
+    "searchResult",
+    "toolAddition",
+    "toolRemoval",
+];
+
+/// A response's content block as a request takes it back: its one member, and a `toolUse`'s
+/// `type` only where it is the one a request knows (`server_tool_use`; the service also sends
+/// `tool_use`, which its model's enum lacks). What is left out stays in the turn's content.
+fn request_block(block: Value) -> Value {
+    let Value::Object(mut block) = block else {
+        return block;
+    };
+    if block.len() > 1 && block.keys().any(|key| BLOCKS.contains(&key.as_str())) {
+        block.retain(|key, _| BLOCKS.contains(&key.as_str()));
+    }
+    if let Some(Value::Object(tool_use)) = block.get_mut("toolUse")
+        && tool_use.get("type").and_then(Value::as_str) != Some("server_tool_use")
+    {
+        tool_use.remove("type");
+    }
+    Value::Object(block)
+}
 
 /// The form of a schema: JSON Schema as it is, `oneOf` as `anyOf`, in fewer tokens.
 fn form(pass: &mut Pass<'_>, schema: &mut Value) {
