@@ -337,6 +337,8 @@ fn providers_prints_each_form_as_its_snapshot() {
         "gemini",
         "gemini-json-schema",
         "mcp",
+        "cohere",
+        "bedrock",
     ] {
         let output = Command::new(&binary).arg(form).output().unwrap();
         assert!(
@@ -548,6 +550,34 @@ fn providers_prints_the_request_fields_of_each_tool_choice() {
         );
     }
 
+    // Cohere says `REQUIRED` or `NONE` (auto is the field left out) and narrows a named tool or
+    // a subset; Bedrock's `toolConfig` holds the tools and the choice, auto left unsaid.
+    for (form, mode, choice, count) in [
+        ("cohere", "auto", Value::Null, all),
+        ("cohere", "none", json!("NONE"), all),
+        ("cohere", "required", json!("REQUIRED"), all),
+        ("cohere", "tool:add", json!("REQUIRED"), 1),
+        ("cohere", "allowed:add,divide", Value::Null, 2),
+        ("cohere", "required:add,divide", json!("REQUIRED"), 2),
+        ("bedrock", "auto", Value::Null, all),
+        ("bedrock", "required", json!({"any": {}}), all),
+        ("bedrock", "tool:add", json!({"tool": {"name": "add"}}), all),
+        ("bedrock", "allowed:add,divide", Value::Null, 2),
+        ("bedrock", "required:add,divide", json!({"any": {}}), 2),
+    ] {
+        let (stdout, stderr) = run("providers", &[form, "--tool-choice", mode], b"");
+        let printed: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stderr}"));
+        let (said, tools) = if form == "cohere" {
+            (&printed["tool_choice"], &printed["tools"])
+        } else {
+            let config = &printed["toolConfig"];
+            assert_eq!(printed.as_object().unwrap().len(), 1, "{printed}");
+            (&config["toolChoice"], &config["tools"])
+        };
+        assert_eq!(*said, choice, "{form} {mode}");
+        assert_eq!(tools.as_array().unwrap().len(), count, "{form} {mode}");
+    }
+
     // Parallel calls, and a subset narrowed where asked.
     let (stdout, _) = run(
         "providers",
@@ -577,6 +607,18 @@ fn providers_prints_the_request_fields_of_each_tool_choice() {
         (
             &[
                 "gemini",
+                "--tool-choice",
+                "auto",
+                "--parallel-calls",
+                "false",
+            ],
+            1,
+            "parallel",
+        ),
+        (&["bedrock", "--tool-choice", "none"][..], 1, "none"),
+        (
+            &[
+                "cohere",
                 "--tool-choice",
                 "auto",
                 "--parallel-calls",

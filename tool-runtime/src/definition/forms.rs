@@ -135,8 +135,8 @@ pub(crate) fn build(definition: &ToolDefinition, form: Form) -> ProviderForm {
 }
 
 /// The description a model is shown: a deprecated tool's starts by saying so, with its
-/// `since` and `note` (no provider has a field for it: OpenAI, Anthropic, Gemini and MCP tool
-/// entries carry a description only).
+/// `since` and `note` (no provider has a field for it: OpenAI, Anthropic, Gemini, Cohere,
+/// Bedrock and MCP tool entries carry a description only).
 fn model_description(definition: &ToolDefinition) -> Cow<'_, str> {
     let description = definition.description();
     let Some(deprecation) = definition.deprecated() else {
