@@ -50,9 +50,10 @@ fn event_frame(event: &Value) -> Vec<u8> {
     )
 }
 
-/// The recorded Bedrock samples: (file, streamed).
+/// The recorded Bedrock samples: (file under `providers/`, streamed): the manifest's, and the
+/// turns with reasoning.
 fn samples() -> Vec<(String, bool)> {
-    data::read("providers/manifest.jsonl")
+    let mut samples: Vec<(String, bool)> = data::read("providers/manifest.jsonl")
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .filter(|row| row["format"].as_str().unwrap().starts_with("bedrock"))
@@ -62,7 +63,15 @@ fn samples() -> Vec<(String, bool)> {
                 row["streamed"] == true,
             )
         })
-        .collect()
+        .collect();
+    for (file, streamed) in [
+        ("turns/bedrock__amazon-bedrock-reasoning.json", false),
+        ("turns/bedrock__amazon-bedrock-redacted-content.json", false),
+        ("turns/bedrock__bedrock-reasoning.jsonl", true),
+    ] {
+        samples.push((file.to_owned(), streamed));
+    }
+    samples
 }
 
 fn events(file: &str) -> Vec<Value> {
@@ -117,7 +126,7 @@ fn every_recorded_stream_reads_the_same_through_its_binary_frames() {
         }
         streams += 1;
     }
-    assert_eq!(streams, 10);
+    assert_eq!(streams, 11);
 }
 
 #[test]
@@ -311,7 +320,7 @@ fn the_choice_is_auto_any_or_a_tool_and_none_is_refused() {
 fn every_recorded_sample_gives_a_request_botocore_can_check() {
     let tools = Toolbox::new();
     let samples = samples();
-    assert_eq!(samples.len(), 25);
+    assert_eq!(samples.len(), 28);
     for (file, streamed) in samples {
         let turn = if streamed {
             assemble(&events(&file))
@@ -386,5 +395,78 @@ fn the_assistant_turn_is_written_as_a_request_takes_it() {
     assert_eq!(
         mock.assistant_message().unwrap()["content"],
         json!([{"text": "Sure."}])
+    );
+}
+
+/// Recorded reasoning, whole and streamed, and redacted reasoning: carried back as the service
+/// sent it, the signature joined to its text.
+#[test]
+fn recorded_reasoning_is_carried_back_signed() {
+    let body: Value = serde_json::from_str(&data::read(
+        "providers/turns/bedrock__amazon-bedrock-reasoning.json",
+    ))
+    .unwrap();
+    let whole = Provider::Bedrock.read_response(&body).unwrap();
+    assert_eq!(
+        whole.assistant_message().unwrap(),
+        body["output"]["message"]
+    );
+    assert!(whole.text.starts_with("There are **3** r's"));
+    let streamed = assemble(&events("turns/bedrock__bedrock-reasoning.jsonl"));
+    let message = streamed.assistant_message().unwrap();
+    let reasoning = &message["content"][0]["reasoningContent"]["reasoningText"];
+    assert_eq!(
+        reasoning["text"],
+        "Let me count the r's in \"strawberry\":\n\ns-t-r-a-w-b-e-r-r-y\n\nr appears at positions 3, 8, and 9.\n\nSo there are 3 r's."
+    );
+    assert!(
+        reasoning["signature"]
+            .as_str()
+            .unwrap()
+            .starts_with("Ep0CCkgICxAB")
+    );
+    assert_eq!(message["content"][1]["text"], streamed.text.as_str());
+    assert_eq!(streamed.stop_reason.as_deref(), Some("end_turn"));
+    let body: Value = serde_json::from_str(&data::read(
+        "providers/turns/bedrock__amazon-bedrock-redacted-content.json",
+    ))
+    .unwrap();
+    let redacted = Provider::Bedrock.read_response(&body).unwrap();
+    assert_eq!(
+        redacted.assistant_message().unwrap(),
+        body["output"]["message"]
+    );
+    assert_eq!(redacted.calls[0].name, "json");
+}
+
+/// A frame the service really sent: a model stream error, read by the decoder (checksums and
+/// all) and reported by the assembler as the error it is.
+#[test]
+fn a_recorded_exception_frame_is_decoded_and_reported() {
+    use base64::Engine as _;
+    let text =
+        data::read("providers/turns/bedrock__model-stream-error-exception.eventstream.base64.txt");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .unwrap();
+    let mut decoder = EventStreamDecoder::new();
+    let events = decoder.push(&bytes).unwrap();
+    decoder.finish().unwrap();
+    assert_eq!(
+        events,
+        [json!({"modelStreamErrorException": {
+            "message": "Model Stream Error",
+            "originalStatusCode": 500,
+            "originalMessage": "The model stream failed.",
+        }})]
+    );
+    let error = Assembler::new(Provider::Bedrock)
+        .push(&events[0])
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("modelStreamErrorException: Model Stream Error"),
+        "{error}"
     );
 }
