@@ -12,9 +12,10 @@ use toolwright::{
 
 use crate::data;
 
-/// The recorded Cohere samples: (file, streamed).
+/// The recorded Cohere samples: (file under `providers/`, streamed): the manifest's, and the
+/// turns with citations and reasoning.
 fn samples() -> Vec<(String, bool)> {
-    data::read("providers/manifest.jsonl")
+    let mut samples: Vec<(String, bool)> = data::read("providers/manifest.jsonl")
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .filter(|row| row["format"].as_str().unwrap().starts_with("cohere_v2"))
@@ -24,7 +25,15 @@ fn samples() -> Vec<(String, bool)> {
                 row["streamed"] == true,
             )
         })
-        .collect()
+        .collect();
+    for (file, streamed) in [
+        ("turns/cohere__cohere-citations.json", false),
+        ("turns/cohere__cohere-citations.jsonl", true),
+        ("turns/cohere__cohere-reasoning.json", false),
+    ] {
+        samples.push((file.to_owned(), streamed));
+    }
+    samples
 }
 
 fn read(file: &str) -> Turn {
@@ -206,7 +215,7 @@ fn the_choice_is_required_or_none_and_a_named_tool_narrows_the_list() {
 fn every_recorded_sample_gives_a_message_and_results() {
     let tools = Toolbox::new();
     let samples = samples();
-    assert_eq!(samples.len(), 12);
+    assert_eq!(samples.len(), 15);
     for (file, streamed) in samples {
         let turn = if streamed { stream(&file) } else { read(&file) };
         let message = turn.assistant_message().unwrap();
@@ -220,6 +229,7 @@ fn every_recorded_sample_gives_a_message_and_results() {
         );
         let name = file.rsplit('/').next().unwrap().split('.').next().unwrap();
         let kind = if streamed { "stream" } else { "response" };
+        let name = name.trim_start_matches("cohere__");
         keep(
             &format!("{kind}-{name}"),
             &json!({
@@ -230,4 +240,26 @@ fn every_recorded_sample_gives_a_message_and_results() {
             }),
         );
     }
+}
+
+/// Citations, whole and streamed, go back with the message they cite; a whole answer's thinking
+/// is carried back and is not the text.
+#[test]
+fn citations_and_thinking_are_carried_back() {
+    let body: Value =
+        serde_json::from_str(&data::read("providers/turns/cohere__cohere-citations.json")).unwrap();
+    let whole = Provider::Cohere.read_response(&body).unwrap();
+    assert_eq!(whole.assistant_message().unwrap(), body["message"]);
+    assert!(whole.text.starts_with("The key benefits mentioned"));
+    let streamed = stream("turns/cohere__cohere-citations.jsonl");
+    let message = streamed.assistant_message().unwrap();
+    assert_eq!(streamed.text, "The key benefits are automation of tasks.");
+    assert_eq!(message["citations"][0]["text"], "automation of tasks");
+    assert_eq!(message["citations"][0]["sources"][0]["id"], "doc:0");
+    assert_eq!(message["content"][0]["text"], streamed.text.as_str());
+    let body: Value =
+        serde_json::from_str(&data::read("providers/turns/cohere__cohere-reasoning.json")).unwrap();
+    let reasoning = Provider::Cohere.read_response(&body).unwrap();
+    assert_eq!(reasoning.text, "2 + 2 = 4");
+    assert_eq!(reasoning.assistant_message().unwrap(), body["message"]);
 }
