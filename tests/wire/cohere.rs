@@ -263,3 +263,23 @@ fn citations_and_thinking_are_carried_back() {
     assert_eq!(reasoning.text, "2 + 2 = 4");
     assert_eq!(reasoning.assistant_message().unwrap(), body["message"]);
 }
+
+/// An event of a kind toolwright does not know is a warning, never silence, and the calls
+/// beside it are read as ever.
+#[test]
+fn an_unknown_event_is_a_warning() {
+    let mut stream = Assembler::new(Provider::Cohere);
+    for event in [
+        json!({"type": "message-start", "delta": {"message": {"role": "assistant"}}}),
+        json!({"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {"id": "t1", "type": "function", "function": {"name": "time", "arguments": "{}"}}}}}),
+        json!({"type": "tool-call-surprise", "index": 0}),
+        json!({"type": "tool-call-end", "index": 0}),
+        json!({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}}),
+    ] {
+        stream.push(&event).unwrap();
+    }
+    assert_eq!(stream.warnings().len(), 1);
+    assert_eq!(stream.warnings()[0].chunk(), Some(3));
+    let turn = stream.finish_turn();
+    assert_eq!(turn.calls[0].status, toolwright::CallStatus::Complete);
+}

@@ -114,8 +114,12 @@ pub(super) fn push(state: &mut State, event: &Value) -> Result<bool, WireError> 
             }
             return Ok(true);
         }
-        // `content-end`, `citation-end`, `debug`: nothing the turn keeps.
-        _ => {}
+        // Nothing the turn keeps.
+        "content-end" | "citation-end" | "debug" => {}
+        other => state.warnings.push(WireError::new(
+            ROOT.key("type"),
+            format!("an event of a kind toolwright does not know (`{other}`); skipped"),
+        )),
     }
     Ok(false)
 }
