@@ -17,6 +17,15 @@ use toolwright_json::value as json;
 pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
     let root = object(response, &ROOT)?;
     refuse_exception(root)?;
+    // An error body is `{"message": "..."}` (its type in the `x-amzn-ErrorType` header).
+    if let (false, Some(Value::String(message))) =
+        (root.contains_key("output"), root.get("message"))
+    {
+        return Err(WireError::new(
+            ROOT.key("message"),
+            format!("the provider reported an error: {message}"),
+        ));
+    }
     let mut turn = Turn::of(crate::forms::Provider::Bedrock);
     turn.stop_reason = loose_str(root, "stopReason", &ROOT, &mut turn.warnings);
     let Some(output) = opt_object(root, "output", &ROOT)? else {
