@@ -420,7 +420,71 @@ fn stream_chunk() -> impl Strategy<Value = Value> {
             }
             json!({"candidates": [{"content": {"parts": [{"functionCall": call}]}}]})
         });
-    prop_oneof![openai, responses, anthropic, gemini, json_value()]
+    let cohere = (
+        prop::sample::select(vec![
+            "message-start",
+            "tool-plan-delta",
+            "content-start",
+            "content-delta",
+            "tool-call-start",
+            "tool-call-delta",
+            "tool-call-end",
+            "citation-start",
+            "message-end",
+        ]),
+        index_or_any(),
+        text_or_any(),
+        prop_oneof![Just(json!("text")), Just(json!("thinking")), json_value()],
+    )
+        .prop_map(|(kind, index, text, content_type)| {
+            json!({"type": kind, "index": index, "delta": {"message": {
+                "tool_plan": text,
+                "content": {"type": content_type, "text": text, "thinking": text},
+                "tool_calls": {"id": "c", "type": "function", "function": {"name": "f", "arguments": text}},
+                "citations": {"start": 0, "end": 1, "text": text},
+            }, "finish_reason": "TOOL_CALL"}})
+        });
+    let bedrock = (
+        prop::sample::select(vec![
+            "messageStart",
+            "contentBlockStart",
+            "contentBlockDelta",
+            "contentBlockStop",
+            "messageStop",
+            "metadata",
+            "throttlingException",
+        ]),
+        index_or_any(),
+        text_or_any(),
+        prop_oneof![
+            Just(json!("toolUse")),
+            Just(json!("text")),
+            Just(json!("reasoningContent")),
+            json_value().prop_map(|v| json!(v.to_string())),
+        ],
+    )
+        .prop_map(|(kind, index, text, delta_kind)| {
+            let delta = match delta_kind.as_str().unwrap_or_default() {
+                "toolUse" => json!({"toolUse": {"input": text}}),
+                "reasoningContent" => {
+                    json!({"reasoningContent": {"text": text, "signature": text}})
+                }
+                "text" => json!({"text": text}),
+                other => json!({ other: text }),
+            };
+            json!({ kind: {"contentBlockIndex": index, "delta": delta,
+                "start": {"toolUse": {"toolUseId": "t", "name": "f"}},
+                "stopReason": "tool_use", "message": text}})
+        });
+    prop_oneof![
+        openai,
+        responses,
+        anthropic,
+        gemini,
+        cohere,
+        bedrock,
+        json_value()
+    ]
 }
 
 proptest! {
