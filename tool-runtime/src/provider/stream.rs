@@ -21,10 +21,11 @@ use toolwright_json::value as json;
 ///
 /// A call is complete only at the end of its block (OpenAI Chat: the choice's `finish_reason`;
 /// Responses: `response.output_item.done`; Anthropic: `content_block_stop`; Gemini: a part that
-/// does not say `willContinue`). A stream that stops early still yields every call it started,
-/// marked [`CallStatus::Incomplete`], with its arguments as far as they got. A malformed or
-/// out-of-order chunk is an error naming the chunk; the assembler keeps everything it received
-/// and can go on.
+/// does not say `willContinue`; Cohere: `tool-call-end`; Bedrock: `contentBlockStop`). A stream
+/// that stops early still yields every call it started, marked
+/// [`CallStatus::Incomplete`](crate::call::CallStatus::Incomplete), with its arguments as far
+/// as they got. A malformed or out-of-order chunk is an error naming the chunk; the assembler
+/// keeps everything it received and can go on.
 ///
 /// ```
 /// use toolwright::CallStatus;
@@ -210,8 +211,10 @@ impl Assembler {
     }
 
     /// The calls, in the order the model made them (by response or message, then index).
-    /// Calls whose block never ended are [`CallStatus::Incomplete`], with the arguments they
-    /// got; a lenient read ([`Arguments::as_map`]) still makes the most of them.
+    /// Calls whose block never ended are
+    /// [`CallStatus::Incomplete`](crate::call::CallStatus::Incomplete), with the arguments they
+    /// got; a lenient read ([`Arguments::as_map`](crate::call::Arguments::as_map)) still makes
+    /// the most of them.
     pub fn finish(self) -> Vec<ToolCall> {
         self.finish_with(false).calls
     }

@@ -41,7 +41,8 @@ impl WireError {
         self
     }
 
-    /// The 1-based number of the stream chunk at fault, for errors of an [`Assembler`].
+    /// The 1-based number of the stream chunk at fault, for errors of an
+    /// [`Assembler`](crate::provider::Assembler).
     pub fn chunk(&self) -> Option<usize> {
         self.chunk
     }
