@@ -57,6 +57,12 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
 /// One entry of `tool_calls`: `id`, and the `function` with its `name` and `arguments` (text).
 fn read_call(entry: &Value, at: usize, path: &At) -> Result<ToolCall, WireError> {
     let entry = object(entry, path)?;
+    read_entry(entry, at, path)
+}
+
+/// A call entry (a response's `tool_calls[]`, a stream's `tool-call-start`): its id, its
+/// function's name and its arguments as sent.
+pub(super) fn read_entry(entry: &Object, at: usize, path: &At) -> Result<ToolCall, WireError> {
     let Some(function) = opt_object(entry, "function", path)? else {
         return Err(WireError::new(
             path.key("function"),
@@ -69,7 +75,7 @@ fn read_call(entry: &Value, at: usize, path: &At) -> Result<ToolCall, WireError>
 }
 
 /// A function's arguments as sent: the text (`"null"` and `""` included), or a value sent as one.
-pub(super) fn arguments(function: &Object) -> Arguments {
+fn arguments(function: &Object) -> Arguments {
     match function.get("arguments") {
         None | Some(Value::Null) => Arguments::Text(String::new()),
         Some(Value::String(text)) => Arguments::Text(text.clone()),

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use super::read::{arguments, assistant_message};
-use crate::call::{Arguments, ToolCall};
+use super::read::{assistant_message, read_entry};
+use crate::call::Arguments;
 use crate::wire::WireError;
 use crate::wire::assembly::{Buf, State};
 use crate::wire::read::{
@@ -148,16 +148,9 @@ fn call_start(state: &mut State, index: usize, entry: &Object, path: &At) -> Res
             format!("tool call {index} was started twice"),
         ));
     }
-    let Some(function) = opt_object(entry, "function", path)? else {
-        return Err(WireError::new(
-            path.key("function"),
-            "`function` is missing",
-        ));
-    };
-    let name = req_str(function, "name", &path.key("function"))?;
-    let id = req_str(entry, "id", path)?;
-    let call = ToolCall::new(id, name, Arguments::Text(String::new())).with_index(index);
-    let buf = match arguments(function) {
+    let mut call = read_entry(entry, index, path)?;
+    // The arguments it starts with are the buffer's start; the deltas append to it.
+    let buf = match std::mem::replace(&mut call.arguments, Arguments::Text(String::new())) {
         Arguments::Text(text) => Buf::Text(text),
         Arguments::Json(value) => Buf::Json(value),
     };
