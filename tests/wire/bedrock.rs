@@ -470,3 +470,32 @@ fn a_recorded_exception_frame_is_decoded_and_reported() {
         "{error}"
     );
 }
+
+/// A `toolUse.type` of an odd shape is reported and costs the call nothing, whole and streamed.
+#[test]
+fn an_odd_tool_use_type_costs_the_call_nothing() {
+    let whole = Provider::Bedrock
+        .read_response(
+            &json!({"output": {"message": {"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "t1", "name": "add", "input": {"a": 1}, "type": 7}},
+        ]}}, "stopReason": "tool_use"}),
+        )
+        .unwrap();
+    assert_eq!(whole.calls[0].kind, CallKind::Function);
+    assert_eq!(whole.warnings.len(), 1);
+    assert_eq!(
+        whole.warnings[0].path(),
+        "/output/message/content/0/toolUse/type"
+    );
+    let mut stream = Assembler::new(Provider::Bedrock);
+    stream
+        .push(&json!({"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t1", "name": "add", "type": ["x"]}}}}))
+        .unwrap();
+    stream
+        .push(&json!({"contentBlockStop": {"contentBlockIndex": 0}}))
+        .unwrap();
+    assert_eq!(stream.warnings().len(), 1);
+    let calls = stream.finish();
+    assert_eq!(calls[0].name, "add");
+    assert_eq!(calls[0].status, CallStatus::Complete);
+}

@@ -5,9 +5,7 @@ use serde_json::{Map, Value, json};
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::content::ContentPart;
 use crate::result::ToolResult;
-use crate::wire::read::{
-    At, Object, ROOT, loose_str, object, opt_array, opt_object, opt_str, req_str,
-};
+use crate::wire::read::{At, Object, ROOT, loose_str, object, opt_array, opt_object, req_str};
 use crate::wire::turn::Turn;
 use crate::wire::{WireError, copy_options, fallback};
 use toolwright_json::value as json;
@@ -49,8 +47,8 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
             turn.text.push_str(text);
         } else if let Some(tool_use) = opt_object(map, "toolUse", &block_path)? {
             // Numbered by the block's place in the content, as a stream's `contentBlockIndex`.
-            turn.calls
-                .push(call(tool_use, at, &block_path.key("toolUse"))?);
+            let call = call(tool_use, at, &block_path.key("toolUse"), &mut turn.warnings)?;
+            turn.calls.push(call);
         } else if map.contains_key("toolResult") {
             // The result of a tool the service ran (`server_tool_use`).
             results.push(json::clone_value(block));
@@ -62,15 +60,27 @@ pub(super) fn read_response(response: &Value) -> Result<Turn, WireError> {
 
 /// A `toolUse` block's call: `toolUseId`, `name`, `input` (an object); a `type` of
 /// `server_tool_use` is a tool the service runs itself.
-fn call(tool_use: &Object, index: usize, path: &At) -> Result<ToolCall, WireError> {
+fn call(
+    tool_use: &Object,
+    index: usize,
+    path: &At,
+    warnings: &mut Vec<WireError>,
+) -> Result<ToolCall, WireError> {
     let id = req_str(tool_use, "toolUseId", path)?;
     let name = req_str(tool_use, "name", path)?;
     let input = tool_use.get("input").map_or(Value::Null, json::clone_value);
     let mut call = ToolCall::new(id, name, Arguments::Json(input)).with_index(index);
-    if opt_str(tool_use, "type", path)? == Some("server_tool_use") {
-        call.kind = CallKind::Server;
-    }
+    call.kind = kind(tool_use, path, warnings);
     Ok(call)
+}
+
+/// Whose call a `toolUse` is: the service's for a `type` of `server_tool_use`, else the
+/// application's. A `type` that is not a string is reported and costs the call nothing.
+pub(super) fn kind(tool_use: &Object, path: &At, warnings: &mut Vec<WireError>) -> CallKind {
+    match loose_str(tool_use, "type", path, warnings).as_deref() {
+        Some("server_tool_use") => CallKind::Server,
+        _ => CallKind::Function,
+    }
 }
 
 /// Gives each call the service ran its `toolResult` block (`metadata["result"]`).

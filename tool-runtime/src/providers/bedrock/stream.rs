@@ -9,8 +9,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::refuse_exception;
-use crate::call::{Arguments, CallKind, ToolCall};
+use super::read::{kind, refuse_exception};
+use crate::call::{Arguments, ToolCall};
 use crate::wire::WireError;
 use crate::wire::assembly::{Buf, State, lenient_object};
 use crate::wire::read::{
@@ -82,9 +82,7 @@ fn block_start(state: &mut State, body: &Object, path: &At) -> Result<(), WireEr
         let id = req_str(tool_use, "toolUseId", &tool_path)?;
         let name = req_str(tool_use, "name", &tool_path)?;
         let mut call = ToolCall::new(id, name, Arguments::Text(String::new())).with_index(index);
-        if opt_str(tool_use, "type", &tool_path)? == Some("server_tool_use") {
-            call.kind = CallKind::Server;
-        }
+        call.kind = kind(tool_use, &tool_path, &mut state.warnings);
         state.add(call, (0, 0, index), Buf::Text(String::new()));
         state
             .items
