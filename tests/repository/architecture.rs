@@ -305,6 +305,38 @@ fn module_of(path: &str) -> Vec<String> {
     path.split('/').map(str::to_owned).collect()
 }
 
+/// Each cycle of `edges` (between modules or files, each with where it is written) as a problem
+/// of `scope`, naming the places that make it.
+fn cycle_problems(
+    edges: &BTreeMap<(String, String), String>,
+    scope: &str,
+    what: &str,
+) -> Vec<String> {
+    let graph = edges.keys().fold(
+        BTreeMap::new(),
+        |mut graph: BTreeMap<&str, Vec<&str>>, (a, b)| {
+            graph.entry(a.as_str()).or_default().push(b.as_str());
+            graph
+        },
+    );
+    cycles(&graph)
+        .into_iter()
+        .map(|cycle| {
+            let places: Vec<&str> = cycle
+                .iter()
+                .zip(cycle.iter().cycle().skip(1))
+                .map(|(a, b)| edges[&((*a).to_owned(), (*b).to_owned())].as_str())
+                .collect();
+            format!(
+                "{scope}: {what} form a cycle: {} -> {} ({})",
+                cycle.join(" -> "),
+                cycle[0],
+                places.join(", ")
+            )
+        })
+        .collect()
+}
+
 /// Every cycle of a graph once, each rotated to start at its smallest node.
 fn cycles<'g>(graph: &BTreeMap<&'g str, Vec<&'g str>>) -> Vec<Vec<&'g str>> {
     let mut found = Vec::new();
@@ -442,7 +474,7 @@ fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> 
     // Edges between top-level modules, and between the files of each folder (keyed by the
     // folder's module path), each with where it is written.
     let mut edges: BTreeMap<(String, String), String> = BTreeMap::new();
-    let mut inner: BTreeMap<(Vec<String>, String, String), String> = BTreeMap::new();
+    let mut inner: BTreeMap<Vec<String>, BTreeMap<(String, String), String>> = BTreeMap::new();
     for (path, text) in files {
         // Tests are outside the layers: a module's tests may use whatever they test it with;
         // a `tests.rs` is tests throughout.
@@ -462,11 +494,9 @@ fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> 
                 && modules.contains(&named[..=common])
             {
                 inner
-                    .entry((
-                        own[..common].to_vec(),
-                        own[common].clone(),
-                        named[common].clone(),
-                    ))
+                    .entry(own[..common].to_vec())
+                    .or_default()
+                    .entry((own[common].clone(), named[common].clone()))
                     .or_insert_with(|| place.clone());
             }
             let name = named[0].clone();
@@ -494,52 +524,16 @@ fn check_crate(layers: &CrateLayers, files: &[(String, String)]) -> Vec<String> 
         }
     }
     // Cycles: an edge up is reported above, so what is left is a cycle inside a layer.
-    let graph: BTreeMap<&str, Vec<&str>> = edges
-        .keys()
-        .filter(|(a, b)| rank.contains_key(a) && rank.get(a) == rank.get(b))
-        .fold(BTreeMap::new(), |mut graph, (a, b)| {
-            graph.entry(a.as_str()).or_default().push(b.as_str());
-            graph
-        });
-    for cycle in cycles(&graph) {
-        let places: Vec<&str> = cycle
-            .iter()
-            .zip(cycle.iter().cycle().skip(1))
-            .map(|(a, b)| edges[&((*a).to_owned(), (*b).to_owned())].as_str())
-            .collect();
-        problems.push(format!(
-            "{}: modules form a cycle: {} -> {} ({})",
-            layers.src,
-            cycle.join(" -> "),
-            cycle[0],
-            places.join(", ")
-        ));
-    }
+    let same_layer: BTreeMap<(String, String), String> = edges
+        .iter()
+        .filter(|((a, b), _)| rank.contains_key(a) && rank.get(a) == rank.get(b))
+        .map(|(edge, place)| (edge.clone(), place.clone()))
+        .collect();
+    problems.extend(cycle_problems(&same_layer, &layers.src, "modules"));
     // Inside each folder, its files form no cycle either.
-    let folders: BTreeSet<&Vec<String>> = inner.keys().map(|(folder, ..)| folder).collect();
-    for folder in folders {
-        let graph: BTreeMap<&str, Vec<&str>> = inner.keys().filter(|(f, ..)| f == folder).fold(
-            BTreeMap::new(),
-            |mut graph, (_, a, b)| {
-                graph.entry(a.as_str()).or_default().push(b.as_str());
-                graph
-            },
-        );
-        for cycle in cycles(&graph) {
-            let places: Vec<&str> = cycle
-                .iter()
-                .zip(cycle.iter().cycle().skip(1))
-                .map(|(a, b)| inner[&(folder.clone(), (*a).to_owned(), (*b).to_owned())].as_str())
-                .collect();
-            problems.push(format!(
-                "{}/{}: files form a cycle: {} -> {} ({})",
-                layers.src,
-                folder.join("/"),
-                cycle.join(" -> "),
-                cycle[0],
-                places.join(", ")
-            ));
-        }
+    for (folder, edges) in &inner {
+        let scope = format!("{}/{}", layers.src, folder.join("/"));
+        problems.extend(cycle_problems(edges, &scope, "files"));
     }
     problems
 }
