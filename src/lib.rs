@@ -11,7 +11,7 @@ pub use toolwright_runtime::{
     ToolDefinition, ToolName, ToolOutput, ToolResult, Toolbox, Toolset,
 };
 #[doc(inline)]
-pub use toolwright_runtime::{args, bounds, dynamic, exec, provider, schema};
+pub use toolwright_runtime::{args, bounds, dynamic, exec, provider, schema, search};
 
 #[doc(hidden)]
 pub use toolwright_runtime::__private;

@@ -50,6 +50,25 @@ def element_type(hint):
     return None
 
 
+def tagged_member(hint, value):
+    """The one member of a union of TypedDicts whose `type` is the value's, if just one is: the
+    member the API reads it as. (pydantic-core panics iterating a lazy `Iterable` field, as a
+    `namespace` tool's `tools`, when it is validated through the whole union.)"""
+    if typing.get_origin(hint) is not typing.Union or not isinstance(value, dict):
+        return hint
+    found = []
+    for member in typing.get_args(hint):
+        try:
+            tag = typing.get_type_hints(member, include_extras=True).get("type")
+        except Exception:  # not a TypedDict
+            continue
+        while typing.get_origin(tag) is typing.Annotated or str(typing.get_origin(tag)).endswith("Required"):
+            tag = typing.get_args(tag)[0]
+        if typing.get_origin(tag) is typing.Literal and value.get("type") in typing.get_args(tag):
+            found.append(member)
+    return found[0] if len(found) == 1 else hint
+
+
 def check_typed(params, key, value):
     """Problems of one field against the TypedDict's type for it (empty when it passes)."""
     hints = typing.get_type_hints(params, include_extras=True)
@@ -60,7 +79,7 @@ def check_typed(params, key, value):
     if item is not None:
         if not isinstance(value, list):
             return [f"`{key}` is not a list"]
-        checks = [(f"{key}[{at}]", item, entry) for at, entry in enumerate(value)]
+        checks = [(f"{key}[{at}]", tagged_member(item, entry), entry) for at, entry in enumerate(value)]
     else:
         checks = [(key, hint, value)]
     problems = []
@@ -126,6 +145,9 @@ def teeth():
         ("openai", {"toolConfig": {}}),
         ("openai-responses", {"tool_choice": {"type": "function", "function": {"name": "add"}}}),
         ("openai-responses", {"tool_choice": {"type": "allowed_tools", "mode": "any", "tools": []}}),
+        ("openai-responses", {"tools": [{"type": "namespace", "name": "mail", "tools": []}]}),
+        ("openai-responses", {"tools": [{"type": "tool_search", "execution": "elsewhere"}]}),
+        ("anthropic", {"tools": [{"type": "tool_search_tool_bm25_20251119", "name": "search"}]}),
         ("anthropic", {"tool_choice": {"type": "required"}}),
         ("anthropic", {"tool_choice": "auto"}),
         ("anthropic", {"tool_choice": {"type": "tool"}}),

@@ -14,4 +14,5 @@ pub mod cohere;
 pub mod exchange;
 pub mod providers;
 pub mod tool_choice;
+pub mod tool_search;
 pub mod turns;

@@ -30,6 +30,7 @@ pub(crate) struct ToolArgs {
     pub(crate) timeout: Option<(LitStr, u64)>,
     pub(crate) blocking: Option<LitBool>,
     pub(crate) needs_approval: Option<LitBool>,
+    pub(crate) defer: Option<LitBool>,
     pub(crate) parse_args: Option<Path>,
     pub(crate) krate: Option<Path>,
 }
@@ -53,6 +54,7 @@ const TOOL_KEYS: &[&str] = &[
     "timeout",
     "blocking",
     "needs_approval",
+    "defer",
     "parse_args",
     "crate",
 ];
@@ -119,9 +121,10 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
             // coerce = false (this tool's argument handling, over the toolbox's); strict = false
             // (how strict-mode providers are sent it); concurrent (whether calls may run beside
             // others in a batch); blocking (a sync body that blocks, run off the executor);
-            // needs_approval (every call waits for a person)
+            // needs_approval (every call waits for a person); defer (sent once a tool search
+            // finds it)
             "read_only" | "destructive" | "idempotent" | "open_world" | "repair" | "coerce"
-            | "strict" | "concurrent" | "blocking" | "needs_approval" => {
+            | "strict" | "concurrent" | "blocking" | "needs_approval" | "defer" => {
                 let slot = match key.as_str() {
                     "read_only" => &mut args.read_only,
                     "destructive" => &mut args.destructive,
@@ -132,6 +135,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                     "strict" => &mut args.strict,
                     "concurrent" => &mut args.concurrent,
                     "blocking" => &mut args.blocking,
+                    "defer" => &mut args.defer,
                     _ => &mut args.needs_approval,
                 };
                 set_some(&meta, slot, flag(&meta, &mut errors)?, &mut errors)

@@ -84,6 +84,8 @@ pub struct MacroTool {
     pub timeout_ms: Option<u64>,
     /// `#[tool(needs_approval)]`.
     pub needs_approval: bool,
+    /// `#[tool(defer)]`.
+    pub deferred: bool,
     /// The arguments struct's schema.
     pub parameters: fn() -> Value,
     /// The return type's schema, when it has one.
@@ -156,7 +158,9 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
     if let Some(ms) = tool.timeout_ms {
         definition = definition.with_timeout(std::time::Duration::from_millis(ms));
     }
-    definition = definition.with_needs_approval(tool.needs_approval);
+    definition = definition
+        .with_needs_approval(tool.needs_approval)
+        .with_deferred(tool.deferred);
     if let Some(display) = tool.display {
         definition = definition.with_display_text(display);
     }

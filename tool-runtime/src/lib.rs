@@ -32,6 +32,7 @@ mod native;
 mod output;
 mod policy;
 mod result;
+pub mod search;
 mod telemetry;
 mod wire;
 

@@ -54,6 +54,12 @@ pub enum ResultDetail {
         /// The call's kind.
         kind: crate::call::CallKind,
     },
+    /// The toolbox's search tool answered the call ([`search`](crate::search)): the tools it
+    /// found, best first.
+    Found {
+        /// Their names.
+        tools: Box<[ToolName]>,
+    },
     /// The arguments were rejected, and the model has now sent invalid arguments to this tool
     /// as many times in a row as the toolbox's retry budget allows
     /// ([`Toolbox::with_retry_budget`](crate::Toolbox::with_retry_budget)): an agent loop should
@@ -85,6 +91,9 @@ impl Clone for ResultDetail {
             ResultDetail::Interrupt(interrupt) => ResultDetail::Interrupt(interrupt.clone()),
             ResultDetail::TimedOut { after } => ResultDetail::TimedOut { after: *after },
             ResultDetail::Cancelled => ResultDetail::Cancelled,
+            ResultDetail::Found { tools } => ResultDetail::Found {
+                tools: tools.clone(),
+            },
             ResultDetail::Rejected { reason } => ResultDetail::Rejected {
                 reason: reason.clone(),
             },
@@ -122,6 +131,7 @@ impl fmt::Debug for ResultDetail {
                 f.debug_struct("TimedOut").field("after", after).finish()
             }
             ResultDetail::Cancelled => f.write_str("Cancelled"),
+            ResultDetail::Found { tools } => f.debug_struct("Found").field("tools", tools).finish(),
             ResultDetail::Rejected { reason } => {
                 f.debug_struct("Rejected").field("reason", reason).finish()
             }

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::definition::Namespace;
 use crate::tool::{ErasedTool, ToolDefinition};
 use crate::toolbox::IntoTools;
 
@@ -16,18 +17,30 @@ type Make<C> = Box<dyn FnOnce(Member) -> Arc<dyn ErasedTool<C>> + Send>;
 pub struct Member {
     name: Option<String>,
     scopes: Arc<[String]>,
+    deferred: bool,
+    namespace: Option<Arc<Namespace>>,
 }
 
 impl Member {
     /// The tool's definition as the set has it, or `None` when the set changes nothing (the
     /// static definition is then used, and nothing is copied).
     pub(crate) fn definition(self, definition: &ToolDefinition) -> Option<Box<ToolDefinition>> {
-        if self.name.is_none() && self.scopes.is_empty() {
+        if self.name.is_none()
+            && self.scopes.is_empty()
+            && !self.deferred
+            && self.namespace.is_none()
+        {
             return None;
         }
         let mut definition = definition.clone();
         if let Some(name) = self.name {
             definition = definition.with_name(name);
+        }
+        if self.deferred {
+            definition = definition.with_deferred(true);
+        }
+        if self.namespace.is_some() {
+            definition.set_namespace(self.namespace);
         }
         Some(Box::new(
             definition.with_scopes(self.scopes.iter().cloned()),
@@ -79,6 +92,8 @@ pub struct Toolset<C: ?Sized = ()> {
     service: &'static str,
     prefix: String,
     scopes: Vec<String>,
+    deferred: bool,
+    namespace: Option<Arc<Namespace>>,
     tools: Vec<(&'static str, Make<C>)>,
 }
 
@@ -90,6 +105,8 @@ impl<C: ?Sized> Toolset<C> {
             service,
             prefix: String::new(),
             scopes: Vec::new(),
+            deferred: false,
+            namespace: None,
             tools: Vec::new(),
         }
     }
@@ -122,6 +139,23 @@ impl<C: ?Sized> Toolset<C> {
         self
     }
 
+    /// Defers every tool of the set: with tool search on, a request sends them in full only
+    /// once a search has found them ([`ToolDefinition::is_deferred`]).
+    #[must_use]
+    pub fn deferred(mut self) -> Self {
+        self.deferred = true;
+        self
+    }
+
+    /// Groups the set's tools in one namespace, described by `description`: where a provider
+    /// groups tools (OpenAI Responses' `namespace`, with tool search), the model is shown the
+    /// namespace and opens it by searching.
+    #[must_use]
+    pub fn namespace(mut self, name: impl Into<String>, description: impl Into<String>) -> Self {
+        self.namespace = Some(Arc::new(Namespace::new(name, description)));
+        self
+    }
+
     /// The tools' names, with the prefix, in the order they are declared.
     pub fn names(&self) -> impl ExactSizeIterator<Item = String> + '_ {
         self.tools
@@ -151,12 +185,15 @@ impl<C: ?Sized> Toolset<C> {
 impl<C: ?Sized + Sync + 'static> IntoTools<C> for Toolset<C> {
     fn into_tools(self) -> Vec<Arc<dyn ErasedTool<C>>> {
         let (prefix, scopes): (String, Arc<[String]>) = (self.prefix, self.scopes.into());
+        let (deferred, namespace) = (self.deferred, self.namespace);
         self.tools
             .into_iter()
             .map(|(name, make)| {
                 make(Member {
                     name: (!prefix.is_empty()).then(|| format!("{prefix}{name}")),
                     scopes: Arc::clone(&scopes),
+                    deferred,
+                    namespace: namespace.clone(),
                 })
             })
             .collect()
@@ -169,6 +206,8 @@ impl<C: ?Sized> fmt::Debug for Toolset<C> {
             .field("service", &self.service)
             .field("prefix", &self.prefix)
             .field("scopes", &self.scopes)
+            .field("deferred", &self.deferred)
+            .field("namespace", &self.namespace)
             .field(
                 "tools",
                 &self.tools.iter().map(|(n, _)| n).collect::<Vec<_>>(),

@@ -215,6 +215,16 @@ impl<'a> ProviderTools<'a> {
         }
     }
 
+    /// A list of these entries, for tool search's lists.
+    pub(crate) fn of(provider: Provider, entries: Vec<&'a Value>) -> ProviderTools<'a> {
+        ProviderTools {
+            provider,
+            entries,
+            downgraded: Vec::new(),
+            reports: Vec::new(),
+        }
+    }
+
     /// The list as one JSON value, as [`Serialize`] writes it.
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)

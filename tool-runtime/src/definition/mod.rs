@@ -9,14 +9,17 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 mod forms;
+mod policy;
 mod records;
+mod search;
 
 pub use self::forms::{Downgrade, ProviderTools, StrictFallback};
 pub(crate) use self::forms::{FormCache, ProviderForm};
 pub use self::records::{Deprecation, ToolAnnotations, UnknownArgs};
+pub use self::search::Namespace;
 use crate::call::ToolName;
 use crate::forms::{Form, LintReport, ParamTable, SchemaError, canonical_parameters};
-use crate::policy::{ArgumentPolicy, CutOff};
+use crate::policy::CutOff;
 use toolwright_schema::CompiledSchema;
 
 /// A tool as a model and an application see it: name, description, schemas and metadata.
@@ -44,6 +47,8 @@ pub struct ToolDefinition {
     concurrent: Option<bool>,
     timeout: Option<Duration>,
     needs_approval: bool,
+    deferred: bool,
+    namespace: Option<std::sync::Arc<Namespace>>,
     /// Whether `#[tool]` or `#[toolset]` built it (from a fn), so that what it is told to change
     /// names their options; otherwise it was built at run time.
     pub(crate) from_attribute: bool,
@@ -158,6 +163,8 @@ impl ToolDefinition {
             concurrent: None,
             timeout: None,
             needs_approval: false,
+            deferred: false,
+            namespace: None,
             from_attribute: false,
             written: None,
             compiled: Kept::default(),
@@ -261,55 +268,6 @@ impl ToolDefinition {
         })
     }
 
-    /// Whether this tool repairs broken JSON: `Some` when it says so itself, `None` when the
-    /// toolbox's [`ArgumentPolicy`] decides.
-    pub fn repair(&self) -> Option<bool> {
-        self.repair
-    }
-
-    /// Whether this tool coerces values toward its schema: `Some` when it says so itself.
-    pub fn coercion(&self) -> Option<bool> {
-        self.coerce
-    }
-
-    /// The policy this tool's arguments are handled under: the toolbox's, with the tool's own
-    /// settings on top.
-    pub fn argument_policy(&self, toolbox: &ArgumentPolicy) -> ArgumentPolicy {
-        let mut policy = *toolbox;
-        policy.repair = self.repair.unwrap_or(toolbox.repair);
-        policy.coerce = self.coerce.unwrap_or(toolbox.coerce);
-        // Resolved for this tool: `Run` or `Refuse`.
-        policy.cut_off = if self.runs_cut_off(toolbox) {
-            CutOff::Run
-        } else {
-            CutOff::Refuse
-        };
-        policy
-    }
-
-    /// What this tool does with arguments that ended early: `Some` when it says so itself
-    /// (`#[tool(cut_off = "run")]`), `None` when the toolbox's [`ArgumentPolicy`] decides.
-    pub fn cut_off(&self) -> Option<CutOff> {
-        self.cut_off
-    }
-
-    /// Whether a call of this tool whose arguments ended early runs under the toolbox's
-    /// policy: by the tool's own rule or the toolbox's, and, for [`CutOff::ReadOnly`], its
-    /// read-only annotation.
-    pub fn runs_cut_off(&self, toolbox: &ArgumentPolicy) -> bool {
-        self.cut_off
-            .unwrap_or(toolbox.cut_off)
-            .runs(self.annotations.read_only == Some(true))
-    }
-
-    /// Sets what this tool does with arguments that ended early, whatever the toolbox says
-    /// ([`CutOff`]).
-    #[must_use]
-    pub fn with_cut_off(mut self, rule: CutOff) -> Self {
-        self.cut_off = Some(rule);
-        self
-    }
-
     /// Whether this tool is sent in strict mode where a provider has one: `Some` when it says so
     /// itself (`#[tool(strict)]`, `#[tool(strict = false)]`), `None` when the toolbox decides.
     pub fn strict(&self) -> Option<bool> {
@@ -408,20 +366,6 @@ impl ToolDefinition {
     /// The cached form, entry and lints together.
     pub(crate) fn provider_form(&self, form: Form) -> &ProviderForm {
         self.forms.get(self, form)
-    }
-
-    /// Turns JSON repair on or off for this tool, whatever the toolbox says.
-    #[must_use]
-    pub fn with_repair(mut self, on: bool) -> Self {
-        self.repair = Some(on);
-        self
-    }
-
-    /// Turns coercion on or off for this tool, whatever the toolbox says.
-    #[must_use]
-    pub fn with_coercion(mut self, on: bool) -> Self {
-        self.coerce = Some(on);
-        self
     }
 
     /// Renames the tool (a toolset's prefix, a name an application gives): what the model

@@ -1,4 +1,5 @@
-//! A conversation: what one caller's calls share across batches (the retry budget's counts).
+//! A conversation: what one caller's calls share across batches (the retry budget's counts,
+//! the deferred tools a search has found).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -40,6 +41,8 @@ struct Counts {
     any: AtomicBool,
     /// Invalid calls in a row, by tool name.
     failures: Mutex<HashMap<Box<str>, u32>>,
+    /// The deferred tools found in it, in the order they were found.
+    loaded: Mutex<Vec<Box<str>>>,
 }
 
 impl Conversation {
@@ -92,6 +95,46 @@ impl Conversation {
     }
 }
 
+/// The tools a conversation has found ([`search`](crate::search)).
+impl Conversation {
+    /// Notes that the conversation has found these deferred tools: requests made in it send
+    /// them in full from now on. The toolbox's own search calls it for what it finds.
+    pub fn load<I, S>(&self, names: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut loaded = self.0.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+        for name in names {
+            let name = name.as_ref();
+            if !loaded.iter().any(|n| &**n == name) {
+                loaded.push(name.into());
+            }
+        }
+    }
+
+    /// The deferred tools the conversation has found, in the order found.
+    pub fn loaded(&self) -> Vec<String> {
+        let loaded = self.0.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+        loaded.iter().map(ToString::to_string).collect()
+    }
+
+    /// Whether the conversation has found the tool `name`.
+    pub fn is_loaded(&self, name: &str) -> bool {
+        let loaded = self.0.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+        loaded.iter().any(|n| &**n == name)
+    }
+}
+
+/// Two handles are equal when they are the same conversation.
+impl PartialEq for Conversation {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Conversation {}
+
 impl fmt::Debug for Conversation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let failures = self
@@ -101,6 +144,7 @@ impl fmt::Debug for Conversation {
             .unwrap_or_else(PoisonError::into_inner);
         f.debug_struct("Conversation")
             .field("failures", &*failures)
+            .field("loaded", &self.loaded())
             .finish()
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 pub use self::dynamic::{DynamicTool, FunctionParam, ParamType};
 use crate::args::{self, ArgumentError, ArgumentPolicy, Fixes, ParseSession};
 use crate::call::{Arguments, ToolCall};
-pub use crate::definition::{Deprecation, ToolAnnotations, ToolDefinition, UnknownArgs};
+pub use crate::definition::{Deprecation, Namespace, ToolAnnotations, ToolDefinition, UnknownArgs};
 use crate::output::Outcome;
 use crate::result::ToolResult;
 use crate::task::CallScope;

@@ -112,7 +112,7 @@ macro_rules! plain_call {
 /// in play.
 macro_rules! run_call {
     ($toolbox:ident, $call:ident, $ctx:ident, |$running:ident| $pending:expr, |$index:ident, $tool:ident| $gated:expr) => {{
-        let (index, tool) = match $toolbox.lookup($call) {
+        let (index, tool) = match $toolbox.lookup_in($call, None, None) {
             Ok(found) => found,
             Err(result) => return $toolbox.refused($call, result),
         };
@@ -310,6 +310,25 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         self.lookup_for(call, None)
     }
 
+    /// [`lookup_for`](Self::lookup_for) in a conversation: with tool search on, the search
+    /// tool's calls are answered here, and a deferred tool not yet found may be refused.
+    #[expect(
+        clippy::result_large_err,
+        reason = "the error is the very result execution returns; boxing it would only cost the caller"
+    )]
+    #[inline]
+    pub(crate) fn lookup_in(
+        &self,
+        call: &ToolCall,
+        caller: Option<&Caller>,
+        conversation: Option<&Conversation>,
+    ) -> Result<(usize, &Arc<dyn ErasedTool<C>>), ToolResult> {
+        match &self.search {
+            Some(setup) => self.lookup_searching(setup, call, caller, conversation),
+            None => self.lookup_for(call, caller),
+        }
+    }
+
     /// [`lookup`](Self::lookup) for a call made for `caller`: a tool the caller may not call is
     /// unknown to it, and the unknown-tool result names only the tools it may call.
     #[expect(
@@ -368,7 +387,12 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ));
         }
         let all: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
-        if all.is_empty() {
+        if let Some(setup) = &self.search {
+            message.push_str(&format!(
+                ". Find tools with {}.",
+                echo::Name(setup.config.name())
+            ));
+        } else if all.is_empty() {
             message.push_str(". No tools are available.");
         } else {
             message.push_str(&format!(". Available tools: {}.", names::list(&all, "and")));

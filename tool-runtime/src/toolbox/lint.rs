@@ -201,7 +201,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// The form this toolbox sends to `provider`, strict or not.
-    fn form(&self, provider: Provider, strict: bool) -> Form {
+    pub(crate) fn form(&self, provider: Provider, strict: bool) -> Form {
         Form::new(provider)
             .with_strict(strict)
             .with_gemini_json_schema(self.gemini_json_schema)

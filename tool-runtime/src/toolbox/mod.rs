@@ -157,6 +157,9 @@ pub struct Toolbox<C: ?Sized = ()> {
     pub(crate) gated: bool,
     /// Whether call spans record the arguments.
     pub(crate) capture_content: bool,
+    /// Tool search, when on, and the index it searches.
+    pub(crate) search: Option<Arc<search::SearchSetup>>,
+    index: search::Index,
 }
 
 /// What a toolbox keeps per tool.
@@ -208,6 +211,8 @@ impl<C: ?Sized> Clone for Toolbox<C> {
                 .collect(),
             gated: self.gated,
             capture_content: self.capture_content,
+            search: self.search.clone(),
+            index: self.index.clone(),
         }
     }
 }
@@ -234,6 +239,8 @@ impl<C: ?Sized> Default for Toolbox<C> {
             states: Vec::new(),
             gated: false,
             capture_content: false,
+            search: None,
+            index: search::Index::default(),
         }
     }
 }
@@ -352,9 +359,15 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         }
         let name = definition.name().to_owned();
         self.mapped_names |= Provider::ALL.iter().any(|p| p.check_name(&name).is_err());
-        if !self.by_name.insert(&name, self.tools.len()) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.config.name() == name)
+            || !self.by_name.insert(&name, self.tools.len())
+        {
             return Err(RegisterError::DuplicateName(name));
         }
+        self.index.added(definition);
         self.states.push(ToolState {
             failures: AtomicU32::new(0),
             gated: tool.definition().needs_approval() || tool.definition().timeout().is_some(),
@@ -405,6 +418,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         // None of them, then: the ones that were registered go again.
         while self.tools.len() > before {
             if let Some(tool) = self.tools.pop() {
+                self.index.removed(tool.definition().name());
                 self.states.pop();
                 self.by_name.remove(tool.definition().name(), false);
             }
@@ -441,6 +455,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// ```
     pub fn remove(&mut self, name: &str) -> Option<Arc<dyn ErasedTool<C>>> {
         let index = self.by_name.remove(name, true)?;
+        self.index.removed(name);
         self.approval_rules.retain(|(i, _)| *i != index);
         for (i, _) in &mut self.approval_rules {
             if *i > index {
@@ -523,4 +538,5 @@ mod lint;
 mod names;
 mod provider;
 mod request;
+mod search;
 mod settings;

@@ -127,6 +127,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             ));
         }
         let wire_name = provider.wire_name(&call.name);
+        let found = self.found_entries(provider, result);
         (spec.encode)(&Encode {
             call,
             wire_name: &wire_name,
@@ -134,6 +135,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             output_schema: self
                 .get(&call.name)
                 .and_then(|tool| tool.definition().output_schema()),
+            found: found.as_deref(),
         })
     }
 

@@ -122,10 +122,28 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             Resolved::Tool(at) if !spec.names_a_tool => (Resolved::Required, Some(vec![at])),
             other => (other, None),
         };
-        let tools = match &narrowed {
-            Some(indexes) => list.only(indexes).to_value(),
-            None => list.to_value(),
+        let tools = if let Some(indexes) = &narrowed {
+            list.only(indexes).to_value()
+        } else {
+            // A tool the choice names goes in full.
+            let pinned = match &choice {
+                Resolved::Tool(at) => vec![*at],
+                Resolved::Allowed(indexes, _) => indexes.clone(),
+                _ => Vec::new(),
+            };
+            self.deferred_list(provider, &list, &request, &pinned)
+                .unwrap_or_else(|| list.to_value())
         };
+        if let Some(max) = spec.max_tools {
+            let count = tools.as_array().map_or(0, Vec::len);
+            if count > max {
+                return Err(RequestError::TooManyTools {
+                    provider,
+                    count,
+                    max,
+                });
+            }
+        }
         fields.insert("tools".into(), tools);
         let parallel = request.parallel.filter(|_| calls_possible);
         write_choice(

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::forms::{LintReport, Provider};
+use crate::task::Conversation;
 use toolwright_json::echo;
 use toolwright_schema::names;
 
@@ -148,6 +149,11 @@ pub struct ToolRequest {
     pub(crate) choice: ToolChoice,
     pub(crate) parallel: Option<bool>,
     pub(crate) narrow: bool,
+    /// The conversation whose found tools go in full (tool search).
+    pub(crate) conversation: Option<Conversation>,
+    /// Tools deferred in this request, and tools sent in full in it, by name.
+    pub(crate) defer: Vec<String>,
+    pub(crate) pin: Vec<String>,
 }
 
 impl ToolRequest {
@@ -158,6 +164,9 @@ impl ToolRequest {
             choice,
             parallel: None,
             narrow: false,
+            conversation: None,
+            defer: Vec::new(),
+            pin: Vec::new(),
         }
     }
 
@@ -176,6 +185,37 @@ impl ToolRequest {
     #[must_use]
     pub fn narrow_tools(mut self, on: bool) -> Self {
         self.narrow = on;
+        self
+    }
+
+    /// With tool search on ([`search`](crate::search)), the conversation this request belongs
+    /// to: on providers without deferral, the deferred tools it has found go in full.
+    #[must_use]
+    pub fn in_conversation(mut self, conversation: Conversation) -> Self {
+        self.conversation = Some(conversation);
+        self
+    }
+
+    /// With tool search on, defers these tools in this request too.
+    #[must_use]
+    pub fn defer<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.defer.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// With tool search on, sends these tools in full in this request, deferred or not (a tool
+    /// the tool choice names always is).
+    #[must_use]
+    pub fn pin<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.pin.extend(names.into_iter().map(Into::into));
         self
     }
 
@@ -266,6 +306,17 @@ pub enum RequestError {
         provider: Provider,
         /// What it cannot say, and what to do instead.
         what: &'static str,
+    },
+    /// More tools would be sent than the provider takes in one request: defer some
+    /// ([`search`](crate::search)).
+    #[error("{} requests take at most {max} tools, and {count} would be sent; defer the rest and let the model search for them (`Toolbox::with_tool_search`)", .provider.title())]
+    TooManyTools {
+        /// The provider.
+        provider: Provider,
+        /// The tools that would be sent.
+        count: usize,
+        /// The most it takes.
+        max: usize,
     },
     /// The tool list has lint errors ([`Toolbox::tools_for`](crate::Toolbox::tools_for)).
     #[error(transparent)]

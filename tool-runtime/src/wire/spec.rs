@@ -14,6 +14,7 @@ use crate::forms::keywords::Keywords;
 use crate::forms::lint::LintReport;
 use crate::forms::walk::Pass;
 use crate::result::ToolResult;
+use crate::search::Searcher;
 
 /// One provider's wire format and rules.
 #[derive(Debug)]
@@ -38,6 +39,10 @@ pub(crate) struct Spec {
     pub(crate) entry: fn(Entry<'_>, &mut LintReport) -> Value,
     /// How the entries make the request's list.
     pub(crate) list: ListShape,
+    /// The most tools a request may list, where the provider says.
+    pub(crate) max_tools: Option<usize>,
+    /// How it defers tools, where it can (else deferred tools are left out until found).
+    pub(crate) defer: Option<NativeDefer>,
     /// The `name` and the parameters schema of an entry of its list.
     pub(crate) entry_fields: fn(&Value) -> (&str, Option<&Value>),
 
@@ -81,6 +86,15 @@ pub(crate) struct Spec {
     pub(crate) encode: fn(&Encode<'_>) -> Result<Value, WireError>,
     /// A turn's encoded results as what is appended to the conversation.
     pub(crate) results: fn(Vec<Value>) -> Value,
+}
+
+/// A provider's own deferral: deferred entries marked `defer_loading`, and a search tool.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NativeDefer {
+    /// The search tool's entry for who searches, given the toolbox's search function's entry.
+    pub(crate) search_entry: fn(Searcher, &Value) -> Value,
+    /// Whether deferred tools of a namespace go grouped in it.
+    pub(crate) namespaces: bool,
 }
 
 /// An entry's `name`.
@@ -225,4 +239,6 @@ pub(crate) struct Encode<'a> {
     pub(crate) result: &'a ToolResult,
     /// The tool's output schema, if it has one (MCP's `structuredContent`).
     pub(crate) output_schema: Option<&'a Value>,
+    /// For the toolbox's search tool's answer, the tools found, as the provider's entries.
+    pub(crate) found: Option<&'a [Value]>,
 }

@@ -33,6 +33,8 @@ pub(crate) static SPEC: Spec = Spec {
     takes_written: false,
     entry,
     list: ListShape::Array,
+    max_tools: None,
+    defer: Some(read::DEFER),
     entry_fields: |entry| (name_of(entry), entry.get("input_schema")),
     choice: Ok(choice),
     cannot_say: |_| None,
@@ -49,7 +51,12 @@ pub(crate) static SPEC: Spec = Spec {
     replay: |turn| Ok(json!({"role": "assistant", "content": values(&turn.content)})),
     builtins: false,
     pairs_by_id: |_| true,
-    encode: |r| Ok(read::encode(r.call, r.result)),
+    encode: |r| {
+        Ok(match r.found {
+            Some(found) => read::references(r.call, found),
+            None => read::encode(r.call, r.result),
+        })
+    },
     results: |blocks| json!({"role": "user", "content": blocks}),
 };
 

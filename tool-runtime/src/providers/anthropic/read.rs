@@ -6,11 +6,13 @@ use serde_json::{Map, Value, json};
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
 use crate::content::{ContentPart, ResourceBody, ResourceContents};
 use crate::result::ToolResult;
+use crate::search::Searcher;
 use crate::wire::assembly::{Buf, State};
 use crate::wire::read::{
     At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_index, opt_object, opt_str,
     refuse_error, req_str, require,
 };
+use crate::wire::spec::NativeDefer;
 use crate::wire::turn::Turn;
 use crate::wire::{WireError, copy_options, text_only};
 use toolwright_json::value as json;
@@ -171,6 +173,39 @@ fn without_input(block: &Object) -> Value {
             .map(|(key, value)| (key.clone(), json::clone_value(value)))
             .collect(),
     )
+}
+
+/// Anthropic's deferral: `defer_loading` entries, and the search tool the application chose:
+/// the toolbox's own (a client tool answered with `tool_reference` blocks), or Anthropic's BM25
+/// or regex tool search tool.
+pub(crate) const DEFER: NativeDefer = NativeDefer {
+    search_entry: |searcher, own| match searcher {
+        Searcher::Provider => {
+            json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
+        }
+        Searcher::ProviderRegex => {
+            json!({"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"})
+        }
+        _ => own.clone(),
+    },
+    namespaces: false,
+};
+
+/// The toolbox's search tool's answer: a `tool_result` of one `tool_reference` block per tool
+/// found (Anthropic then loads their definitions from the request's deferred tools); a text
+/// saying so when none was.
+pub(crate) fn references(call: &ToolCall, found: &[Value]) -> Value {
+    let content: Vec<Value> = found
+        .iter()
+        .filter_map(|entry| entry.get("name").and_then(Value::as_str))
+        .map(|name| json!({"type": "tool_reference", "tool_name": name}))
+        .collect();
+    let content = if content.is_empty() {
+        Value::from("No tool matched; try other words.")
+    } else {
+        Value::Array(content)
+    };
+    json!({"type": "tool_result", "tool_use_id": call.call_id.as_str(), "content": content})
 }
 
 /// A `tool_result` block: content as a string when it is one text, else as text and image

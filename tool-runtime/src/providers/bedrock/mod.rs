@@ -40,6 +40,8 @@ pub(crate) static SPEC: Spec = Spec {
     takes_written: false,
     entry,
     list: ListShape::Array,
+    max_tools: None,
+    defer: None,
     entry_fields: |entry| {
         let spec = entry.get("toolSpec").unwrap_or(entry);
         let schema = spec

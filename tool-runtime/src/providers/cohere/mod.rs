@@ -37,6 +37,8 @@ pub(crate) static SPEC: Spec = Spec {
     takes_written: false,
     entry,
     list: ListShape::Array,
+    max_tools: None,
+    defer: None,
     entry_fields: |entry| {
         let function = entry.get("function").unwrap_or(entry);
         (name_of(function), function.get("parameters"))

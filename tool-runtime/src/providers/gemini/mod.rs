@@ -34,6 +34,8 @@ pub(crate) static SPEC: Spec = Spec {
     takes_written: false,
     entry,
     list: ListShape::Grouped("functionDeclarations"),
+    max_tools: None,
+    defer: None,
     entry_fields: |entry| {
         let parameters = entry.get("parameters");
         (

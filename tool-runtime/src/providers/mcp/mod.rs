@@ -28,6 +28,8 @@ pub(crate) static SPEC: Spec = Spec {
     takes_written: true,
     entry,
     list: ListShape::Keyed("tools"),
+    max_tools: None,
+    defer: None,
     entry_fields: |entry| (name_of(entry), entry.get("inputSchema")),
     choice: Err("a tool choice: MCP clients call the listed tools as they like"),
     cannot_say: |_| None,

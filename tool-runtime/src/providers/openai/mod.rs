@@ -40,6 +40,9 @@ pub(crate) static CHAT: Spec = Spec {
     takes_written: false,
     entry: chat_entry,
     list: ListShape::Array,
+    // "A max of 128 functions are supported" (the `tools` parameter's reference).
+    max_tools: Some(128),
+    defer: None,
     entry_fields: |entry| {
         let function = entry.get("function").unwrap_or(entry);
         (name_of(function), function.get("parameters"))
@@ -77,6 +80,8 @@ pub(crate) static RESPONSES: Spec = Spec {
     takes_written: false,
     entry: responses_entry,
     list: ListShape::Array,
+    max_tools: None,
+    defer: Some(responses::DEFER),
     entry_fields: |entry| (name_of(entry), entry.get("parameters")),
     choice: Ok(responses_choice),
     cannot_say: |_| None,
@@ -91,7 +96,7 @@ pub(crate) static RESPONSES: Spec = Spec {
     replay: |turn| Ok(Value::Array(values(&turn.content))),
     builtins: true,
     pairs_by_id: |_| true,
-    encode: |r: &Encode<'_>| responses::encode(r.call, r.result),
+    encode: |r: &Encode<'_>| responses::encode(r.call, r.result, r.found),
     results: Value::Array,
 };
 

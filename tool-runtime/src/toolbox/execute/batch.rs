@@ -372,7 +372,10 @@ impl<C: ?Sized + Sync + 'static> Batch<'_, C> {
         while self.next < self.calls.len() && self.running < self.limit && self.alone.is_none() {
             let at = self.next;
             let call = &self.calls[at];
-            let (index, tool) = match self.toolbox.lookup_for(call, self.caller.as_deref()) {
+            let found =
+                self.toolbox
+                    .lookup_in(call, self.caller.as_deref(), self.conversation.as_ref());
+            let (index, tool) = match found {
                 Ok(found) => found,
                 Err(result) => {
                     // An unknown tool's call is answered at once; it holds nothing up.

@@ -11,9 +11,13 @@ use toolwright_json::value as json;
 
 /// A `function_call_output` item (a string, or input parts when there are images; the call's
 /// namespace and caller sent back with it), or, for a built-in call, the item its type takes.
-pub(crate) fn encode(call: &ToolCall, result: &ToolResult) -> Result<Value, WireError> {
+pub(crate) fn encode(
+    call: &ToolCall,
+    result: &ToolResult,
+    found: Option<&[Value]>,
+) -> Result<Value, WireError> {
     if call.kind == CallKind::Builtin {
-        return encode_builtin(call, result);
+        return encode_builtin(call, result, found);
     }
     let output = match text_only(&result.content) {
         Some(text) => Value::String(text),
@@ -69,7 +73,11 @@ fn input_parts(call_id: &str, result: &ToolResult) -> Value {
 /// | `computer_call` | `computer_call_output` | its image as the screenshot; option `acknowledged_safety_checks` |
 /// | `tool_search_call` | `tool_search_output` | its text: a JSON array of tools (or an object with `tools`) |
 /// | `mcp_approval_request` | `mcp_approval_response` | approved unless it is an error; the text as `reason` |
-fn encode_builtin(call: &ToolCall, result: &ToolResult) -> Result<Value, WireError> {
+fn encode_builtin(
+    call: &ToolCall,
+    result: &ToolResult,
+    found: Option<&[Value]>,
+) -> Result<Value, WireError> {
     let kind = call
         .metadata
         .get("type")
@@ -124,7 +132,12 @@ fn encode_builtin(call: &ToolCall, result: &ToolResult) -> Result<Value, WireErr
             item.insert("call_id".into(), id);
             item.insert("execution".into(), Value::from("client"));
             item.insert("status".into(), Value::from("completed"));
-            item.insert("tools".into(), tools_found(call, &text)?);
+            let tools = match found {
+                // The toolbox's search: the definitions found, as this list sends them.
+                Some(found) => Value::Array(found.to_vec()),
+                None => tools_found(call, &text)?,
+            };
+            item.insert("tools".into(), tools);
         }
         "mcp_approval_request" => {
             item.insert("type".into(), Value::from("mcp_approval_response"));

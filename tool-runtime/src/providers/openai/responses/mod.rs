@@ -6,17 +6,35 @@ mod stream;
 
 pub(crate) use self::encode::encode;
 pub(super) use self::stream::push;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::call::{Arguments, CallKind, CallStatus, ToolCall};
+use crate::search::Searcher;
 use crate::wire::WireError;
 use crate::wire::assembly::{Buf, State};
 use crate::wire::read::{
     At, Object, ROOT, loose_str, loose_text, object, opt_array, opt_str, refuse_error, req_str,
     require,
 };
+use crate::wire::spec::NativeDefer;
 use crate::wire::turn::Turn;
 use toolwright_json::value as json;
+
+/// The Responses API's deferral: `defer_loading` entries, grouped in their namespaces, and the
+/// `tool_search` tool: run by the client with the toolbox's search function's description and
+/// parameters, or hosted.
+pub(crate) const DEFER: NativeDefer = NativeDefer {
+    search_entry: |searcher, own| match searcher {
+        Searcher::Toolbox => json!({
+            "type": "tool_search",
+            "execution": "client",
+            "description": own["description"],
+            "parameters": own["parameters"],
+        }),
+        _ => json!({"type": "tool_search"}),
+    },
+    namespaces: true,
+};
 
 /// What an output item is to the application. The list is the openai Python SDK's
 /// `ResponseOutputItem` union.

@@ -1,0 +1,427 @@
+//! Tool search from the toolbox's side ([`search`](crate::search)): its setting, the index over
+//! its definitions (built on first use, kept up to date as tools come and go), a request's
+//! deferred tools in each provider's form, and the answers to its search tool's calls.
+
+use std::sync::{Arc, OnceLock};
+
+use serde_json::{Map, Value, json};
+
+use crate::call::{Arguments, CallKind, ToolCall, ToolName};
+use crate::caller::Caller;
+use crate::definition::{ProviderTools, ToolDefinition};
+use crate::forms::Provider;
+use crate::providers::spec;
+use crate::result::{ResultDetail, ToolResult};
+use crate::search::{ToolIndex, ToolSearch, UnloadedCalls};
+use crate::task::Conversation;
+use crate::tool::ErasedTool;
+use crate::toolbox::{RegisterError, Toolbox};
+use crate::wire::request::ToolRequest;
+use toolwright_json::echo;
+
+/// A toolbox's tool search: the setting, and the search tool's own definition.
+#[derive(Debug)]
+pub(crate) struct SearchSetup {
+    pub(crate) config: ToolSearch,
+    pub(crate) definition: ToolDefinition,
+}
+
+/// The search over a toolbox's definitions, built on first use.
+#[derive(Debug, Default)]
+pub(crate) struct Index(OnceLock<ToolIndex>);
+
+impl Clone for Index {
+    fn clone(&self) -> Self {
+        let copy = OnceLock::new();
+        if let Some(index) = self.0.get() {
+            let _ = copy.set(index.clone());
+        }
+        Index(copy)
+    }
+}
+
+impl Index {
+    /// Keeps a built index up to date with a tool added.
+    pub(crate) fn added(&mut self, definition: &ToolDefinition) {
+        if let Some(index) = self.0.get_mut() {
+            index.insert(
+                definition.name(),
+                definition.description(),
+                definition.parameters(),
+            );
+        }
+    }
+
+    /// Keeps a built index up to date with a tool removed.
+    pub(crate) fn removed(&mut self, name: &str) {
+        if let Some(index) = self.0.get_mut() {
+            index.remove(name);
+        }
+    }
+}
+
+impl<C: ?Sized + Sync + 'static> Toolbox<C> {
+    /// Turns tool search on ([`search`](crate::search)): the tools it defers go out in full only
+    /// once a search has found them, and the toolbox answers its search tool's calls (in
+    /// [`execute`](Self::execute) and batches) with the tools found.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwright::provider::{Provider, ToolRequest};
+    /// use toolwright::search::ToolSearch;
+    /// use toolwright::{ToolCall, Toolbox, tool};
+    ///
+    /// /// The weather in a city.
+    /// #[tool(defer)]
+    /// fn get_weather(city: String) -> String {
+    ///     format!("Sunny in {city}")
+    /// }
+    ///
+    /// /// The time in a timezone.
+    /// #[tool]
+    /// fn get_time(timezone: String) -> String {
+    ///     format!("12:00 in {timezone}")
+    /// }
+    ///
+    /// let tools = Toolbox::new()
+    ///     .with_all((GetWeatherTool, GetTimeTool))
+    ///     .unwrap()
+    ///     .with_tool_search(ToolSearch::new())
+    ///     .unwrap();
+    /// // OpenAI Chat has no deferral: `get_weather` waits, `search_tools` finds it.
+    /// let fields = tools.request_fields(Provider::OpenAiChat, ToolRequest::default()).unwrap();
+    /// let names: Vec<_> = fields.get("tools").unwrap().as_array().unwrap().iter()
+    ///     .map(|t| t["function"]["name"].as_str().unwrap()).collect();
+    /// assert_eq!(names, ["get_time", "search_tools"]);
+    ///
+    /// let search = ToolCall::new("call_1", "search_tools", r#"{"query": "weather in Paris"}"#);
+    /// let result = tools.execute_blocking(&search, &());
+    /// assert!(result.text().contains("get_weather"));
+    /// ```
+    ///
+    /// # Errors
+    /// When a tool of the toolbox has the search tool's name.
+    pub fn with_tool_search(mut self, search: ToolSearch) -> Result<Self, RegisterError> {
+        if self.index_of(search.name()).is_some() {
+            return Err(RegisterError::DuplicateName(search.name().to_owned()));
+        }
+        let definition = ToolDefinition::new(
+            search.name().to_owned(),
+            "Search the tools available beyond those listed, by what they do; the tools found \
+             can be called from then on.",
+            json!({
+                "type": "object",
+                "properties": {"query": {
+                    "type": "string",
+                    "description": "What the tool should do, in a few words: the action, the \
+                                    things it acts on, the service.",
+                }},
+                "required": ["query"],
+            }),
+        )
+        .map_err(|e| RegisterError::UnknownTool(e.to_string()))?
+        .with_annotations(crate::definition::ToolAnnotations {
+            read_only: Some(true),
+            ..Default::default()
+        });
+        self.search = Some(Arc::new(SearchSetup {
+            config: search,
+            definition,
+        }));
+        Ok(self)
+    }
+
+    /// The toolbox's tool search setting, if it is on.
+    pub fn tool_search(&self) -> Option<&ToolSearch> {
+        self.search.as_ref().map(|setup| &setup.config)
+    }
+
+    /// The toolbox's tools that best match `query`, best first, at most `k` of them: the ranked
+    /// search its search tool answers with ([`ToolIndex::search`]), over every tool.
+    pub fn search(&self, query: &str, k: usize) -> Vec<&ToolDefinition> {
+        self.index()
+            .search(query, k)
+            .into_iter()
+            .filter_map(|hit| self.get(hit.name).map(|tool| tool.definition()))
+            .collect()
+    }
+
+    /// The search over the toolbox's definitions, built on first use.
+    pub fn search_index(&self) -> &ToolIndex {
+        self.index()
+    }
+
+    fn index(&self) -> &ToolIndex {
+        self.index.0.get_or_init(|| {
+            let mut index = ToolIndex::new();
+            for definition in self.definitions() {
+                index.insert(
+                    definition.name(),
+                    definition.description(),
+                    definition.parameters(),
+                );
+            }
+            index
+        })
+    }
+
+    /// Whether the tool at `at` is deferred in `request`: by the request, its definition or
+    /// the toolbox's rule, unless the request pins it.
+    pub(crate) fn deferred_in(
+        &self,
+        setup: &SearchSetup,
+        request: &ToolRequest,
+        at: usize,
+    ) -> bool {
+        let definition = self.tools[at].definition();
+        let name = definition.name();
+        if request.pin.iter().any(|n| n == name) {
+            return false;
+        }
+        request.defer.iter().any(|n| n == name)
+            || setup.config.defers(name, definition.is_deferred())
+    }
+
+    /// The `tools` of a request with deferred tools, in the provider's form; `pinned` are sent
+    /// in full whatever the rules say (the tools the tool choice names).
+    pub(crate) fn deferred_list(
+        &self,
+        provider: Provider,
+        list: &ProviderTools<'_>,
+        request: &ToolRequest,
+        pinned: &[usize],
+    ) -> Option<Value> {
+        let setup = self.search.as_deref()?;
+        let deferred: Vec<bool> = (0..self.tools.len())
+            .map(|at| !pinned.contains(&at) && self.deferred_in(setup, request, at))
+            .collect();
+        if !deferred.contains(&true) {
+            return None;
+        }
+        let spec = spec(provider);
+        let search_entry = setup.definition.provider_entry(self.form(provider, false));
+        let Some(native) = spec.defer else {
+            // No deferral: the tools found in the conversation go, and the search function.
+            let loaded = request.conversation.as_ref();
+            let mut entries: Vec<&Value> = list
+                .entries()
+                .iter()
+                .enumerate()
+                .filter(|(at, _)| {
+                    !deferred[*at]
+                        || loaded.is_some_and(|c| c.is_loaded(self.tools[*at].definition().name()))
+                })
+                .map(|(_, entry)| *entry)
+                .collect();
+            entries.push(search_entry);
+            return Some(ProviderTools::of(provider, entries).to_value());
+        };
+        let mut out: Vec<Value> = Vec::with_capacity(list.entries().len() + 1);
+        // Namespaces by name, with their place in `out`.
+        let mut groups: Vec<(&str, usize)> = Vec::new();
+        for (at, entry) in list.entries().iter().enumerate() {
+            let mut entry = (*entry).clone();
+            if !deferred[at] {
+                out.push(entry);
+                continue;
+            }
+            if let Value::Object(map) = &mut entry {
+                map.insert("defer_loading".into(), Value::Bool(true));
+            }
+            match self.tools[at].definition().namespace() {
+                Some(namespace) if native.namespaces => {
+                    if let Some(&(_, place)) = groups.iter().find(|(n, _)| *n == namespace.name()) {
+                        if let Some(Value::Array(tools)) = out[place].get_mut("tools") {
+                            tools.push(entry);
+                        }
+                    } else {
+                        groups.push((namespace.name(), out.len()));
+                        out.push(json!({
+                            "type": "namespace",
+                            "name": namespace.name(),
+                            "description": namespace.description(),
+                            "tools": [entry],
+                        }));
+                    }
+                }
+                _ => out.push(entry),
+            }
+        }
+        out.push((native.search_entry)(setup.config.searcher, search_entry));
+        Some(Value::Array(out))
+    }
+
+    /// The tools a search result found, as the provider's result carries them: each tool's entry
+    /// in the provider's form (in its namespace, where the provider groups them).
+    pub(crate) fn found_entries(
+        &self,
+        provider: Provider,
+        result: &ToolResult,
+    ) -> Option<Vec<Value>> {
+        let ResultDetail::Found { tools } = &result.detail else {
+            return None;
+        };
+        let namespaces = spec(provider).defer.is_some_and(|native| native.namespaces);
+        let mut out: Vec<Value> = Vec::with_capacity(tools.len());
+        for name in tools {
+            let Some(tool) = self.get(name) else { continue };
+            let definition = tool.definition();
+            let form = self.form(provider, definition.strict().unwrap_or(self.strict));
+            let entry = definition.provider_entry(form).clone();
+            match definition.namespace().filter(|_| namespaces) {
+                Some(namespace) => {
+                    let group = out.iter_mut().find(|group| {
+                        group["type"] == "namespace" && group["name"] == namespace.name()
+                    });
+                    match group.and_then(|group| group.get_mut("tools")) {
+                        Some(Value::Array(tools)) => tools.push(entry),
+                        _ => out.push(json!({
+                            "type": "namespace",
+                            "name": namespace.name(),
+                            "description": namespace.description(),
+                            "tools": [entry],
+                        })),
+                    }
+                }
+                None => out.push(entry),
+            }
+        }
+        Some(out)
+    }
+
+    /// A call's tool, with the toolbox's search on: the search tool's calls answered, and a
+    /// deferred tool's call refused when the conversation has not found it and the setting says
+    /// so.
+    #[cold]
+    #[expect(
+        clippy::result_large_err,
+        reason = "the error is the very result execution returns; boxing it would only cost the caller"
+    )]
+    pub(crate) fn lookup_searching(
+        &self,
+        setup: &SearchSetup,
+        call: &ToolCall,
+        caller: Option<&Caller>,
+        conversation: Option<&Conversation>,
+    ) -> Result<(usize, &Arc<dyn ErasedTool<C>>), ToolResult> {
+        let is_search = match call.kind {
+            CallKind::Function => call.name == setup.config.name(),
+            // A Responses `tool_search_call` the client runs.
+            CallKind::Builtin => call.name == "tool_search",
+            CallKind::Server => false,
+        };
+        if is_search {
+            let result = self.answer_search(setup, call, caller);
+            if let (Some(conversation), ResultDetail::Found { tools }) =
+                (conversation, &result.detail)
+            {
+                conversation.load(tools.iter());
+            }
+            return Err(result);
+        }
+        let (at, tool) = self.lookup_for(call, caller)?;
+        let unloaded = setup.config.unloaded == UnloadedCalls::Refuse
+            && setup
+                .config
+                .defers(tool.definition().name(), tool.definition().is_deferred())
+            && conversation.is_some_and(|c| !c.is_loaded(tool.definition().name()));
+        if unloaded {
+            return Err(ToolResult::error(
+                &call.call_id,
+                tool.definition().shared_name(),
+                format!(
+                    "the tool {} is not loaded yet: call {} with what you need it for first, then call the tool it finds",
+                    echo::Name(&call.name),
+                    echo::Name(setup.config.name()),
+                ),
+                ResultDetail::Denied,
+            ));
+        }
+        Ok((at, tool))
+    }
+
+    /// The search tool's answer to `call`: the tools found for its `query` (or, for a
+    /// Responses client search sent with its default arguments, the tools named in `paths`),
+    /// among those `caller` may call.
+    fn answer_search(
+        &self,
+        setup: &SearchSetup,
+        call: &ToolCall,
+        caller: Option<&Caller>,
+    ) -> ToolResult {
+        let name = ToolName::from(call.name.as_str());
+        let arguments = match &call.arguments {
+            Arguments::Json(Value::Object(map)) => map.clone(),
+            Arguments::Text(text) => match serde_json::from_str(text) {
+                Ok(Value::Object(map)) => map,
+                _ => Map::new(),
+            },
+            Arguments::Json(_) => Map::new(),
+        };
+        let limit = setup.config.limit;
+        let permitted = |definition: &&ToolDefinition| {
+            caller.is_none_or(|caller| self.permits(caller, definition))
+        };
+        // `query` as the toolbox's own tool asks; else the strings of whatever the model was
+        // given to fill (a Responses client search declared by the application: `goal`, say).
+        let query = if let Some(query) = arguments.get("query").and_then(Value::as_str) {
+            Some(query.to_owned())
+        } else {
+            let words: Vec<&str> = arguments
+                .iter()
+                .filter(|(key, _)| key.as_str() != "paths")
+                .filter_map(|(_, value)| value.as_str())
+                .collect();
+            (!words.is_empty()).then(|| words.join(" "))
+        };
+        let found: Vec<&ToolDefinition> = if let Some(query) = query.as_deref() {
+            self.index()
+                .search(query, self.len())
+                .into_iter()
+                .filter_map(|hit| self.get(hit.name).map(|tool| tool.definition()))
+                .filter(permitted)
+                .take(limit)
+                .collect()
+        } else if let Some(Value::Array(paths)) = arguments.get("paths") {
+            paths
+                .iter()
+                .filter_map(Value::as_str)
+                .filter_map(|path| self.get(path.rsplit('.').next().unwrap_or(path)))
+                .map(|tool| tool.definition())
+                .filter(permitted)
+                .take(limit)
+                .collect()
+        } else {
+            return ToolResult::error(
+                &call.call_id,
+                name,
+                format!(
+                    "{} takes {{\"query\": \"...\"}}: say in a few words what the tool should do",
+                    echo::Name(setup.config.name())
+                ),
+                ResultDetail::Found {
+                    tools: Box::new([]),
+                },
+            );
+        };
+        let listed: Vec<Value> = found
+            .iter()
+            .map(|d| json!({"name": d.name(), "description": d.description()}))
+            .collect();
+        let text = if listed.is_empty() {
+            "No tool matched; try other words.".to_owned()
+        } else {
+            Value::Array(listed).to_string()
+        };
+        let mut result = ToolResult::error(
+            &call.call_id,
+            name,
+            text,
+            ResultDetail::Found {
+                tools: found.iter().map(|d| d.shared_name()).collect(),
+            },
+        );
+        result.is_error = false;
+        result
+    }
+}
