@@ -11,4 +11,5 @@ pub mod limits;
 pub mod oauth;
 pub mod protocol;
 pub mod python;
+pub mod search;
 pub mod servers;

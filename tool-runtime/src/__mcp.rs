@@ -70,3 +70,38 @@ pub fn doc_parts(raw: &str) -> (String, Vec<(String, String)>) {
 pub fn tidy_doc(raw: &str) -> String {
     crate::docs::tidy(raw)
 }
+
+/// Tool search on an MCP server: the search tool's `tools/list` entry, when the toolbox's
+/// search is on.
+pub fn search_entry<C: ?Sized + Sync + 'static>(
+    toolbox: &crate::toolbox::Toolbox<C>,
+) -> Option<serde_json::Value> {
+    toolbox.search_entry(crate::forms::Provider::Mcp)
+}
+
+/// Whether the toolbox's search defers the tool `name` (a `tools/list` leaves it out until the
+/// session's search finds it).
+pub fn is_deferred<C: ?Sized + Sync + 'static>(
+    toolbox: &crate::toolbox::Toolbox<C>,
+    name: &str,
+) -> bool {
+    toolbox.is_deferred(name)
+}
+
+/// Whether `call` is of the toolbox's search tool (answered by the toolbox, not a tool of it).
+pub fn is_search_call<C: ?Sized + Sync + 'static>(
+    toolbox: &crate::toolbox::Toolbox<C>,
+    call: &ToolCall,
+) -> bool {
+    toolbox
+        .tool_search()
+        .is_some_and(|search| call.name == search.name() && toolbox.get(&call.name).is_none())
+}
+
+/// The `tools/list` entries of the tools a search result found (`None` for another result).
+pub fn found_entries<C: ?Sized + Sync + 'static>(
+    toolbox: &crate::toolbox::Toolbox<C>,
+    result: &crate::result::ToolResult,
+) -> Option<Vec<serde_json::Value>> {
+    toolbox.found_entries(crate::forms::Provider::Mcp, result)
+}

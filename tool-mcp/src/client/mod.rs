@@ -236,6 +236,8 @@ pub struct McpTools {
     /// The calls in flight of the client the tools were listed through ([`McpTools::of`]).
     in_flight: Option<Arc<in_flight::InFlight>>,
     prefix: String,
+    /// Whether the tools go deferred ([`McpTools::deferred`]).
+    deferred: bool,
     keep: Option<Keep>,
     tools: Vec<Remote>,
     skipped: Vec<(String, SchemaError)>,
@@ -271,6 +273,7 @@ impl McpTools {
             peer: peer.clone(),
             in_flight: None,
             prefix: String::new(),
+            deferred: false,
             keep: None,
             tools: Vec::new(),
             skipped: Vec::new(),
@@ -301,6 +304,15 @@ impl McpTools {
     #[must_use]
     pub fn prefixed(mut self, prefix: &str) -> Self {
         prefix.clone_into(&mut self.prefix);
+        self
+    }
+
+    /// Defers the tools in the toolbox they join: with its tool search on
+    /// ([`Toolbox::with_tool_search`]), a request sends them only once a search finds them, so a
+    /// server of many tools costs a request only its search tool.
+    #[must_use]
+    pub fn deferred(mut self) -> Self {
+        self.deferred = true;
         self
     }
 
@@ -400,6 +412,7 @@ impl<C: ?Sized + Sync + 'static> IntoTools<C> for McpTools {
             peer,
             in_flight,
             prefix,
+            deferred,
             tools,
             ..
         } = self;
@@ -411,6 +424,11 @@ impl<C: ?Sized + Sync + 'static> IntoTools<C> for McpTools {
                 } else {
                     let name = format!("{prefix}{}", remote.name);
                     remote.definition.with_name(name)
+                };
+                let definition = if deferred {
+                    definition.with_deferred(true)
+                } else {
+                    definition
                 };
                 erase(forwarded(
                     definition,

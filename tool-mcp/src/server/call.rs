@@ -23,9 +23,11 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use toolwright_runtime::__mcp::{error_result, lookup, schema_type, structured_content, tool_name};
+use toolwright_runtime::__mcp::{
+    error_result, found_entries, is_search_call, lookup, schema_type, structured_content, tool_name,
+};
 use toolwright_runtime::{
-    Arguments, CallId, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
+    Arguments, CallId, Content, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
     exec::{
         BatchOptions, Caller, Cancellation, Listen, LogLevel, LogMessage, Progress, ProgressSink,
     },
@@ -64,6 +66,28 @@ fn takes_structured(version: Option<&ProtocolVersion>, output_schema: &Value) ->
 /// The JSON-RPC error for a call of a tool the server does not have: `-32602`, with the
 /// toolbox's own unknown-tool message (the close matches, the tools there are) and the close
 /// matches in `data`.
+/// A search's answer on MCP: the found tools' `tools/list` entries, as JSON text (a client that
+/// lists no more tools still has their schemas, and calls them by name); and, on a session,
+/// `notifications/tools/list_changed`, after which its `tools/list` holds them.
+async fn found_tools<C: Send + Sync + 'static>(
+    toolbox: &Toolbox<C>,
+    result: &mut ToolResult,
+    context: &RequestContext<RoleServer>,
+    has_session: bool,
+) {
+    let Some(found) = found_entries(toolbox, result) else {
+        return;
+    };
+    if found.is_empty() {
+        return;
+    }
+    result.content = Content::text_part(json!({"tools": found}).to_string());
+    if has_session {
+        // A client that has gone misses nothing it could use.
+        let _ = context.peer.notify_tool_list_changed().await;
+    }
+}
+
 fn unknown_tool(result: &ToolResult) -> ErrorData {
     let matches = match &result.detail {
         ResultDetail::UnknownTool { suggestions } => suggestions.to_vec(),
@@ -323,8 +347,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             };
             let mut calls = [ToolCall::new(call_id(&context.id), name, arguments)];
             // A tool the caller may not call is unknown to it, answered in the same words.
+            let searching = is_search_call(toolbox, &calls[0]);
             let (output_schema, logger) = match lookup(toolbox, &calls[0], http.caller.as_ref()) {
                 Ok((_, tool)) => (tool.definition().output_schema(), tool_name(tool)),
+                // The toolbox's search tool: the toolbox answers it.
+                Err(_) if searching => (None, ToolName::from(name)),
                 Err(unknown) => return Err(unknown_tool(&unknown)),
             };
             // The request's `_meta`, moved as it came (no copy).
@@ -381,6 +408,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             let Some(mut result) = result else {
                 return Err(ErrorData::internal_error("the call gave no result", None));
             };
+            if searching {
+                found_tools(toolbox, &mut result, context, http.has_session).await;
+            }
             if let Some(interrupt) = result.interrupt() {
                 let message = interrupt.message.clone();
                 // Boxed: asking the client and running the approved call make a future of

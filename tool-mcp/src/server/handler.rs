@@ -19,6 +19,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::requests::page;
+use super::session::conversation_of;
 use super::{Listener, McpServer, auth, caller_of};
 use crate::telemetry::{Target, Traced, served};
 
@@ -318,17 +319,41 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         context: &RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let listing = self.listing();
-        // A caller sees only the tools it may call.
-        let visible: Vec<&McpTool> = match caller_of(context) {
-            None => listing.tools.iter().collect(),
-            Some(caller) => listing
-                .tools
-                .iter()
-                .zip(&listing.names)
-                .filter(|(_, name)| listing.toolbox.may_call(&caller, name))
-                .map(|(tool, _)| tool)
-                .collect(),
+        let caller = caller_of(context);
+        // With tool search on, the deferred tools wait until the session's search finds them.
+        let search = toolwright_runtime::__mcp::search_entry(&listing.toolbox)
+            .and_then(|entry| serde_json::from_value::<McpTool>(entry).ok());
+        let conversation = search.as_ref().map(|_| {
+            let parts = context.extensions.get::<http::request::Parts>();
+            let has_session =
+                parts.is_none_or(|parts| parts.headers.contains_key(&super::SESSION_ID));
+            conversation_of(
+                &self.session,
+                &self.shared.callers,
+                has_session,
+                caller.as_ref(),
+            )
+        });
+        let shown = |name: &String| {
+            conversation.as_ref().is_none_or(|conversation| {
+                !toolwright_runtime::__mcp::is_deferred(&listing.toolbox, name)
+                    || conversation.is_loaded(name)
+            })
         };
+        // A caller sees only the tools it may call.
+        let mut visible: Vec<&McpTool> = listing
+            .tools
+            .iter()
+            .zip(&listing.names)
+            .filter(|(_, name)| {
+                caller
+                    .as_ref()
+                    .is_none_or(|caller| listing.toolbox.may_call(caller, name))
+            })
+            .filter(|(_, name)| shown(name))
+            .map(|(tool, _)| tool)
+            .collect();
+        visible.extend(search.as_ref());
         let (tools, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = next;

@@ -58,9 +58,10 @@ use rmcp::{Peer, ServiceExt};
 use toolwright_runtime::__mcp::stand_ins;
 use toolwright_runtime::provider::Provider;
 use toolwright_runtime::{
-    Toolbox,
+    RegisterError, Toolbox,
     exec::Caller,
     schema::{Form, Lint, LintReport, Rule, Severity},
+    search::ToolSearch,
 };
 
 // Names the documentation links to.
@@ -319,6 +320,32 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     pub fn page_size(mut self, tools: usize) -> Self {
         self.page_size = tools.max(1);
         self
+    }
+
+    /// Lists only the pinned tools and a search tool (`search_tools`): the tools `search`
+    /// defers wait until a session's search finds them ([`toolwright_runtime::search`]). A
+    /// search's result holds the found tools' `tools/list` entries, and the session gets
+    /// `notifications/tools/list_changed`, after which its `tools/list` holds them too (clients
+    /// refetch on it, and the model sees each tool with its own schema and annotations; a
+    /// client that does not still has the schemas in the result, and a call of a deferred tool
+    /// by its name runs whether listed or not). The same as serving a toolbox with
+    /// [`Toolbox::with_tool_search`] on; a toolbox already searching keeps its own setting.
+    ///
+    /// # Errors
+    /// A tool of the toolbox has the search tool's name.
+    pub fn tool_search(self, search: ToolSearch) -> Result<Self, RegisterError> {
+        let listing = self.listing();
+        if listing.toolbox.tool_search().is_some() {
+            return Ok(self);
+        }
+        let toolbox = Arc::new((*listing.toolbox).clone().with_tool_search(search)?);
+        let listing = Listing::new(toolbox).map_err(RegisterError::Lint)?;
+        *self
+            .shared
+            .listing
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(listing);
+        Ok(self)
     }
 
     /// The toolbox served now.

@@ -165,6 +165,26 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         })
     }
 
+    /// The search tool's entry in `provider`'s plain form, when search is on.
+    pub(crate) fn search_entry(&self, provider: Provider) -> Option<Value> {
+        let setup = self.search.as_deref()?;
+        Some(
+            setup
+                .definition
+                .provider_entry(self.form(provider, false))
+                .clone(),
+        )
+    }
+
+    /// Whether the toolbox's search defers the tool `name` (by its rule and the tool's
+    /// definition; a request may say otherwise).
+    pub(crate) fn is_deferred(&self, name: &str) -> bool {
+        match (self.search.as_deref(), self.index_of(name)) {
+            (Some(setup), Some(at)) => self.deferred_in(setup, &ToolRequest::default(), at),
+            _ => false,
+        }
+    }
+
     /// Whether the tool at `at` is deferred in `request`: by the request, its definition or
     /// the toolbox's rule, unless the request pins it.
     pub(crate) fn deferred_in(
