@@ -624,3 +624,32 @@ fn the_toolbox_search_finds_by_every_field_and_keeps_up_with_changes() {
     assert!(bad.is_error);
     assert!(bad.text().contains("query"), "{}", bad.text());
 }
+
+proptest::proptest! {
+    /// Whatever the names, descriptions, queries and patterns, the index never panics, finds at
+    /// most `k` tools, each one it holds, and keeps up with removals.
+    #[test]
+    fn the_index_never_panics_and_finds_only_what_it_holds(
+        tools in proptest::collection::vec(("\\PC{0,24}", "\\PC{0,80}"), 0..24),
+        query in "\\PC{0,60}",
+        pattern in "\\PC{0,30}",
+        k in 0usize..8,
+    ) {
+        let mut index = toolwright::search::ToolIndex::new();
+        for (name, description) in &tools {
+            index.insert(name, description, &json!({"type": "object", "properties": {description.clone(): {"description": name}}}));
+        }
+        let hits = index.search(&query, k);
+        proptest::prop_assert!(hits.len() <= k);
+        for hit in &hits {
+            proptest::prop_assert!(index.contains(hit.name));
+        }
+        if let Ok(found) = index.regex(&pattern, k) {
+            proptest::prop_assert!(found.len() <= k);
+        }
+        if let Some((name, _)) = tools.first() {
+            index.remove(name);
+            proptest::prop_assert!(index.search(&query, 50).iter().all(|hit| hit.name != name));
+        }
+    }
+}

@@ -2,6 +2,8 @@
 //! search Anthropic defines for its regex tool search tool.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -9,6 +11,7 @@ use super::text::terms;
 
 /// The fields a definition is searched by, each with its weight and length normalization.
 const FIELDS: usize = 4;
+const _: () = assert!(FIELDS <= 4, "a field is two bits of a word's key");
 /// Name, description, parameter names, parameter descriptions and enum values.
 const WEIGHT: [f32; FIELDS] = [3.0, 1.5, 1.2, 0.6];
 const B: [f32; FIELDS] = [0.3, 0.75, 0.5, 0.75];
@@ -40,19 +43,27 @@ pub const MAX_PATTERN: usize = 200;
 #[derive(Debug, Clone, Default)]
 pub struct ToolIndex {
     docs: Vec<Doc>,
-    by_name: HashMap<Box<str>, u32>,
-    postings: HashMap<Box<str>, Vec<Posting>>,
+    by_name: HashMap<Box<str>, u32, Fast>,
+    /// Each term's number, and by it its postings and how many tools in the index have it.
+    terms: HashMap<Box<str>, u32, Fast>,
+    postings: Vec<Vec<Posting>>,
+    df: Vec<u32>,
     /// The fields' lengths summed over the tools in the index.
     totals: [u64; FIELDS],
     live: u32,
+    /// Per entry, each field's weight over its length normalization (zero for a removed tool):
+    /// worked out at the first search after a change.
+    norms: OnceLock<Vec<[f32; FIELDS]>>,
 }
 
 #[derive(Debug, Clone)]
 struct Doc {
     name: Box<str>,
-    /// Each field's text, for the regex search (parameter fields one line per entry).
-    text: [Box<str>; FIELDS],
+    /// The other fields' text, for the regex search and a rebuild.
+    text: Text,
     lengths: [u32; FIELDS],
+    /// Its terms' numbers, each once.
+    terms: Box<[u32]>,
     live: bool,
 }
 
@@ -60,6 +71,75 @@ struct Doc {
 struct Posting {
     doc: u32,
     tf: [u16; FIELDS],
+}
+
+/// A tool's description, parameter names and parameter descriptions (one a line), in one
+/// allocation.
+#[derive(Debug, Clone)]
+struct Text {
+    all: Box<str>,
+    /// Where the description and the names end.
+    ends: [usize; 2],
+}
+
+impl Text {
+    /// Reads the text of a tool; `names` and `docs` are scratch space.
+    fn new(description: &str, parameters: &Value, names: &mut String, docs: &mut String) -> Text {
+        names.clear();
+        docs.clear();
+        parameter_text(parameters, names, docs);
+        let mut all = String::with_capacity(description.len() + names.len() + docs.len());
+        all.push_str(description);
+        all.push_str(names);
+        all.push_str(docs);
+        Text {
+            all: all.into_boxed_str(),
+            ends: [description.len(), description.len() + names.len()],
+        }
+    }
+
+    /// The description, the parameter names, their descriptions.
+    fn fields(&self) -> [&str; FIELDS - 1] {
+        let [description, names] = self.ends;
+        [
+            &self.all[..description],
+            &self.all[description..names],
+            &self.all[names..],
+        ]
+    }
+}
+
+/// `FxHash` (rustc's): the index's keys are short strings it made itself, so a keyed hash buys
+/// nothing but time.
+#[derive(Debug, Clone, Copy, Default)]
+struct Fast;
+
+impl BuildHasher for Fast {
+    type Hasher = FxHasher;
+
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+        }
+        for &byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(SEED);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// One tool found, with its score (higher is better; comparable within one search only).
@@ -108,38 +188,124 @@ impl ToolIndex {
     /// schema, whose property names, descriptions, titles and enum values are read at any depth.
     pub fn insert(&mut self, name: &str, description: &str, parameters: &Value) {
         self.remove(name);
-        let (names, docs) = parameter_text(parameters);
-        let text = [name.into(), description.into(), names.into(), docs.into()];
-        self.add(Doc {
-            name: name.into(),
-            text,
-            lengths: [0; FIELDS],
-            live: true,
-        });
+        let text = Text::new(
+            description,
+            parameters,
+            &mut String::new(),
+            &mut String::new(),
+        );
+        // Numbered by the index itself: nothing to renumber.
+        let read = read(name.into(), text, |term| self.term(term));
+        self.add(read, None);
     }
 
-    fn add(&mut self, mut doc: Doc) {
-        let at = u32::try_from(self.docs.len()).unwrap_or(u32::MAX);
-        let mut counts: HashMap<String, [u16; FIELDS]> = HashMap::new();
-        for (field, text) in doc.text.iter().enumerate() {
-            terms(text, |term| {
-                doc.lengths[field] += 1;
-                let tf = &mut counts.entry(term.to_owned()).or_default()[field];
-                *tf = tf.saturating_add(1);
-            });
+    /// The index's number of `term`, given it when first met.
+    fn term(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.terms.get(term) {
+            return id;
         }
-        for (total, length) in self.totals.iter_mut().zip(doc.lengths) {
+        let id = u32::try_from(self.postings.len()).unwrap_or(u32::MAX);
+        self.terms.insert(term.into(), id);
+        self.postings.push(Vec::new());
+        self.df.push(0);
+        id
+    }
+
+    /// Adds tools (`(name, description, parameters)`) as [`insert`](Self::insert) does, in
+    /// order (a later tool of a name replaces an earlier one). Thousands are read on several
+    /// threads (scoped: all joined before it returns).
+    pub fn insert_all<'a, I>(&mut self, tools: I)
+    where
+        I: IntoIterator<Item = (&'a str, &'a str, &'a Value)>,
+    {
+        let tools: Vec<(&str, &str, &Value)> = tools.into_iter().collect();
+        let threads = if tools.len() >= PARALLEL_FROM {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+        } else {
+            1
+        };
+        let read_part = |part: &[(&str, &str, &Value)]| {
+            let mut dictionary = Dictionary::default();
+            let (mut names, mut docs) = (String::new(), String::new());
+            let reads: Vec<Read> = part
+                .iter()
+                .map(|&(name, description, parameters)| {
+                    let text = Text::new(description, parameters, &mut names, &mut docs);
+                    read(name.into(), text, |term| dictionary.number(term))
+                })
+                .collect();
+            (dictionary, reads)
+        };
+        let parts: Vec<(Dictionary, Vec<Read>)> = if threads > 1 {
+            let size = tools.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let running: Vec<_> = tools
+                    .chunks(size)
+                    .map(|part| scope.spawn(move || read_part(part)))
+                    .collect();
+                running
+                    .into_iter()
+                    .map(|thread| {
+                        thread
+                            .join()
+                            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+                    })
+                    .collect()
+            })
+        } else {
+            vec![read_part(&tools)]
+        };
+        for (dictionary, reads) in parts {
+            let numbers = self.number(dictionary);
+            // Room for every posting, so that no list grows twice.
+            let mut more = vec![0usize; self.postings.len()];
+            for read in &reads {
+                for &(term, _) in &read.terms {
+                    more[numbers[term as usize] as usize] += 1;
+                }
+            }
+            for (postings, more) in self.postings.iter_mut().zip(more) {
+                postings.reserve(more);
+            }
+            for read in reads {
+                self.remove(&read.name);
+                self.add(read, Some(&numbers));
+            }
+        }
+    }
+
+    /// The index's numbers for a dictionary's terms, by the dictionary's.
+    fn number(&mut self, dictionary: Dictionary) -> Vec<u32> {
+        let mut numbers = vec![0; dictionary.0.len()];
+        for (term, local) in dictionary.0 {
+            numbers[local as usize] = self.term(&term);
+        }
+        numbers
+    }
+
+    /// Adds a tool read, its terms renumbered by `numbers` (`None`: numbered by the index).
+    fn add(&mut self, read: Read, numbers: Option<&[u32]>) {
+        let at = u32::try_from(self.docs.len()).unwrap_or(u32::MAX);
+        let mut ids = Vec::with_capacity(read.terms.len());
+        for (term, tf) in read.terms {
+            let id = numbers.map_or(term, |numbers| numbers[term as usize]);
+            self.postings[id as usize].push(Posting { doc: at, tf });
+            self.df[id as usize] += 1;
+            ids.push(id);
+        }
+        for (total, length) in self.totals.iter_mut().zip(read.lengths) {
             *total += u64::from(length);
         }
-        for (term, tf) in counts {
-            self.postings
-                .entry(term.into_boxed_str())
-                .or_default()
-                .push(Posting { doc: at, tf });
-        }
-        self.by_name.insert(doc.name.clone(), at);
-        self.docs.push(doc);
+        self.by_name.insert(read.name.clone(), at);
+        self.docs.push(Doc {
+            name: read.name,
+            text: read.text,
+            lengths: read.lengths,
+            terms: ids.into(),
+            live: true,
+        });
         self.live += 1;
+        self.norms = OnceLock::new();
     }
 
     /// Removes the tool named `name`; whether it was there.
@@ -152,19 +318,48 @@ impl ToolIndex {
         for (total, length) in self.totals.iter_mut().zip(doc.lengths) {
             *total -= u64::from(length);
         }
+        for &id in &doc.terms {
+            self.df[id as usize] -= 1;
+        }
         self.live -= 1;
+        self.norms = OnceLock::new();
         // Once most entries are of removed tools, the index is built again from the rest.
         if self.docs.len() > 64 && self.live as usize * 2 < self.docs.len() {
             let docs = std::mem::take(&mut self.docs);
             *self = ToolIndex::default();
             for doc in docs.into_iter().filter(|doc| doc.live) {
-                self.add(Doc {
-                    lengths: [0; FIELDS],
-                    ..doc
-                });
+                let read = read(doc.name, doc.text, |term| self.term(term));
+                self.add(read, None);
             }
         }
         true
+    }
+
+    /// Each entry's fields' weights over their length normalization (BM25F), zero for a removed
+    /// tool.
+    fn norms(&self) -> &[[f32; FIELDS]] {
+        self.norms.get_or_init(|| {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "averages of term counts: far below 2^24 in any real index"
+            )]
+            let average = self
+                .totals
+                .map(|total| (total as f32 / self.live.max(1) as f32).max(1.0));
+            self.docs
+                .iter()
+                .map(|doc| {
+                    if !doc.live {
+                        return [0.0; FIELDS];
+                    }
+                    std::array::from_fn(|field| {
+                        #[expect(clippy::cast_precision_loss, reason = "a count of terms")]
+                        let length = doc.lengths[field] as f32;
+                        WEIGHT[field] / (1.0 - B[field] + B[field] * length / average[field])
+                    })
+                })
+                .collect()
+        })
     }
 
     /// The `k` tools that best match `query`, best first (ties in the order the tools were
@@ -173,44 +368,37 @@ impl ToolIndex {
         if k == 0 || self.live == 0 {
             return Vec::new();
         }
-        let mut seen: Vec<String> = Vec::new();
+        let mut ids: Vec<u32> = Vec::new();
         terms(query, |term| {
-            if !seen.iter().any(|t| t == term) {
-                seen.push(term.to_owned());
+            if let Some(&id) = self.terms.get(term)
+                && !ids.contains(&id)
+            {
+                ids.push(id);
             }
         });
-        #[expect(
-            clippy::cast_precision_loss,
-            reason = "averages of term counts: far below 2^24 in any real index"
-        )]
-        let (average, n) = (
-            self.totals
-                .map(|total| (total as f32 / self.live as f32).max(1.0)),
-            self.live as f32,
-        );
+        let norms = self.norms();
+        #[expect(clippy::cast_precision_loss, reason = "a count of tools")]
+        let n = self.live as f32;
         let mut scores = vec![0.0f32; self.docs.len()];
         let mut touched = Vec::new();
-        for term in &seen {
-            let Some(postings) = self.postings.get(term.as_str()) else {
-                continue;
-            };
-            let live: Vec<&Posting> = postings
-                .iter()
-                .filter(|p| self.docs[p.doc as usize].live)
-                .collect();
+        for id in ids {
             #[expect(clippy::cast_precision_loss, reason = "a count of tools")]
-            let df = live.len() as f32;
+            let df = self.df[id as usize] as f32;
+            if df == 0.0 {
+                continue;
+            }
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for posting in live {
-                let doc = &self.docs[posting.doc as usize];
-                let mut tf = 0.0;
-                for field in 0..FIELDS {
-                    if posting.tf[field] > 0 {
-                        #[expect(clippy::cast_precision_loss, reason = "a count of terms")]
-                        let norm =
-                            1.0 - B[field] + B[field] * doc.lengths[field] as f32 / average[field];
-                        tf += WEIGHT[field] * f32::from(posting.tf[field]) / norm;
-                    }
+            for posting in &self.postings[id as usize] {
+                let weights = &norms[posting.doc as usize];
+                let tf: f32 = posting
+                    .tf
+                    .iter()
+                    .zip(weights)
+                    .map(|(&count, weight)| f32::from(count) * weight)
+                    .sum();
+                if tf == 0.0 {
+                    // A removed tool's entry.
+                    continue;
                 }
                 let slot = &mut scores[posting.doc as usize];
                 if *slot == 0.0 {
@@ -256,9 +444,9 @@ impl ToolIndex {
             .build()
             .map_err(|e| SearchError::Pattern(e.to_string()))?;
         let live = || self.docs.iter().filter(|doc| doc.live);
-        let by_name = live().filter(|doc| regex.is_match(&doc.text[0]));
+        let by_name = live().filter(|doc| regex.is_match(&doc.name));
         let by_rest = live().filter(|doc| {
-            !regex.is_match(&doc.text[0]) && doc.text[1..].iter().any(|t| regex.is_match(t))
+            !regex.is_match(&doc.name) && doc.text.fields().iter().any(|t| regex.is_match(t))
         });
         Ok(by_name
             .chain(by_rest)
@@ -268,10 +456,69 @@ impl ToolIndex {
     }
 }
 
+/// Tools read at once from this many on, on several threads.
+const PARALLEL_FROM: usize = 2048;
+
+/// Terms numbered as one reading pass (a thread's) meets them.
+#[derive(Default)]
+struct Dictionary(HashMap<Box<str>, u32, Fast>);
+
+/// A tool read into words: each term once, numbered by the reading pass, with how often it is
+/// in each field.
+struct Read {
+    name: Box<str>,
+    text: Text,
+    lengths: [u32; FIELDS],
+    terms: Vec<(u32, [u16; FIELDS])>,
+}
+
+/// Reads a tool, `number` giving each term its number.
+fn read(name: Box<str>, text: Text, mut number: impl FnMut(&str) -> u32) -> Read {
+    let mut lengths = [0u32; FIELDS];
+    // Every word's term and field (`term << 2 | field`), then counted.
+    let mut words: Vec<u64> = Vec::with_capacity((name.len() + text.all.len()) / 5);
+    let [description, names, docs] = text.fields();
+    for (field, text) in [&*name, description, names, docs].into_iter().enumerate() {
+        terms(text, |term| {
+            lengths[field] += 1;
+            words.push(u64::from(number(term)) << 2 | field as u64);
+        });
+    }
+    words.sort_unstable();
+    let terms = words
+        .chunk_by(|a, b| a >> 2 == b >> 2)
+        .map(|group| {
+            let mut tf = [0u16; FIELDS];
+            for &word in group {
+                let field = (word & 3) as usize;
+                tf[field] = tf[field].saturating_add(1);
+            }
+            (u32::try_from(group[0] >> 2).unwrap_or(u32::MAX), tf)
+        })
+        .collect();
+    Read {
+        name,
+        text,
+        lengths,
+        terms,
+    }
+}
+
+impl Dictionary {
+    /// The number of `term`, given it when first met.
+    fn number(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.0.get(term) {
+            return id;
+        }
+        let id = u32::try_from(self.0.len()).unwrap_or(u32::MAX);
+        self.0.insert(term.into(), id);
+        id
+    }
+}
+
 /// A parameters schema's property names (one a line), and their descriptions, titles and
 /// string enum values (one a line), at any depth, reading at most [`MAX_NODES`] nodes.
-fn parameter_text(schema: &Value) -> (String, String) {
-    let (mut names, mut docs) = (String::new(), String::new());
+fn parameter_text(schema: &Value, names: &mut String, docs: &mut String) {
     let mut stack = vec![schema];
     let mut read = 0;
     let line = |out: &mut String, text: &str| {
@@ -283,48 +530,54 @@ fn parameter_text(schema: &Value) -> (String, String) {
         if read > MAX_NODES {
             break;
         }
-        match node {
-            Value::Object(map) => {
-                if let Some(Value::Object(properties)) = map.get("properties") {
+        let Value::Object(map) = node else {
+            // `items` as an array.
+            if let Value::Array(subs) = node {
+                stack.extend(subs);
+            }
+            continue;
+        };
+        // One pass over the node's keys (each `get` would hash every key it asks for).
+        let mut schema_like = false;
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                ("properties", Value::Object(properties)) => {
+                    schema_like = true;
                     for (name, property) in properties {
-                        line(&mut names, name);
-                        for key in ["description", "title"] {
-                            if let Some(Value::String(text)) = property.get(key) {
-                                line(&mut docs, text);
-                            }
-                        }
-                        if let Some(Value::Array(values)) = property.get("enum") {
-                            for value in values.iter().filter_map(Value::as_str) {
-                                line(&mut docs, value);
+                        line(names, name);
+                        if let Value::Object(fields) = property {
+                            for (field, value) in fields {
+                                match (field.as_str(), value) {
+                                    ("description" | "title", Value::String(text)) => {
+                                        line(docs, text);
+                                    }
+                                    ("enum", Value::Array(values)) => {
+                                        for value in values.iter().filter_map(Value::as_str) {
+                                            line(docs, value);
+                                        }
+                                    }
+                                    _ => {}
+                                }
                             }
                         }
                         stack.push(property);
                     }
                 }
-                for key in ["items", "additionalProperties", "$defs", "definitions"] {
-                    if let Some(sub) = map.get(key) {
-                        stack.push(sub);
-                    }
+                ("type", _) => schema_like = true,
+                ("items" | "additionalProperties" | "$defs" | "definitions", sub) => {
+                    stack.push(sub);
                 }
-                for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
-                    if let Some(Value::Array(subs)) = map.get(key) {
-                        stack.extend(subs);
-                    }
+                ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(subs)) => {
+                    stack.extend(subs);
                 }
+                _ => {}
             }
-            // `$defs`' values, `items` as an array.
-            Value::Array(subs) => stack.extend(subs),
-            _ => {}
         }
-        if let Value::Object(map) = node
-            && node.get("properties").is_none()
-            && node.get("type").is_none()
-        {
+        if !schema_like {
             // `$defs` and `definitions`: a map of schemas.
             stack.extend(map.values().filter(|v| v.is_object()));
         }
     }
-    (names, docs)
 }
 
 #[cfg(test)]

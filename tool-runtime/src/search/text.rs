@@ -2,44 +2,85 @@
 //! case, letters and digits), lowercased, common English words left out, and each word cut to
 //! its stem so that `orders`, `ordered` and `ordering` meet at `order`.
 
-/// Words too common to tell tools apart.
-const STOP: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
-    "by", "can", "could", "do", "does", "each", "for", "from", "given", "has", "have", "how", "i",
-    "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "please", "should",
-    "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "this",
-    "those", "to", "us", "was", "we", "were", "what", "when", "where", "which", "while", "who",
-    "will", "with", "would", "you", "your",
-];
+/// Words too common to tell tools apart: the list, and a `match` on it (a match compares the
+/// length first, so most words cost one comparison).
+macro_rules! stop_words {
+    ($($word:literal)*) => {
+        #[cfg(test)]
+        const STOP: &[&str] = &[$($word),*];
+
+        fn is_stop(word: &str) -> bool {
+            matches!(word, $($word)|*)
+        }
+    };
+}
+
+stop_words! {
+    "a" "about" "after" "all" "also" "an" "and" "any" "are" "as" "at" "be" "been" "by" "can"
+    "could" "do" "does" "each" "for" "from" "given" "has" "have" "how" "i" "if" "in" "into" "is"
+    "it" "its" "me" "my" "of" "on" "or" "our" "please" "should" "so" "some" "such" "than" "that"
+    "the" "their" "them" "then" "there" "these" "this" "those" "to" "us" "was" "we" "were"
+    "what" "when" "where" "which" "while" "who" "will" "with" "would" "you" "your"
+}
 
 /// The terms of `text`, in order, each passed to `each`.
 pub(crate) fn terms(text: &str, mut each: impl FnMut(&str)) {
     let mut word = String::new();
     let mut flush = |word: &mut String| {
         if !word.is_empty() {
-            word.make_ascii_lowercase();
-            if !STOP.contains(&word.as_str()) {
+            if !is_stop(word) {
                 each(stem(word));
             }
             word.clear();
         }
     };
-    let chars: Vec<char> = text.chars().collect();
-    for (at, &c) in chars.iter().enumerate() {
+    if text.is_ascii() {
+        // Byte by byte: the same rules, without decoding.
+        let bytes = text.as_bytes();
+        for (at, &c) in bytes.iter().enumerate() {
+            if !c.is_ascii_alphanumeric() {
+                flush(&mut word);
+                continue;
+            }
+            if let Some(&before) = at.checked_sub(1).and_then(|i| bytes.get(i))
+                && before.is_ascii_alphanumeric()
+            {
+                let next_lower = bytes.get(at + 1).is_some_and(u8::is_ascii_lowercase);
+                let boundary = (before.is_ascii_lowercase() && c.is_ascii_uppercase())
+                    || (before.is_ascii_uppercase() && c.is_ascii_uppercase() && next_lower)
+                    || before.is_ascii_alphabetic() != c.is_ascii_alphabetic();
+                if boundary {
+                    flush(&mut word);
+                }
+            }
+            word.push(char::from(c.to_ascii_lowercase()));
+        }
+        flush(&mut word);
+        return;
+    }
+    let mut chars = text.chars().peekable();
+    let mut before: Option<char> = None;
+    while let Some(c) = chars.next() {
         if !c.is_alphanumeric() {
             flush(&mut word);
+            before = None;
             continue;
         }
-        if let Some(&before) = at.checked_sub(1).and_then(|i| chars.get(i)) {
-            let next_lower = chars.get(at + 1).is_some_and(|n| n.is_lowercase());
+        if let Some(before) = before {
+            let next_lower = chars.peek().is_some_and(|n| n.is_lowercase());
             let boundary = (before.is_lowercase() && c.is_uppercase())
                 || (before.is_uppercase() && c.is_uppercase() && next_lower)
-                || (before.is_alphabetic() != c.is_alphabetic() && before.is_alphanumeric());
+                || before.is_alphabetic() != c.is_alphabetic();
             if boundary {
                 flush(&mut word);
             }
         }
-        word.extend(c.to_lowercase());
+        if c.is_ascii() {
+            word.push(c.to_ascii_lowercase());
+        } else {
+            word.extend(c.to_lowercase());
+        }
+        before = Some(c);
     }
     flush(&mut word);
 }
@@ -130,6 +171,12 @@ mod tests {
         }
         assert_eq!(stem("status"), "status");
         assert_eq!(stem("analysis"), "analysis");
+    }
+
+    #[test]
+    fn the_common_words_are_each_left_out() {
+        assert!(STOP.iter().all(|word| is_stop(word)));
+        assert!(!is_stop("weather") && !is_stop(""));
     }
 
     #[test]

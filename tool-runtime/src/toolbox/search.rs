@@ -154,13 +154,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     fn index(&self) -> &ToolIndex {
         self.index.0.get_or_init(|| {
             let mut index = ToolIndex::new();
-            for definition in self.definitions() {
-                index.insert(
-                    definition.name(),
-                    definition.description(),
-                    definition.parameters(),
-                );
-            }
+            index.insert_all(
+                self.definitions()
+                    .map(|d| (d.name(), d.description(), d.parameters())),
+            );
             index
         })
     }
