@@ -1069,3 +1069,58 @@ fn the_example_application_runs_an_openai_and_an_anthropic_turn() {
     assert_eq!(orders[2]["customer"], "Ada Lovelace");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// `tool_search DEFS.jsonl [--k N]`: one JSON array of names a line of stdin, best first.
+#[test]
+fn tool_search_answers_each_line_with_the_best_tools_in_rank_order() {
+    let dir = std::env::temp_dir().join(format!("tool_search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let defs = dir.join("defs.jsonl");
+    std::fs::write(
+        &defs,
+        [
+            r#"{"name": "get_weather", "description": "The current weather in a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}"#,
+            "",
+            r#"{"name": "send_email", "description": "Send an email to a recipient.", "parameters": {"type": "object", "properties": {"to": {"type": "string", "description": "Recipient address"}}}}"#,
+            r#"{"name": "weather_alerts", "description": "Severe weather alerts for a region."}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let path = defs.to_str().unwrap();
+    let input = "what's the weather in Oslo?\nemail my boss\n\nzebra crossing\n";
+    let (out, _) = run("tool_search", &[path], input.as_bytes());
+    assert_eq!(
+        out,
+        "[\"get_weather\",\"weather_alerts\"]\n[\"send_email\"]\n[]\n[]\n"
+    );
+    let (out, _) = run("tool_search", &[path, "--k", "1"], b"weather\n");
+    assert_eq!(out, "[\"get_weather\"]\n");
+
+    // A bad command line is exit code 2; a bad definitions file, 1, naming the line.
+    for args in [
+        &[][..],
+        &[path, "--k", "0"],
+        &[path, "--k"],
+        &[path, "extra"],
+    ] {
+        let output = spawn("tool_search", args).wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("usage: tool_search"));
+    }
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"name\": \"ok\"}\n{\"description\": \"no name\"}\n").unwrap();
+    let output = spawn("tool_search", &[bad.to_str().unwrap()])
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("line 2"),
+        "{output:?}"
+    );
+    let missing = spawn("tool_search", &["/nonexistent/defs.jsonl"])
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

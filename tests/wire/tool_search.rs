@@ -653,3 +653,37 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn the_toolbox_answers_a_regex_search_and_paths_too() {
+    let tools = toolbox(ToolSearch::new());
+    let result = tools.execute_blocking(
+        &ToolCall::new("c", "search_tools", r#"{"pattern": "(?i)^get_"}"#),
+        &(),
+    );
+    let ResultDetail::Found { tools: found } = &result.detail else {
+        panic!("{:?}", result.detail)
+    };
+    let found: Vec<&str> = found.iter().map(|n| n.as_str()).collect();
+    assert_eq!(found, ["get_time", "get_weather", "get_temp_data"]);
+    let bad = tools.execute_blocking(
+        &ToolCall::new("c", "search_tools", r#"{"pattern": "("}"#),
+        &(),
+    );
+    assert!(
+        bad.is_error && bad.text().contains("regular expression"),
+        "{}",
+        bad.text()
+    );
+    // Responses' default client arguments: the tools by path.
+    let call = ToolCall::new(
+        "c",
+        "search_tools",
+        r#"{"paths": ["mail.send_email", "get_weather", "nope"]}"#,
+    );
+    let result = tools.execute_blocking(&call, &());
+    let ResultDetail::Found { tools: found } = &result.detail else {
+        panic!("{:?}", result.detail)
+    };
+    assert_eq!(found.len(), 2);
+}

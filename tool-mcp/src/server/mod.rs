@@ -323,7 +323,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Lists only the pinned tools and a search tool (`search_tools`): the tools `search`
-    /// defers wait until a session's search finds them ([`toolwright_runtime::search`]). A
+    /// defers wait until a session's search finds them ([`ToolSearch`]). A
     /// search's result holds the found tools' `tools/list` entries, and the session gets
     /// `notifications/tools/list_changed`, after which its `tools/list` holds them too (clients
     /// refetch on it, and the model sees each tool with its own schema and annotations; a

@@ -2,11 +2,11 @@
 //! search Anthropic defines for its regex tool search tool.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::terms::{Dictionary, Fast, Terms};
 use super::text::terms;
 
 /// The fields a definition is searched by, each with its weight and length normalization.
@@ -45,7 +45,7 @@ pub struct ToolIndex {
     docs: Vec<Doc>,
     by_name: HashMap<Box<str>, u32, Fast>,
     /// Each term's number, and by it its postings and how many tools in the index have it.
-    terms: HashMap<Box<str>, u32, Fast>,
+    terms: Terms,
     postings: Vec<Vec<Posting>>,
     df: Vec<u32>,
     /// The fields' lengths summed over the tools in the index.
@@ -109,39 +109,6 @@ impl Text {
     }
 }
 
-/// `FxHash` (rustc's): the index's keys are short strings it made itself, so a keyed hash buys
-/// nothing but time.
-#[derive(Debug, Clone, Copy, Default)]
-struct Fast;
-
-impl BuildHasher for Fast {
-    type Hasher = FxHasher;
-
-    fn build_hasher(&self) -> FxHasher {
-        FxHasher(0)
-    }
-}
-
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
-        }
-        for &byte in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(SEED);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// One tool found, with its score (higher is better; comparable within one search only).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hit<'a> {
@@ -201,11 +168,11 @@ impl ToolIndex {
 
     /// The index's number of `term`, given it when first met.
     fn term(&mut self, term: &str) -> u32 {
-        if let Some(&id) = self.terms.get(term) {
+        if let Some(id) = self.terms.get(term) {
             return id;
         }
         let id = u32::try_from(self.postings.len()).unwrap_or(u32::MAX);
-        self.terms.insert(term.into(), id);
+        self.terms.insert(term, id);
         self.postings.push(Vec::new());
         self.df.push(0);
         id
@@ -277,9 +244,9 @@ impl ToolIndex {
     /// The index's numbers for a dictionary's terms, by the dictionary's.
     fn number(&mut self, dictionary: Dictionary) -> Vec<u32> {
         let mut numbers = vec![0; dictionary.0.len()];
-        for (term, local) in dictionary.0 {
-            numbers[local as usize] = self.term(&term);
-        }
+        dictionary
+            .0
+            .each(|term, local| numbers[local as usize] = self.term(term));
         numbers
     }
 
@@ -370,7 +337,7 @@ impl ToolIndex {
         }
         let mut ids: Vec<u32> = Vec::new();
         terms(query, |term| {
-            if let Some(&id) = self.terms.get(term)
+            if let Some(id) = self.terms.get(term)
                 && !ids.contains(&id)
             {
                 ids.push(id);
@@ -459,10 +426,6 @@ impl ToolIndex {
 /// Tools read at once from this many on, on several threads.
 const PARALLEL_FROM: usize = 2048;
 
-/// Terms numbered as one reading pass (a thread's) meets them.
-#[derive(Default)]
-struct Dictionary(HashMap<Box<str>, u32, Fast>);
-
 /// A tool read into words: each term once, numbered by the reading pass, with how often it is
 /// in each field.
 struct Read {
@@ -501,18 +464,6 @@ fn read(name: Box<str>, text: Text, mut number: impl FnMut(&str) -> u32) -> Read
         text,
         lengths,
         terms,
-    }
-}
-
-impl Dictionary {
-    /// The number of `term`, given it when first met.
-    fn number(&mut self, term: &str) -> u32 {
-        if let Some(&id) = self.0.get(term) {
-            return id;
-        }
-        let id = u32::try_from(self.0.len()).unwrap_or(u32::MAX);
-        self.0.insert(term.into(), id);
-        id
     }
 }
 

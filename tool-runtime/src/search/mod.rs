@@ -15,6 +15,7 @@
 //! and a batch fills ([`BatchOptions::in_conversation`](crate::exec::BatchOptions::in_conversation)).
 
 mod index;
+mod terms;
 mod text;
 
 pub use self::index::{Hit, MAX_PATTERN, SearchError, ToolIndex};

@@ -316,7 +316,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         clippy::result_large_err,
         reason = "the error is the very result execution returns; boxing it would only cost the caller"
     )]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn lookup_in(
         &self,
         call: &ToolCall,
@@ -335,7 +335,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         clippy::result_large_err,
         reason = "the error is the very result execution returns; boxing it would only cost the caller"
     )]
-    #[inline]
+    // Always: every call comes through here, and a call costs instructions the hot path counts.
+    #[inline(always)]
     pub(crate) fn lookup_for(
         &self,
         call: &ToolCall,

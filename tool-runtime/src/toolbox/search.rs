@@ -310,6 +310,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// deferred tool's call refused when the conversation has not found it and the setting says
     /// so.
     #[cold]
+    #[inline(never)]
     #[expect(
         clippy::result_large_err,
         reason = "the error is the very result execution returns; boxing it would only cost the caller"
@@ -391,7 +392,29 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 .collect();
             (!words.is_empty()).then(|| words.join(" "))
         };
-        let found: Vec<&ToolDefinition> = if let Some(query) = query.as_deref() {
+        let found: Vec<&ToolDefinition> = if let Some(pattern) =
+            arguments.get("pattern").and_then(Value::as_str)
+        {
+            // A regex search tool of the application's own, as Anthropic's regex tool searches.
+            match self.index().regex(pattern, self.len()) {
+                Ok(names) => names
+                    .into_iter()
+                    .filter_map(|name| self.get(name).map(|tool| tool.definition()))
+                    .filter(permitted)
+                    .take(limit)
+                    .collect(),
+                Err(error) => {
+                    return ToolResult::error(
+                        &call.call_id,
+                        name,
+                        format!("{error}; write a shorter or simpler pattern"),
+                        ResultDetail::Found {
+                            tools: Box::new([]),
+                        },
+                    );
+                }
+            }
+        } else if let Some(query) = query.as_deref() {
             self.index()
                 .search(query, self.len())
                 .into_iter()
@@ -403,7 +426,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             paths
                 .iter()
                 .filter_map(Value::as_str)
-                .filter_map(|path| self.get(path.rsplit('.').next().unwrap_or(path)))
+                // A tool's name, or a namespace's path to it (`mail.send_email`).
+                .filter_map(|path| {
+                    self.get(path)
+                        .or_else(|| path.rsplit_once('.').and_then(|(_, name)| self.get(name)))
+                })
                 .map(|tool| tool.definition())
                 .filter(permitted)
                 .take(limit)
@@ -413,7 +440,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
                 &call.call_id,
                 name,
                 format!(
-                    "{} takes {{\"query\": \"...\"}}: say in a few words what the tool should do",
+                    "{} takes {{\"query\": \"...\"}}: say in a few words what the tool should do (or {{\"pattern\": \"...\"}}, a regular expression)",
                     echo::Name(setup.config.name())
                 ),
                 ResultDetail::Found {
