@@ -90,9 +90,9 @@ fn run(tools: &Toolbox, turn: &Turn, conversation: &Conversation) -> Vec<ToolRes
 #[test]
 fn anthropic_defers_with_the_search_tool_chosen() {
     for (searcher, last) in [
-        (Searcher::Toolbox, json!("search_tools")),
-        (Searcher::Provider, json!("tool_search_tool_bm25")),
-        (Searcher::ProviderRegex, json!("tool_search_tool_regex")),
+        (Searcher::Local, json!("search_tools")),
+        (Searcher::Hosted, json!("tool_search_tool_bm25")),
+        (Searcher::HostedRegex, json!("tool_search_tool_regex")),
     ] {
         let tools = toolbox(ToolSearch::new().searcher(searcher));
         let fields = tools
@@ -118,7 +118,7 @@ fn anthropic_defers_with_the_search_tool_chosen() {
             "the search tool is never deferred"
         );
     }
-    let bm25 = toolbox(ToolSearch::new().searcher(Searcher::Provider));
+    let bm25 = toolbox(ToolSearch::new().searcher(Searcher::Hosted));
     let fields = bm25
         .request_fields(Provider::Anthropic, ToolRequest::default())
         .unwrap();
@@ -163,7 +163,7 @@ fn responses_groups_a_toolsets_deferred_tools_in_its_namespace() {
     assert_eq!(list[6]["execution"], "client");
     assert_eq!(list[6]["parameters"]["required"], json!(["query"]));
 
-    let hosted = toolbox(ToolSearch::new().searcher(Searcher::Provider));
+    let hosted = toolbox(ToolSearch::new().searcher(Searcher::Hosted));
     let fields = hosted
         .request_fields(Provider::OpenAiResponses, ToolRequest::default())
         .unwrap();
@@ -470,7 +470,7 @@ fn recorded_anthropic_searches_are_read_answered_and_carried_back() {
             "executeEditorOperation",
         ),
     ] {
-        let tools = toolbox(ToolSearch::new().searcher(Searcher::Provider));
+        let tools = toolbox(ToolSearch::new().searcher(Searcher::Hosted));
         let response = body(name);
         let turn = tools.read_response(Provider::Anthropic, &response).unwrap();
         let local: Vec<&ToolCall> = turn.local_calls().collect();
@@ -564,7 +564,7 @@ fn recorded_responses_searches_are_read_answered_and_carried_back() {
     let results = run(&tools, &turn, &conversation);
     assert!(!results[0].is_error);
 
-    let hosted = toolbox(ToolSearch::new().searcher(Searcher::Provider));
+    let hosted = toolbox(ToolSearch::new().searcher(Searcher::Hosted));
     let response = body("openai-tool-search.1.json");
     let turn = hosted
         .read_response(Provider::OpenAiResponses, &response)

@@ -5,8 +5,8 @@
 //!
 //! | provider | a deferred tool | the search tool |
 //! | --- | --- | --- |
-//! | Anthropic | sent with `defer_loading: true` | [`Searcher::Toolbox`]: a `search_tools` tool answered with `tool_reference` blocks; [`Searcher::Provider`]: `tool_search_tool_bm25_20251119`; [`Searcher::ProviderRegex`]: `tool_search_tool_regex_20251119` |
-//! | OpenAI Responses | sent with `defer_loading: true` (in its toolset's `namespace`, if any) | `tool_search`, `execution: "client"` answered with a `tool_search_output` of the found definitions; [`Searcher::Provider`]: hosted |
+//! | Anthropic | sent with `defer_loading: true` | [`Searcher::Local`]: a `search_tools` tool answered with `tool_reference` blocks; [`Searcher::Hosted`]: `tool_search_tool_bm25_20251119`; [`Searcher::HostedRegex`]: `tool_search_tool_regex_20251119` |
+//! | OpenAI Responses | sent with `defer_loading: true` (in its toolset's `namespace`, if any) | `tool_search`, `execution: "client"` answered with a `tool_search_output` of the found definitions; [`Searcher::Hosted`]: hosted |
 //! | the others (OpenAI Chat, Gemini, Cohere, Bedrock; MCP's `tools/list`) | left out until found | a `search_tools` function; the tools it finds are sent in full from the next request on |
 //!
 //! The tools a conversation has found are kept in its
@@ -31,7 +31,7 @@ pub const SEARCH_TOOL: &str = "search_tools";
 ///
 /// let search = ToolSearch::new()
 ///     .defer_all_but(["get_weather"])
-///     .searcher(Searcher::Provider)
+///     .searcher(Searcher::Hosted)
 ///     .limit(8)
 ///     .unloaded_calls(UnloadedCalls::Refuse);
 /// assert_eq!(search.max_results(), 8);
@@ -60,15 +60,17 @@ pub(crate) enum DeferRule {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Searcher {
-    /// The toolbox, on every provider: its ranked search over names, descriptions and
-    /// parameters ([`ToolIndex`]), answered in the provider's own shape.
+    /// The toolbox, in process, on every provider: its ranked search over names, descriptions
+    /// and parameters ([`ToolIndex`]), answered in the provider's own shape. (Not named
+    /// `Toolbox`: a second item of that name would make the compiler spell out
+    /// `toolwright::Toolbox` in users' error messages.)
     #[default]
-    Toolbox,
+    Local,
     /// The provider where it has a search of its own: Anthropic's BM25 tool search tool,
     /// OpenAI Responses' hosted `tool_search`; the toolbox elsewhere.
-    Provider,
-    /// Anthropic's regex tool search tool; as [`Provider`](Self::Provider) elsewhere.
-    ProviderRegex,
+    Hosted,
+    /// Anthropic's regex tool search tool; as [`Hosted`](Self::Hosted) elsewhere.
+    HostedRegex,
 }
 
 /// What a call of a deferred tool that the conversation has not found gets.
@@ -89,7 +91,7 @@ pub enum UnloadedCalls {
 impl Default for ToolSearch {
     fn default() -> Self {
         ToolSearch {
-            searcher: Searcher::Toolbox,
+            searcher: Searcher::Local,
             name: SEARCH_TOOL.to_owned(),
             limit: 5,
             unloaded: UnloadedCalls::Run,

@@ -180,10 +180,10 @@ fn without_input(block: &Object) -> Value {
 /// or regex tool search tool.
 pub(crate) const DEFER: NativeDefer = NativeDefer {
     search_entry: |searcher, own| match searcher {
-        Searcher::Provider => {
+        Searcher::Hosted => {
             json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
         }
-        Searcher::ProviderRegex => {
+        Searcher::HostedRegex => {
             json!({"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"})
         }
         _ => own.clone(),

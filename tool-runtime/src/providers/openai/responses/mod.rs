@@ -25,7 +25,7 @@ use toolwright_json::value as json;
 /// parameters, or hosted.
 pub(crate) const DEFER: NativeDefer = NativeDefer {
     search_entry: |searcher, own| match searcher {
-        Searcher::Toolbox => json!({
+        Searcher::Local => json!({
             "type": "tool_search",
             "execution": "client",
             "description": own["description"],
