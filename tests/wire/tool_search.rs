@@ -82,6 +82,14 @@ fn body(name: &str) -> Value {
     serde_json::from_str(&data::read(&format!("providers/tool_search/{name}"))).unwrap()
 }
 
+/// The tools a search result found, by name.
+fn found(result: &ToolResult) -> Vec<String> {
+    let ResultDetail::Found { tools } = &result.detail else {
+        panic!("not a search's result: {:?}", result.detail)
+    };
+    tools.iter().map(|name| name.as_str().to_owned()).collect()
+}
+
 fn run(tools: &Toolbox, turn: &Turn, conversation: &Conversation) -> Vec<ToolResult> {
     let options = BatchOptions::new().in_conversation(conversation.clone());
     block_on(tools.execute_all_with(&turn.calls, &(), options))
@@ -230,10 +238,7 @@ fn providers_without_deferral_send_the_found_tools_from_the_next_request() {
         // The model searches; the toolbox answers, and the conversation keeps what it found.
         let turn = tools.read_response(provider, &call(provider)).unwrap();
         let results = run(&tools, &turn, &conversation);
-        let ResultDetail::Found { tools: found } = &results[0].detail else {
-            panic!("{provider}: {:?}", results[0].detail)
-        };
-        assert_eq!(found[0].as_str(), "get_weather", "{provider}");
+        assert_eq!(found(&results[0])[0], "get_weather", "{provider}");
         assert!(!results[0].is_error);
         assert!(
             results[0].text().contains("Get the current weather"),
@@ -661,11 +666,7 @@ fn the_toolbox_answers_a_regex_search_and_paths_too() {
         &ToolCall::new("c", "search_tools", r#"{"pattern": "(?i)^get_"}"#),
         &(),
     );
-    let ResultDetail::Found { tools: found } = &result.detail else {
-        panic!("{:?}", result.detail)
-    };
-    let found: Vec<&str> = found.iter().map(|n| n.as_str()).collect();
-    assert_eq!(found, ["get_time", "get_weather", "get_temp_data"]);
+    assert_eq!(found(&result), ["get_time", "get_weather", "get_temp_data"]);
     let bad = tools.execute_blocking(
         &ToolCall::new("c", "search_tools", r#"{"pattern": "("}"#),
         &(),
@@ -682,8 +683,5 @@ fn the_toolbox_answers_a_regex_search_and_paths_too() {
         r#"{"paths": ["mail.send_email", "get_weather", "nope"]}"#,
     );
     let result = tools.execute_blocking(&call, &());
-    let ResultDetail::Found { tools: found } = &result.detail else {
-        panic!("{:?}", result.detail)
-    };
-    assert_eq!(found.len(), 2);
+    assert_eq!(found(&result), ["send_email", "get_weather"]);
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::call::{Arguments, CallKind, ToolCall, ToolName};
 use crate::caller::Caller;
-use crate::definition::{ProviderTools, ToolDefinition};
+use crate::definition::{Namespace, ProviderTools, ToolDefinition};
 use crate::forms::Provider;
 use crate::providers::spec;
 use crate::result::{ResultDetail, ToolResult};
@@ -234,8 +234,6 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             return Some(ProviderTools::of(provider, entries).to_value());
         };
         let mut out: Vec<Value> = Vec::with_capacity(list.entries().len() + 1);
-        // Namespaces by name, with their place in `out`.
-        let mut groups: Vec<(&str, usize)> = Vec::new();
         for (at, entry) in list.entries().iter().enumerate() {
             let mut entry = (*entry).clone();
             if !deferred[at] {
@@ -245,24 +243,8 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             if let Value::Object(map) = &mut entry {
                 map.insert("defer_loading".into(), Value::Bool(true));
             }
-            match self.tools[at].definition().namespace() {
-                Some(namespace) if native.namespaces => {
-                    if let Some(&(_, place)) = groups.iter().find(|(n, _)| *n == namespace.name()) {
-                        if let Some(Value::Array(tools)) = out[place].get_mut("tools") {
-                            tools.push(entry);
-                        }
-                    } else {
-                        groups.push((namespace.name(), out.len()));
-                        out.push(json!({
-                            "type": "namespace",
-                            "name": namespace.name(),
-                            "description": namespace.description(),
-                            "tools": [entry],
-                        }));
-                    }
-                }
-                _ => out.push(entry),
-            }
+            let namespace = self.tools[at].definition().namespace();
+            place(&mut out, entry, namespace.filter(|_| native.namespaces));
         }
         out.push((native.search_entry)(setup.config.searcher, search_entry));
         Some(Value::Array(out))
@@ -285,23 +267,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             let definition = tool.definition();
             let form = self.form(provider, definition.strict().unwrap_or(self.strict));
             let entry = definition.provider_entry(form).clone();
-            match definition.namespace().filter(|_| namespaces) {
-                Some(namespace) => {
-                    let group = out.iter_mut().find(|group| {
-                        group["type"] == "namespace" && group["name"] == namespace.name()
-                    });
-                    match group.and_then(|group| group.get_mut("tools")) {
-                        Some(Value::Array(tools)) => tools.push(entry),
-                        _ => out.push(json!({
-                            "type": "namespace",
-                            "name": namespace.name(),
-                            "description": namespace.description(),
-                            "tools": [entry],
-                        })),
-                    }
-                }
-                None => out.push(entry),
-            }
+            place(
+                &mut out,
+                entry,
+                definition.namespace().filter(|_| namespaces),
+            );
         }
         Some(out)
     }
@@ -467,5 +437,26 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         );
         result.is_error = false;
         result
+    }
+}
+
+/// Puts a tool's entry in a list: in its namespace's group (made where the namespace's first tool
+/// stands), or on its own.
+fn place(out: &mut Vec<Value>, entry: Value, namespace: Option<&Namespace>) {
+    let Some(namespace) = namespace else {
+        out.push(entry);
+        return;
+    };
+    let group = out
+        .iter_mut()
+        .find(|group| group["type"] == "namespace" && group["name"] == namespace.name());
+    match group.and_then(|group| group.get_mut("tools")) {
+        Some(Value::Array(tools)) => tools.push(entry),
+        _ => out.push(json!({
+            "type": "namespace",
+            "name": namespace.name(),
+            "description": namespace.description(),
+            "tools": [entry],
+        })),
     }
 }
