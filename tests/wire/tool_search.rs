@@ -624,6 +624,14 @@ fn the_toolbox_search_finds_by_every_field_and_keeps_up_with_changes() {
             )))
             .is_err()
     );
+    // Arguments far longer than a query are refused before they are read.
+    let long = format!(r#"{{"query": "{}"}}"#, "weather ".repeat(5000));
+    let refused = tools.execute_blocking(&ToolCall::new("c", "search_tools", long), &());
+    assert!(
+        refused.is_error && refused.text().contains("over 16384"),
+        "{}",
+        refused.text()
+    );
     // A search call without a query says what it takes.
     let bad = tools.execute_blocking(&ToolCall::new("c", "search_tools", "{}"), &());
     assert!(bad.is_error);

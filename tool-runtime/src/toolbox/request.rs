@@ -36,8 +36,13 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// # Errors
     /// A name not in the toolbox (with close matches), a choice that needs a tool of an empty
     /// toolbox, an empty subset, what the provider cannot say (`parallel_calls(false)` for
-    /// Gemini, any choice for MCP, whose clients call what they like), and the tool list's lint
-    /// errors.
+    /// Gemini, any choice for MCP, whose clients call what they like), more tools than the
+    /// provider takes in one request (OpenAI Chat: 128; defer some, [`search`](crate::search)),
+    /// and the tool list's lint errors.
+    ///
+    /// With tool search on ([`Toolbox::with_tool_search`]), the deferred tools go in each
+    /// provider's form ([`search`](crate::search) has the table); a tool the choice names goes in
+    /// full.
     ///
     /// ```
     /// use serde_json::json;

@@ -19,6 +19,9 @@ use crate::toolbox::{RegisterError, Toolbox};
 use crate::wire::request::ToolRequest;
 use toolwright_json::echo;
 
+/// The longest text a search call's arguments may be.
+const MAX_ARGUMENTS: usize = 16 * 1024;
+
 /// A toolbox's tool search: the setting, and the search tool's own definition.
 #[derive(Debug)]
 pub(crate) struct SearchSetup {
@@ -338,85 +341,24 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         caller: Option<&Caller>,
     ) -> ToolResult {
         let name = ToolName::from(call.name.as_str());
-        let arguments = match &call.arguments {
-            Arguments::Json(Value::Object(map)) => map.clone(),
-            Arguments::Text(text) => match serde_json::from_str(text) {
-                Ok(Value::Object(map)) => map,
-                _ => Map::new(),
-            },
-            Arguments::Json(_) => Map::new(),
-        };
-        let limit = setup.config.limit;
-        let permitted = |definition: &&ToolDefinition| {
-            caller.is_none_or(|caller| self.permits(caller, definition))
-        };
-        // `query` as the toolbox's own tool asks; else the strings of whatever the model was
-        // given to fill (a Responses client search declared by the application: `goal`, say).
-        let query = if let Some(query) = arguments.get("query").and_then(Value::as_str) {
-            Some(query.to_owned())
-        } else {
-            let words: Vec<&str> = arguments
-                .iter()
-                .filter(|(key, _)| key.as_str() != "paths")
-                .filter_map(|(_, value)| value.as_str())
-                .collect();
-            (!words.is_empty()).then(|| words.join(" "))
-        };
-        let found: Vec<&ToolDefinition> = if let Some(pattern) =
-            arguments.get("pattern").and_then(Value::as_str)
-        {
-            // A regex search tool of the application's own, as Anthropic's regex tool searches.
-            match self.index().regex(pattern, self.len()) {
-                Ok(names) => names
-                    .into_iter()
-                    .filter_map(|name| self.get(name).map(|tool| tool.definition()))
-                    .filter(permitted)
-                    .take(limit)
-                    .collect(),
-                Err(error) => {
-                    return ToolResult::error(
-                        &call.call_id,
-                        name,
-                        format!("{error}; write a shorter or simpler pattern"),
-                        ResultDetail::Found {
-                            tools: Box::new([]),
-                        },
-                    );
-                }
+        let found = self.find(setup, call).map(|found| {
+            found
+                .filter(|definition| caller.is_none_or(|caller| self.permits(caller, definition)))
+                .take(setup.config.limit)
+                .collect::<Vec<_>>()
+        });
+        let found = match found {
+            Ok(found) => found,
+            Err(message) => {
+                return ToolResult::error(
+                    &call.call_id,
+                    name,
+                    message,
+                    ResultDetail::Found {
+                        tools: Box::new([]),
+                    },
+                );
             }
-        } else if let Some(query) = query.as_deref() {
-            self.index()
-                .search(query, self.len())
-                .into_iter()
-                .filter_map(|hit| self.get(hit.name).map(|tool| tool.definition()))
-                .filter(permitted)
-                .take(limit)
-                .collect()
-        } else if let Some(Value::Array(paths)) = arguments.get("paths") {
-            paths
-                .iter()
-                .filter_map(Value::as_str)
-                // A tool's name, or a namespace's path to it (`mail.send_email`).
-                .filter_map(|path| {
-                    self.get(path)
-                        .or_else(|| path.rsplit_once('.').and_then(|(_, name)| self.get(name)))
-                })
-                .map(|tool| tool.definition())
-                .filter(permitted)
-                .take(limit)
-                .collect()
-        } else {
-            return ToolResult::error(
-                &call.call_id,
-                name,
-                format!(
-                    "{} takes {{\"query\": \"...\"}}: say in a few words what the tool should do (or {{\"pattern\": \"...\"}}, a regular expression)",
-                    echo::Name(setup.config.name())
-                ),
-                ResultDetail::Found {
-                    tools: Box::new([]),
-                },
-            );
         };
         let listed: Vec<Value> = found
             .iter()
@@ -437,6 +379,82 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         );
         result.is_error = false;
         result
+    }
+
+    /// Every tool a search call finds, best first; or what is wrong with the call, for the
+    /// model. It takes `pattern` (a regular expression, as Anthropic's regex tool), `query`, the
+    /// strings of whatever else the model was given to fill (a Responses client search the
+    /// application declared: `goal`, say), or `paths` (Responses' default client arguments).
+    fn find<'a>(
+        &'a self,
+        setup: &SearchSetup,
+        call: &ToolCall,
+    ) -> Result<Box<dyn Iterator<Item = &'a ToolDefinition> + 'a>, String> {
+        // A search's arguments are a few words: longer text is refused before it is read
+        // (serde_json's depth limit bounds the rest).
+        if let Arguments::Text(text) = &call.arguments
+            && text.len() > MAX_ARGUMENTS
+        {
+            return Err(format!(
+                "the search's arguments are {} bytes long, over {MAX_ARGUMENTS}: say in a few words what the tool should do",
+                text.len()
+            ));
+        }
+        let read;
+        let arguments: &Map<String, Value> = match &call.arguments {
+            Arguments::Json(Value::Object(map)) => map,
+            Arguments::Text(text) => {
+                read = match serde_json::from_str(text) {
+                    Ok(Value::Object(map)) => map,
+                    _ => Map::new(),
+                };
+                &read
+            }
+            Arguments::Json(_) => {
+                read = Map::new();
+                &read
+            }
+        };
+        let definition = |name: &str| self.get(name).map(|tool| tool.definition());
+        if let Some(pattern) = arguments.get("pattern").and_then(Value::as_str) {
+            let names = self
+                .index()
+                .regex(pattern, self.len())
+                .map_err(|error| format!("{error}; write a shorter or simpler pattern"))?;
+            return Ok(Box::new(names.into_iter().filter_map(definition)));
+        }
+        let query = if let Some(query) = arguments.get("query").and_then(Value::as_str) {
+            Some(query.to_owned())
+        } else {
+            let words: Vec<&str> = arguments
+                .iter()
+                .filter(|(key, _)| key.as_str() != "paths")
+                .filter_map(|(_, value)| value.as_str())
+                .collect();
+            (!words.is_empty()).then(|| words.join(" "))
+        };
+        if let Some(query) = query {
+            let hits = self.index().search(&query, self.len());
+            return Ok(Box::new(
+                hits.into_iter().filter_map(move |hit| definition(hit.name)),
+            ));
+        }
+        if let Some(Value::Array(paths)) = arguments.get("paths") {
+            // A tool's name, or a namespace's path to it (`mail.send_email`).
+            let found: Vec<&ToolDefinition> = paths
+                .iter()
+                .filter_map(Value::as_str)
+                .filter_map(|path| {
+                    definition(path)
+                        .or_else(|| path.rsplit_once('.').and_then(|(_, name)| definition(name)))
+                })
+                .collect();
+            return Ok(Box::new(found.into_iter()));
+        }
+        Err(format!(
+            "{} takes {{\"query\": \"...\"}}: say in a few words what the tool should do (or {{\"pattern\": \"...\"}}, a regular expression)",
+            echo::Name(setup.config.name())
+        ))
     }
 }
 
