@@ -674,7 +674,8 @@ fn the_toolbox_answers_a_regex_search_and_paths_too() {
         &ToolCall::new("c", "search_tools", r#"{"pattern": "(?i)^get_"}"#),
         &(),
     );
-    assert_eq!(found(&result), ["get_time", "get_weather", "get_temp_data"]);
+    // `get_time` matches too, and is in every request already: only deferred tools are found.
+    assert_eq!(found(&result), ["get_weather", "get_temp_data"]);
     let bad = tools.execute_blocking(
         &ToolCall::new("c", "search_tools", r#"{"pattern": "("}"#),
         &(),

@@ -331,7 +331,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         Ok((at, tool))
     }
 
-    /// The search tool's answer to `call`: the tools found for its `query` (or, for a
+    /// The search tool's answer to `call`: the deferred tools found for its `query` (or, for a
     /// Responses client search sent with its default arguments, the tools named in `paths`),
     /// among those `caller` may call.
     fn answer_search(
@@ -341,8 +341,10 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         caller: Option<&Caller>,
     ) -> ToolResult {
         let name = ToolName::from(call.name.as_str());
+        // The deferred tools the caller may call: the others are in every request already.
         let found = self.find(setup, call).map(|found| {
             found
+                .filter(|definition| self.is_deferred(definition.name()))
                 .filter(|definition| caller.is_none_or(|caller| self.permits(caller, definition)))
                 .take(setup.config.limit)
                 .collect::<Vec<_>>()
