@@ -694,3 +694,49 @@ fn the_toolbox_answers_a_regex_search_and_paths_too() {
     let result = tools.execute_blocking(&call, &());
     assert_eq!(found(&result), ["send_email", "get_weather"]);
 }
+
+/// Streamed: a Responses client search assembled from its recorded events is answered as the
+/// whole response's is; a cut-off search is refused under a policy that refuses cut-off calls.
+#[test]
+fn a_streamed_search_is_answered_and_a_cut_off_one_follows_the_policy() {
+    let tools = toolbox(ToolSearch::new());
+    let mut assembler = tools.assembler(Provider::OpenAiResponses);
+    for line in data::read("providers/tool_search/openai-client-tool-search.1.chunks.txt").lines() {
+        assembler.push_line(line).unwrap();
+    }
+    let turn = assembler.finish_turn();
+    assert_eq!(turn.calls.len(), 1);
+    let conversation = Conversation::new();
+    let results = run(&tools, &turn, &conversation);
+    assert_eq!(found(&results[0])[0], "get_weather");
+    assert!(conversation.is_loaded("get_weather"));
+
+    let mut cut = ToolCall::new("c", "search_tools", r#"{"query": "wea"#);
+    cut.status = toolwright::CallStatus::Incomplete;
+    let strict = tools.clone().with_argument_policy(
+        toolwright::args::ArgumentPolicy::default().cut_off(toolwright::args::CutOff::Refuse),
+    );
+    let refused = strict.execute_blocking(&cut, &());
+    assert!(refused.argument_error().is_some(), "{}", refused.text());
+}
+
+#[test]
+fn a_tool_sent_under_the_search_tools_name_cannot_join() {
+    let tools = toolbox(ToolSearch::new());
+    // `search.tools` goes to OpenAI as `search_tools`: the two could not be told apart.
+    let clash = tool("search.tools", "Mine.", json!({}));
+    let mut grown = tools.clone();
+    let refused = grown.register_dyn(erase(DynamicTool::new(
+        clash.clone(),
+        |_: Map<String, Value>, _: &()| Value::Null,
+    )));
+    assert!(refused.is_err());
+    let mut plain = Toolbox::new();
+    plain
+        .register_dyn(erase(DynamicTool::new(
+            clash,
+            |_: Map<String, Value>, _: &()| Value::Null,
+        )))
+        .unwrap();
+    assert!(plain.with_tool_search(ToolSearch::new()).is_err());
+}

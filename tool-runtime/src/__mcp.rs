@@ -75,7 +75,7 @@ pub fn tidy_doc(raw: &str) -> String {
 /// search is on.
 pub fn search_entry<C: ?Sized + Sync + 'static>(
     toolbox: &crate::toolbox::Toolbox<C>,
-) -> Option<serde_json::Value> {
+) -> Option<&serde_json::Value> {
     toolbox.search_entry(crate::forms::Provider::Mcp)
 }
 
@@ -93,9 +93,7 @@ pub fn is_search_call<C: ?Sized + Sync + 'static>(
     toolbox: &crate::toolbox::Toolbox<C>,
     call: &ToolCall,
 ) -> bool {
-    toolbox
-        .tool_search()
-        .is_some_and(|search| call.name == search.name() && toolbox.get(&call.name).is_none())
+    toolbox.is_search_call(call)
 }
 
 /// The `tools/list` entries of the tools a search result found (`None` for another result).

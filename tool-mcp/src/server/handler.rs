@@ -321,9 +321,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let listing = self.listing();
         let caller = caller_of(context);
         // With tool search on, the deferred tools wait until the session's search finds them.
-        let search = toolwright_runtime::__mcp::search_entry(&listing.toolbox)
-            .and_then(|entry| serde_json::from_value::<McpTool>(entry).ok());
-        let conversation = search.as_ref().map(|_| {
+        let conversation = listing.search.as_ref().map(|_| {
             let parts = context.extensions.get::<http::request::Parts>();
             let has_session =
                 parts.is_none_or(|parts| parts.headers.contains_key(&super::SESSION_ID));
@@ -334,26 +332,23 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 caller.as_ref(),
             )
         });
-        let shown = |name: &String| {
-            conversation.as_ref().is_none_or(|conversation| {
-                !toolwright_runtime::__mcp::is_deferred(&listing.toolbox, name)
-                    || conversation.is_loaded(name)
-            })
-        };
         // A caller sees only the tools it may call.
         let mut visible: Vec<&McpTool> = listing
             .tools
             .iter()
             .zip(&listing.names)
-            .filter(|(_, name)| {
+            .zip(&listing.deferred)
+            .filter(|((_, name), deferred)| {
+                !**deferred || conversation.as_ref().is_some_and(|c| c.is_loaded(name))
+            })
+            .filter(|((_, name), _)| {
                 caller
                     .as_ref()
                     .is_none_or(|caller| listing.toolbox.may_call(caller, name))
             })
-            .filter(|(_, name)| shown(name))
-            .map(|(tool, _)| tool)
+            .map(|((tool, _), _)| tool)
             .collect();
-        visible.extend(search.as_ref());
+        visible.extend(listing.search.as_ref());
         let (tools, next) = page(&visible, request.and_then(|r| r.cursor), self.page_size)?;
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = next;

@@ -55,7 +55,8 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{Peer, ServiceExt};
 
-use toolwright_runtime::__mcp::stand_ins;
+use serde_json::Value;
+use toolwright_runtime::__mcp::{is_deferred, search_entry, stand_ins};
 use toolwright_runtime::provider::Provider;
 use toolwright_runtime::{
     RegisterError, Toolbox,
@@ -216,6 +217,10 @@ struct Listing<C> {
     tools: Vec<McpTool>,
     /// Each entry's tool by its name in the toolbox (an entry may be sent under a stand-in).
     names: Vec<String>,
+    /// With tool search on: each entry's tool is deferred (listed once a session found it),
+    /// and the search tool's entry.
+    deferred: Vec<bool>,
+    search: Option<McpTool>,
     stand_ins: HashMap<String, String>,
 }
 
@@ -228,20 +233,29 @@ impl<C: Send + Sync + 'static> Listing<C> {
             .map(|definition| definition.name().to_owned())
             .collect();
         let mut report = LintReport::default();
+        let mut read = |tool: &str, entry: &Value| -> Option<McpTool> {
+            serde_json::from_value::<McpTool>(entry.clone())
+                .map_err(|error| {
+                    report.extend([Lint {
+                        tool: tool.to_owned(),
+                        form: Form::new(Provider::Mcp),
+                        path: String::new(),
+                        rule: Rule::Keyword("tool".into()),
+                        severity: Severity::Error,
+                        message: format!("the tool's MCP entry is not an MCP tool: {error}"),
+                        fix: "report this as a bug of toolwright".to_owned(),
+                    }]);
+                })
+                .ok()
+        };
         for (entry, definition) in form.entries().iter().zip(toolbox.definitions()) {
-            match serde_json::from_value::<McpTool>((*entry).clone()) {
-                Ok(tool) => tools.push(tool),
-                Err(error) => report.extend([Lint {
-                    tool: definition.name().to_owned(),
-                    form: Form::new(Provider::Mcp),
-                    path: String::new(),
-                    rule: Rule::Keyword("tool".into()),
-                    severity: Severity::Error,
-                    message: format!("the tool's MCP entry is not an MCP tool: {error}"),
-                    fix: "report this as a bug of toolwright".to_owned(),
-                }]),
-            }
+            tools.extend(read(definition.name(), entry));
         }
+        let search = search_entry(&toolbox).and_then(|entry| read("(the search tool)", entry));
+        let deferred = toolbox
+            .definitions()
+            .map(|definition| search.is_some() && is_deferred(&toolbox, definition.name()))
+            .collect();
         if !report.is_clean() {
             return Err(report);
         }
@@ -251,6 +265,8 @@ impl<C: Send + Sync + 'static> Listing<C> {
             toolbox,
             tools,
             names,
+            deferred,
+            search,
             stand_ins,
         })
     }

@@ -35,7 +35,7 @@ pub(crate) fn terms(text: &str, mut each: impl FnMut(&str)) {
         }
     };
     if text.is_ascii() {
-        // Byte by byte: the same rules, without decoding.
+        // Byte by byte, without decoding: builds read megabytes of names and descriptions.
         let bytes = text.as_bytes();
         for (at, &c) in bytes.iter().enumerate() {
             if !c.is_ascii_alphanumeric() {
@@ -45,11 +45,8 @@ pub(crate) fn terms(text: &str, mut each: impl FnMut(&str)) {
             if let Some(&before) = at.checked_sub(1).and_then(|i| bytes.get(i))
                 && before.is_ascii_alphanumeric()
             {
-                let next_lower = bytes.get(at + 1).is_some_and(u8::is_ascii_lowercase);
-                let boundary = (before.is_ascii_lowercase() && c.is_ascii_uppercase())
-                    || (before.is_ascii_uppercase() && c.is_ascii_uppercase() && next_lower)
-                    || before.is_ascii_alphabetic() != c.is_ascii_alphabetic();
-                if boundary {
+                let next = bytes.get(at + 1).map(|&n| char::from(n));
+                if meet(char::from(before), char::from(c), next) {
                     flush(&mut word);
                 }
             }
@@ -66,23 +63,22 @@ pub(crate) fn terms(text: &str, mut each: impl FnMut(&str)) {
             before = None;
             continue;
         }
-        if let Some(before) = before {
-            let next_lower = chars.peek().is_some_and(|n| n.is_lowercase());
-            let boundary = (before.is_lowercase() && c.is_uppercase())
-                || (before.is_uppercase() && c.is_uppercase() && next_lower)
-                || before.is_alphabetic() != c.is_alphabetic();
-            if boundary {
-                flush(&mut word);
-            }
+        if before.is_some_and(|before| meet(before, c, chars.peek().copied())) {
+            flush(&mut word);
         }
-        if c.is_ascii() {
-            word.push(c.to_ascii_lowercase());
-        } else {
-            word.extend(c.to_lowercase());
-        }
+        word.extend(c.to_lowercase());
         before = Some(c);
     }
     flush(&mut word);
+}
+
+/// Whether two letters or digits side by side are where a name's parts meet: `getWeather`,
+/// `HTTPServer` (before the last capital), `sha256`.
+#[inline]
+fn meet(before: char, c: char, next: Option<char>) -> bool {
+    (before.is_lowercase() && c.is_uppercase())
+        || (before.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase))
+        || before.is_alphabetic() != c.is_alphabetic()
 }
 
 /// The stem of a lowercased word: plural and verb endings cut (a light Porter step 1, enough

@@ -362,7 +362,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         if self
             .search
             .as_ref()
-            .is_some_and(|s| s.config.name() == name)
+            .is_some_and(|s| search::sent_as(&name, s.config.name()))
             || !self.by_name.insert(&name, self.tools.len())
         {
             return Err(RegisterError::DuplicateName(name));

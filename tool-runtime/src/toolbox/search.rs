@@ -6,7 +6,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value, json};
 
-use crate::call::{Arguments, CallKind, ToolCall, ToolName};
+use crate::args::ArgumentError;
+use crate::call::{Arguments, CallKind, CallStatus, ToolCall, ToolName};
 use crate::caller::Caller;
 use crate::definition::{Namespace, ProviderTools, ToolDefinition};
 use crate::forms::Provider;
@@ -105,8 +106,11 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     /// # Errors
     /// When a tool of the toolbox has the search tool's name.
     pub fn with_tool_search(mut self, search: ToolSearch) -> Result<Self, RegisterError> {
-        if self.index_of(search.name()).is_some() {
-            return Err(RegisterError::DuplicateName(search.name().to_owned()));
+        if let Some(taken) = self
+            .definitions()
+            .find(|d| sent_as(d.name(), search.name()))
+        {
+            return Err(RegisterError::DuplicateName(taken.name().to_owned()));
         }
         let definition = ToolDefinition::new(
             search.name().to_owned(),
@@ -166,14 +170,16 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
     }
 
     /// The search tool's entry in `provider`'s plain form, when search is on.
-    pub(crate) fn search_entry(&self, provider: Provider) -> Option<Value> {
+    pub(crate) fn search_entry(&self, provider: Provider) -> Option<&Value> {
         let setup = self.search.as_deref()?;
-        Some(
-            setup
-                .definition
-                .provider_entry(self.form(provider, false))
-                .clone(),
-        )
+        Some(setup.definition.provider_entry(self.form(provider, false)))
+    }
+
+    /// Whether `call` is of the search tool, when search is on.
+    pub(crate) fn is_search_call(&self, call: &ToolCall) -> bool {
+        self.search
+            .as_deref()
+            .is_some_and(|setup| is_search_call(setup, call))
     }
 
     /// Whether the toolbox's search defers the tool `name` (by its rule and the tool's
@@ -219,7 +225,7 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
             return None;
         }
         let spec = spec(provider);
-        let search_entry = setup.definition.provider_entry(self.form(provider, false));
+        let search_entry = self.search_entry(provider)?;
         let Some(native) = spec.defer else {
             // No deferral: the tools found in the conversation go, and the search function.
             let loaded = request.conversation.as_ref();
@@ -295,13 +301,16 @@ impl<C: ?Sized + Sync + 'static> Toolbox<C> {
         caller: Option<&Caller>,
         conversation: Option<&Conversation>,
     ) -> Result<(usize, &Arc<dyn ErasedTool<C>>), ToolResult> {
-        let is_search = match call.kind {
-            CallKind::Function => call.name == setup.config.name(),
-            // A Responses `tool_search_call` the client runs.
-            CallKind::Builtin => call.name == "tool_search",
-            CallKind::Server => false,
-        };
-        if is_search {
+        if is_search_call(setup, call) {
+            // Arguments cut off are read as any read-only tool's are (the search is one).
+            if call.status == CallStatus::Incomplete && !setup.definition.runs_cut_off(&self.policy)
+            {
+                return Err(ToolResult::invalid_arguments(
+                    call,
+                    ToolName::from(call.name.as_str()),
+                    ArgumentError::IncompleteCall,
+                ));
+            }
             let result = self.answer_search(setup, call, caller);
             if let (Some(conversation), ResultDetail::Found { tools }) =
                 (conversation, &result.detail)
@@ -479,4 +488,20 @@ fn place(out: &mut Vec<Value>, entry: Value, namespace: Option<&Namespace>) {
             "tools": [entry],
         })),
     }
+}
+
+/// Whether `call` is of the search tool: the toolbox's function, or a Responses
+/// `tool_search_call` the client runs.
+fn is_search_call(setup: &SearchSetup, call: &ToolCall) -> bool {
+    match call.kind {
+        CallKind::Function => call.name == setup.config.name(),
+        CallKind::Builtin => call.name == "tool_search",
+        CallKind::Server => false,
+    }
+}
+
+/// Whether a tool named `name` goes to some provider as `search`, the search tool's name (its
+/// own name, or a stand-in: `search.tools` is sent as `search_tools`).
+pub(crate) fn sent_as(name: &str, search: &str) -> bool {
+    name == search || Provider::ALL.iter().any(|p| p.wire_name(name) == search)
 }
