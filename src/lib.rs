@@ -25,6 +25,10 @@ pub use toolwright_mcp as mcp;
 #[doc(inline)]
 pub use toolwright_runtime::rig;
 
+#[cfg(feature = "tokio")]
+#[doc(inline)]
+pub use toolwright_runtime::tasks;
+
 #[cfg(feature = "async-openai")]
 #[doc(inline)]
 pub use toolwright_runtime::async_openai;

@@ -13,3 +13,4 @@ pub mod protocol;
 pub mod python;
 pub mod search;
 pub mod servers;
+pub mod tasks;

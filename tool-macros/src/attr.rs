@@ -31,6 +31,7 @@ pub(crate) struct ToolArgs {
     pub(crate) blocking: Option<LitBool>,
     pub(crate) needs_approval: Option<LitBool>,
     pub(crate) defer: Option<LitBool>,
+    pub(crate) task: Option<LitBool>,
     pub(crate) parse_args: Option<Path>,
     pub(crate) krate: Option<Path>,
 }
@@ -55,6 +56,7 @@ const TOOL_KEYS: &[&str] = &[
     "blocking",
     "needs_approval",
     "defer",
+    "task",
     "parse_args",
     "crate",
 ];
@@ -71,6 +73,7 @@ pub(crate) struct ParamArgs {
 
 const PARAM_KEYS: &[&str] = &["rename", "description", "default", "context", "call_info"];
 
+#[expect(clippy::too_many_lines, reason = "one arm per key, read in one place")]
 pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
     let mut args = ToolArgs::default();
     let mut errors = Ctxt::default();
@@ -122,9 +125,9 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
             // (how strict-mode providers are sent it); concurrent (whether calls may run beside
             // others in a batch); blocking (a sync body that blocks, run off the executor);
             // needs_approval (every call waits for a person); defer (sent once a tool search
-            // finds it)
+            // finds it); task (a task where tasks are on)
             "read_only" | "destructive" | "idempotent" | "open_world" | "repair" | "coerce"
-            | "strict" | "concurrent" | "blocking" | "needs_approval" | "defer" => {
+            | "strict" | "concurrent" | "blocking" | "needs_approval" | "defer" | "task" => {
                 let slot = match key.as_str() {
                     "read_only" => &mut args.read_only,
                     "destructive" => &mut args.destructive,
@@ -136,6 +139,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &mut Ctxt) -> ToolArgs {
                     "concurrent" => &mut args.concurrent,
                     "blocking" => &mut args.blocking,
                     "defer" => &mut args.defer,
+                    "task" => &mut args.task,
                     _ => &mut args.needs_approval,
                 };
                 set_some(&meta, slot, flag(&meta, &mut errors)?, &mut errors)

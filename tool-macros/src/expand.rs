@@ -396,6 +396,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
     let timeout_ms = option(&rt, tool.args.timeout.as_ref().map(|(_, ms)| quote!(#ms)));
     let needs_approval = tool.args.needs_approval.as_ref().is_some_and(|b| b.value);
     let deferred = tool.args.defer.as_ref().is_some_and(|b| b.value);
+    let task = tool.args.task.as_ref().is_some_and(|b| b.value);
     let unknown_args = if let Some((_, true)) = &tool.args.unknown_args {
         quote!(#rt::UnknownArgs::Ignore)
     } else {
@@ -487,6 +488,7 @@ pub(crate) fn generate(tool: &ToolFn) -> TokenStream {
                 timeout_ms: #timeout_ms,
                 needs_approval: #needs_approval,
                 deferred: #deferred,
+                task: #task,
                 parameters: || (&&#rt::ArgsProbe::<__ToolArgsOf>::NEW).__tool_schema(),
                 output_schema: || {
                     #[allow(unused_imports)]

@@ -86,6 +86,8 @@ pub struct MacroTool {
     pub needs_approval: bool,
     /// `#[tool(defer)]`.
     pub deferred: bool,
+    /// `#[tool(task)]`.
+    pub task: bool,
     /// The arguments struct's schema.
     pub parameters: fn() -> Value,
     /// The return type's schema, when it has one.
@@ -160,7 +162,8 @@ fn definition(tool: &MacroTool) -> ToolDefinition {
     }
     definition = definition
         .with_needs_approval(tool.needs_approval)
-        .with_deferred(tool.deferred);
+        .with_deferred(tool.deferred)
+        .with_task(tool.task);
     if let Some(display) = tool.display {
         definition = definition.with_display_text(display);
     }

@@ -45,6 +45,8 @@ pub mod bounds;
 pub mod dynamic;
 pub mod exec;
 pub mod schema;
+#[cfg(feature = "tokio")]
+pub mod tasks;
 
 #[doc(hidden)]
 pub mod __mcp;

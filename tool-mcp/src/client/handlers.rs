@@ -134,6 +134,14 @@ impl McpClient {
         if self.handlers.roots.is_some() {
             capabilities.roots = Some(RootsCapabilities::default());
         }
+        // A tool that answers with a task is followed to its end (`in_flight`'s `finish`).
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(
+                rmcp::model::TASKS_EXTENSION_ID.to_owned(),
+                serde_json::Map::default(),
+            );
         capabilities
     }
 }

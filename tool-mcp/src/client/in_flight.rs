@@ -61,6 +61,7 @@ impl InFlight {
         info: CallInfo,
     ) -> Result<CallToolResult, ServiceError> {
         let handle = send(peer, params).await?;
+        let task_info = info.clone();
         let mut registered = Registered {
             in_flight: Arc::clone(self),
             peer: peer.clone(),
@@ -71,7 +72,7 @@ impl InFlight {
         self.register(&registered.token, info);
         let answer = handle.await_response().await;
         registered.answered = true;
-        tool_result(answer?)
+        tool_result(peer, answer?, Some(&task_info)).await
     }
 
     fn register(&self, token: &ProgressToken, info: CallInfo) {
@@ -94,7 +95,12 @@ pub(crate) async fn call(
     peer: &Peer<RoleClient>,
     params: CallToolRequestParams,
 ) -> Result<CallToolResult, ServiceError> {
-    tool_result(send(peer, params).await?.await_response().await?)
+    tool_result(
+        peer,
+        send(peer, params).await?.await_response().await?,
+        None,
+    )
+    .await
 }
 
 /// Sends a `tools/call`; its id goes on the current span (the call's, `jsonrpc.request.id`).
@@ -110,9 +116,18 @@ async fn send(
     Ok(handle)
 }
 
-fn tool_result(answer: ServerResult) -> Result<CallToolResult, ServiceError> {
+/// The result of a call from the server's answer: the result itself, or, for a task (the tasks
+/// extension, SEP-2663), the task's result once it ends (`finish`).
+async fn tool_result(
+    peer: &Peer<RoleClient>,
+    answer: ServerResult,
+    info: Option<&CallInfo>,
+) -> Result<CallToolResult, ServiceError> {
     match answer {
         ServerResult::CallToolResult(result) => Ok(result),
+        ServerResult::CreateTaskResult(created) => {
+            super::tasks::finish(peer, created.task, info).await
+        }
         _ => Err(ServiceError::UnexpectedResponse),
     }
 }

@@ -6,6 +6,7 @@ mod handlers;
 mod in_flight;
 #[cfg(feature = "oauth")]
 mod oauth;
+mod tasks;
 
 use std::fmt;
 use std::future::Future;
@@ -518,7 +519,11 @@ fn outcome(result: CallToolResult) -> Outcome {
             error: Arc::new(error),
         };
     }
-    let output = ToolOutput::parts(content);
+    let mut output = ToolOutput::parts(content);
+    // The result's `_meta` (a task's id among it: `io.modelcontextprotocol/related-task`).
+    if let Some(meta) = result.meta {
+        output = output.with_option("_meta", serde_json::Value::Object(meta.0));
+    }
     Outcome::Output(match result.structured_content {
         Some(structured) => output.with_native(structured),
         None => output,

@@ -59,7 +59,7 @@ fn legacy(version: Option<&ProtocolVersion>) -> bool {
 /// request on `version`. Before 2026-07-28 (and without a version, as rmcp reads it) only an
 /// object is sent (SEP-2106: rmcp drops any other value, and the text already holds it), so a
 /// schema that says the output is not an object has nothing worth computing.
-fn takes_structured(version: Option<&ProtocolVersion>, output_schema: &Value) -> bool {
+pub(super) fn takes_structured(version: Option<&ProtocolVersion>, output_schema: &Value) -> bool {
     !before_2026_07_28(version) || schema_type(output_schema).is_none_or(|kind| kind == "object")
 }
 
@@ -243,7 +243,10 @@ impl Notices {
 
 /// The `CallToolResult` for a result, as [`Toolbox::encode_result`]
 /// writes it for MCP (`structuredContent` by the same rule), built straight into rmcp's type.
-fn into_call_tool_result(result: ToolResult, output_schema: Option<&Value>) -> CallToolResult {
+pub(super) fn into_call_tool_result(
+    result: ToolResult,
+    output_schema: Option<&Value>,
+) -> CallToolResult {
     let structured = structured_content(&result, output_schema);
     let meta = result
         .option("_meta")
@@ -363,12 +366,20 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                     .insert("_meta".into(), Value::Object(meta.0.0));
             }
             let ctx = (self.shared.context)(context);
-            let mut options = BatchOptions::new().in_conversation(conversation_of(
+            let conversation = conversation_of(
                 &self.session,
                 &self.shared.callers,
                 http.has_session,
                 http.caller.as_ref(),
-            ));
+            );
+            if !searching && self.runs_as_task(name, context) {
+                let [call] = calls;
+                // Boxed: the rare task path stays out of every call's future.
+                let started =
+                    self.start_task(call, ctx, conversation, http.caller, output_schema, context);
+                return Box::pin(started).await;
+            }
+            let mut options = BatchOptions::new().in_conversation(conversation);
             if let Some(caller) = http.caller {
                 options = options.on_behalf_of(caller);
             }

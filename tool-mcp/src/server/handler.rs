@@ -9,12 +9,13 @@ use rmcp::ServerHandler;
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool as McpTool,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorData, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, TASKS_EXTENSION_ID, Tool as McpTool,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 
@@ -36,6 +37,12 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             .enable_tool_list_changed()
             .enable_logging()
             .build();
+        if self.tasks.is_some() {
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(TASKS_EXTENSION_ID.to_owned(), serde_json::Map::default());
+        }
         capabilities.resources = match &handler {
             Some(theirs) if theirs.resources.is_some() => theirs.resources.clone(),
             _ => offers.has_resources().then(|| {
@@ -131,6 +138,39 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     ) -> impl Future<Output = Result<(), ErrorData>> + rmcp::service::MaybeSendFuture + '_ {
         let traced = Traced::server("ping", Target::None, &context);
         served(traced, std::future::ready(Ok(())), |()| false)
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let traced = Traced::server("tasks/get", Target::None, &context);
+        served(traced, self.answer_get_task(request, &context), |_| false).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let traced = Traced::server("tasks/update", Target::None, &context);
+        served(traced, self.answer_update_task(request, &context), |()| {
+            false
+        })
+        .await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let traced = Traced::server("tasks/cancel", Target::None, &context);
+        served(traced, self.answer_cancel_task(request, &context), |()| {
+            false
+        })
+        .await
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {

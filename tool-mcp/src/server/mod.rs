@@ -28,6 +28,7 @@ mod returns;
 mod running;
 mod session;
 mod sessions;
+mod tasks;
 
 pub use self::ask::{AskClient, AskError};
 pub use self::auth::{Authorization, HttpBody, InvalidToken, Protected};
@@ -63,6 +64,7 @@ use toolwright_runtime::{
     exec::Caller,
     schema::{Form, Lint, LintReport, Rule, Severity},
     search::ToolSearch,
+    tasks::{TaskRule, TaskStore, Tasks},
 };
 
 // Names the documentation links to.
@@ -147,6 +149,8 @@ pub struct McpServer<C> {
     handler: Option<Arc<dyn delegate::Delegate>>,
     cache_hints: Option<CacheHints>,
     max_subscriptions: usize,
+    /// Tools run as tasks, with the clients that support them (`McpServer::tasks`).
+    tasks: Option<Tasks<C>>,
     /// The Streamable HTTP sessions of the service this server was made for, to close a call's
     /// stream ([`SseStream`]).
     sessions: Option<Arc<Sessions>>,
@@ -162,6 +166,7 @@ impl<C> Clone for McpServer<C> {
             handler: self.handler.clone(),
             cache_hints: self.cache_hints,
             max_subscriptions: self.max_subscriptions,
+            tasks: self.tasks.clone(),
             sessions: self.sessions.clone(),
         }
     }
@@ -312,6 +317,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             handler: None,
             cache_hints: None,
             max_subscriptions: DEFAULT_MAX_SUBSCRIPTIONS_PER_SESSION,
+            tasks: None,
             sessions: None,
         })
     }
@@ -362,6 +368,30 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .write()
             .unwrap_or_else(PoisonError::into_inner) = Arc::new(listing);
         Ok(self)
+    }
+
+    /// Serves the MCP tasks extension (`io.modelcontextprotocol/tasks`): a call of a tool that
+    /// runs as a task (marked `#[tool(task)]`, or one `rule` names), from a client that declares
+    /// the extension, answers at once with a task handle, its body running in the background
+    /// with the toolbox's whole pipeline; `tasks/get`, `tasks/update` (answers to its approval
+    /// question) and `tasks/cancel` read, answer and cancel it, and the client that started it
+    /// hears `notifications/tasks` while its session lasts. Tasks live in `store`: a
+    /// [`MemoryStore`](toolwright_runtime::tasks::MemoryStore) for one process, a
+    /// `RedisStore` (feature `redis`) for replicas behind a load balancer, where any replica
+    /// answers for any task. A client without the extension gets the synchronous answer, as
+    /// before. Tasks run on the toolbox served now; [`with_tasks`](Self::with_tasks) takes
+    /// tasks set up in full (lease, time to live, poll interval).
+    #[must_use]
+    pub fn tasks(self, store: Arc<dyn TaskStore>, rule: TaskRule) -> Self {
+        let tasks = Tasks::new(self.toolbox(), store).rule(rule);
+        self.with_tasks(tasks)
+    }
+
+    /// [`tasks`](Self::tasks) with `tasks` as made (on the toolbox it was made with).
+    #[must_use]
+    pub fn with_tasks(mut self, tasks: Tasks<C>) -> Self {
+        self.tasks = Some(tasks);
+        self
     }
 
     /// The toolbox served now.

@@ -23,7 +23,12 @@ pub(crate) struct Session {
     pub(crate) subscriptions: Mutex<HashSet<String>>,
     /// Its retry budget's counts.
     conversation: Conversation,
+    /// Its number in this process, which owns the tasks it starts without a caller.
+    pub(crate) number: u64,
 }
+
+/// The number of the next session made in this process.
+static SESSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Session {
     pub(crate) fn new() -> Self {
@@ -31,6 +36,7 @@ impl Session {
             log_level: AtomicU8::new(0),
             subscriptions: Mutex::new(HashSet::new()),
             conversation: Conversation::new(),
+            number: SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 

@@ -27,6 +27,10 @@ use toolwright_schema::CompiledSchema;
 /// Built once per tool; the parameters schema is canonical JSON Schema draft 2020-12 whose root is
 /// always an object with `properties` and `required`.
 #[derive(Debug, Clone, PartialEq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent settings of a tool, each a yes or no"
+)]
 pub struct ToolDefinition {
     name: ToolName,
     description: String,
@@ -48,6 +52,7 @@ pub struct ToolDefinition {
     timeout: Option<Duration>,
     needs_approval: bool,
     deferred: bool,
+    task: bool,
     namespace: Option<std::sync::Arc<Namespace>>,
     /// Whether `#[tool]` or `#[toolset]` built it (from a fn), so that what it is told to change
     /// names their options; otherwise it was built at run time.
@@ -164,6 +169,7 @@ impl ToolDefinition {
             timeout: None,
             needs_approval: false,
             deferred: false,
+            task: false,
             namespace: None,
             from_attribute: false,
             written: None,

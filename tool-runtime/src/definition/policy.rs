@@ -67,4 +67,20 @@ impl ToolDefinition {
         self.coerce = Some(on);
         self
     }
+
+    /// Whether the tool runs as a task where tasks are on (`toolwright::tasks`): its call
+    /// answers at once with a task handle and its body runs in the background, its result kept in
+    /// the task store. Set by `#[tool(task)]` or [`with_task`](Self::with_task); a
+    /// [`TaskRule`](crate::tasks::TaskRule) can make other tools tasks too.
+    pub fn runs_as_task(&self) -> bool {
+        self.task
+    }
+
+    /// Makes the tool run as a task where tasks are on, or not
+    /// ([`runs_as_task`](Self::runs_as_task)).
+    #[must_use]
+    pub fn with_task(mut self, on: bool) -> Self {
+        self.task = on;
+        self
+    }
 }
