@@ -67,31 +67,59 @@ fn server() -> McpServer<()> {
     McpServer::new(toolbox, ()).unwrap().with_tasks(tasks)
 }
 
-/// rmcp's client, declaring the tasks extension or not.
-#[derive(Clone)]
+/// rmcp's client, declaring the tasks extension or not; keeps the `notifications/tasks` it
+/// hears (status, status message).
+#[derive(Clone, Default)]
 struct Client {
     tasks: bool,
+    heard: Arc<std::sync::Mutex<Vec<Heard>>>,
 }
+
+/// A task's status and status message, as a notification told them.
+type Heard = (McpStatus, Option<String>);
 
 impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig {
-        let capabilities = if self.tasks {
+        let mut capabilities = if self.tasks {
             ClientCapabilities::builder().enable_tasks().build()
         } else {
             ClientCapabilities::default()
         };
+        // Forms (elicitation) it can show.
+        capabilities.elicitation = Some(Default::default());
         ClientConfig::new(capabilities, Implementation::new("tasks-test", "1.0.0"))
+    }
+
+    async fn on_task_status(
+        &self,
+        params: rmcp::model::TaskStatusNotificationParams,
+        _: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        let task = &params.task.task;
+        self.heard
+            .lock()
+            .unwrap()
+            .push((task.status, task.status_message.clone()));
     }
 }
 
-async fn connect(server: McpServer<()>, tasks: bool) -> RunningService<RoleClient, Client> {
+async fn connect<C: Send + Sync + 'static>(
+    server: McpServer<C>,
+    tasks: bool,
+) -> RunningService<RoleClient, Client> {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
             let _ = running.waiting().await;
         }
     });
-    Client { tasks }.serve(client_io).await.unwrap()
+    Client {
+        tasks,
+        ..Client::default()
+    }
+    .serve(client_io)
+    .await
+    .unwrap()
 }
 
 async fn started(client: &RunningService<RoleClient, Client>, name: &str, args: Value) -> String {
@@ -166,6 +194,29 @@ async fn a_task_tool_answers_with_a_handle_and_its_result_comes_by_tasks_get() {
     assert_eq!(
         theirs.to_string().replace(&id, "ID"),
         none.to_string().replace(&"0".repeat(32), "ID")
+    );
+}
+
+#[tokio::test]
+async fn the_session_that_started_a_task_hears_its_changes() {
+    let client = connect(server(), true).await;
+    let id = started(&client, "wait", json!({"ms": 50})).await;
+    let done = settled(&client, &id).await;
+    assert_eq!(done.status(), McpStatus::Completed);
+    let heard = client.service().heard.clone();
+    for _ in 0..100 {
+        if heard.lock().unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The tool's status message, then its end, in order.
+    assert_eq!(
+        *heard.lock().unwrap(),
+        [
+            (McpStatus::Working, Some("waiting".to_owned())),
+            (McpStatus::Completed, Some("waiting".to_owned())),
+        ]
     );
 }
 
@@ -248,6 +299,42 @@ async fn approval_is_input_required_answered_by_tasks_update() {
             assert_eq!(result["content"][0]["text"], expected);
         }
     }
+}
+
+#[tokio::test]
+async fn a_tool_s_own_question_is_an_input_request_of_its_task() {
+    // The protocol tests' server, whose `greet` asks the user's name (`AskClient::elicit`).
+    let server = crate::protocol::server();
+    let tasks = Tasks::in_memory(server.toolbox())
+        .rule(TaskRule::none().tool("greet"))
+        .poll_every(Duration::from_millis(20));
+    let client = connect(server.with_tasks(tasks), true).await;
+    let id = started(&client, "greet", json!({})).await;
+    let asked = settled(&client, &id).await;
+    let TaskPayload::InputRequired { input_requests } = &asked.payload else {
+        panic!("no question: {asked:?}")
+    };
+    let question = serde_json::to_value(&input_requests["name"]).unwrap();
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"]["message"], "Your name?");
+    let answer = BTreeMap::from([(
+        "name".to_owned(),
+        json!({"action": "accept", "content": {"name": "Ada"}}),
+    )]);
+    client
+        .peer()
+        .update_task(UpdateTaskParams::new(&id, answer))
+        .await
+        .unwrap();
+    let mut done = settled(&client, &id).await;
+    while done.status() == McpStatus::InputRequired {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        done = settled(&client, &id).await;
+    }
+    let TaskPayload::Completed { result } = done.payload else {
+        panic!("not completed: {done:?}")
+    };
+    assert_eq!(result["content"][0]["text"], "hello Ada");
 }
 
 #[tokio::test]

@@ -4,7 +4,14 @@
 //! cargo run --example mcp_server                                    # stdio (the default)
 //! cargo run --example mcp_server -- --http 127.0.0.1:8000            # stateless
 //! cargo run --example mcp_server -- --http 127.0.0.1:8000 --stateful
+//! cargo run --example mcp_server -- --http 127.0.0.1:8000 --task-store redis://127.0.0.1:6379
 //! ```
+//!
+//! The demo's `sleep` runs as a task (the MCP tasks extension) for a client that declares the
+//! extension: its call answers at once with a task handle, and `tasks/get` gives its result.
+//! Tasks live in this process's memory, or with `--task-store redis://HOST:PORT` in Redis,
+//! where any replica sharing the server answers for any task, and a task whose replica died
+//! fails once its lease (10 s) runs out.
 //!
 //! Over HTTP the Streamable HTTP endpoint answers at every path (`http://ADDR/mcp` by convention);
 //! the address it listens on is printed to stderr (`--http 127.0.0.1:0` picks a free port).
@@ -71,6 +78,7 @@ use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use toolwright::exec::Caller;
+use toolwright::tasks::{MemoryStore, RedisStore, TaskRule, TaskStore};
 use toolwright::{CallInfo, tool};
 use toolwright_mcp::{Authorization, HttpBody, HttpLimits, InvalidToken, McpServer, Protected};
 
@@ -123,11 +131,14 @@ struct Options {
     required_scopes: Vec<String>,
     allowed_hosts: Vec<String>,
     max_body: Option<usize>,
+    /// Where tasks live: `redis://HOST:PORT`, else this process's memory.
+    task_store: Option<String>,
 }
 
-const USAGE: &str = "usage: mcp_server [--stdio | --http ADDR [--stateful] [--reuse-port] \
-    [--token TOKEN=SCOPE[,SCOPE...]]... [--resource-url URL] [--authorization-server URL]... \
-    [--require-scope SCOPE]... [--allowed-host HOST]... [--max-body BYTES]]";
+const USAGE: &str = "usage: mcp_server [--task-store redis://HOST:PORT] [--stdio | --http ADDR \
+    [--stateful] [--reuse-port] [--token TOKEN=SCOPE[,SCOPE...]]... [--resource-url URL] \
+    [--authorization-server URL]... [--require-scope SCOPE]... [--allowed-host HOST]... \
+    [--max-body BYTES]]";
 
 fn options() -> Result<Options, String> {
     let mut options = Options::default();
@@ -141,6 +152,15 @@ fn options() -> Result<Options, String> {
             "--stdio" => options.http = None,
             "--http" => options.http = Some(value(&mut args, "--http", "an address")?),
             "--stateful" => options.stateful = true,
+            "--task-store" => {
+                let url = value(&mut args, "--task-store", "a Redis URL")?;
+                if !url.starts_with("redis://") && !url.starts_with("rediss://") {
+                    return Err(format!(
+                        "--task-store needs a Redis URL (redis://HOST:PORT), not `{url}`; {USAGE}"
+                    ));
+                }
+                options.task_store = Some(url);
+            }
             "--reuse-port" => options.reuse_port = true,
             "--token" => {
                 let entry = value(&mut args, "--token", "TOKEN=SCOPE[,SCOPE...]")?;
@@ -371,6 +391,18 @@ mod otel {
     use tracing_subscriber::Layer as _;
 }
 
+/// Where tasks live: Redis with `--task-store`, else this process's memory.
+async fn task_store(options: &Options) -> Result<Arc<dyn TaskStore>, String> {
+    Ok(match &options.task_store {
+        Some(url) => Arc::new(
+            RedisStore::connect(url)
+                .await
+                .map_err(|error| format!("--task-store {url}: {error}"))?,
+        ),
+        None => Arc::new(MemoryStore::new()),
+    })
+}
+
 async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let mut toolbox = demo::toolbox();
     toolbox.register(CountTool)?.register(CancelledCountsTool)?;
@@ -379,9 +411,14 @@ async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error + Send 
         toolbox =
             toolbox.require_scopes(["write"], |tool| tool.annotations().read_only != Some(true));
     }
-    let server = McpServer::new(Arc::new(toolbox), demo::context())
+    let toolbox = Arc::new(toolbox);
+    // `sleep` runs as a task for clients with the tasks extension: in Redis with
+    // `--task-store`, where every replica sharing it answers for every task.
+    let store = task_store(&options).await?;
+    let server = McpServer::new(Arc::clone(&toolbox), demo::context())
         .map_err(|report| format!("{report:#}"))?
-        .named("toolwright-demo", env!("CARGO_PKG_VERSION"));
+        .named("toolwright-demo", env!("CARGO_PKG_VERSION"))
+        .tasks(store, TaskRule::none().tool("sleep"));
     let Some(address) = options.http.clone() else {
         return tokio::select! {
             ended = server.serve_stdio() => ended,

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::Peer;
 use rmcp::model::{
@@ -21,6 +21,7 @@ use rmcp::model::{
     ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use toolwright_runtime::tasks::TaskInput;
 
 /// How a call's questions reach its client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +32,9 @@ enum Route {
     Rounds,
     /// Neither: a request before 2026-07-28 without a session (stateless HTTP).
     Unreachable,
+    /// The call runs as a task: its questions are the task's input requests (`tasks/get`),
+    /// answered by `tasks/update`, whatever the revision.
+    Task,
 }
 
 /// Why the client could not be asked, or did not answer.
@@ -89,6 +93,8 @@ struct Inner {
 pub(crate) struct Round {
     answers: InputResponses,
     asked: Mutex<InputRequests>,
+    /// Set when the call runs as a task: where its questions go.
+    pub(crate) task: OnceLock<TaskInput>,
 }
 
 impl Round {
@@ -96,6 +102,7 @@ impl Round {
         Round {
             answers,
             asked: Mutex::new(BTreeMap::new()),
+            task: OnceLock::new(),
         }
     }
 
@@ -139,6 +146,7 @@ impl AskClient {
         let parts = context.extensions.get::<http::request::Parts>();
         let has_session = parts.is_none_or(|parts| parts.headers.contains_key(&super::SESSION_ID));
         let route = match (legacy, has_session) {
+            _ if round.task.get().is_some() => Route::Task,
             (false, _) => Route::Rounds,
             (true, true) => Route::Session,
             (true, false) => Route::Unreachable,
@@ -188,6 +196,11 @@ impl AskClient {
                     self.round(key, InputRequest::Elicitation(ElicitRequest::new(params)))?;
                 serde_json::from_value(answer).map_err(|error| unreadable(key, &error))
             }
+            Route::Task => {
+                let question = InputRequest::Elicitation(ElicitRequest::new(params));
+                let answer = self.in_task(key, &question).await?;
+                serde_json::from_value(answer).map_err(|error| unreadable(key, &error))
+            }
             Route::Unreachable => Err(unreachable()),
         }
     }
@@ -219,8 +232,34 @@ impl AskClient {
                 let answer = self.round(key, question)?;
                 serde_json::from_value(answer).map_err(|error| unreadable(key, &error))
             }
+            Route::Task => {
+                let question = InputRequest::CreateMessage(CreateMessageRequest::new(params));
+                let answer = self.in_task(key, &question).await?;
+                serde_json::from_value(answer).map_err(|error| unreadable(key, &error))
+            }
             Route::Unreachable => Err(unreachable()),
         }
+    }
+
+    /// A question of a call running as a task: the task waits `input_required` until
+    /// `tasks/update` answers it.
+    async fn in_task(
+        &self,
+        key: &str,
+        question: &InputRequest,
+    ) -> Result<serde_json::Value, AskError> {
+        let input = self
+            .0
+            .round
+            .task
+            .get()
+            .ok_or_else(|| AskError::Failed("no task".to_owned()))?;
+        let question =
+            serde_json::to_value(question).map_err(|error| AskError::Failed(error.to_string()))?;
+        input
+            .ask(key, question)
+            .await
+            .map_err(|error| AskError::Failed(error.to_string()))
     }
 
     /// A question of an MRTR round: its answer when the client's retry brought one, else the

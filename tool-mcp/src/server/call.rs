@@ -26,6 +26,7 @@ use tokio::sync::mpsc;
 use toolwright_runtime::__mcp::{
     error_result, found_entries, is_search_call, lookup, schema_type, structured_content, tool_name,
 };
+use toolwright_runtime::tasks::TaskInput;
 use toolwright_runtime::{
     Arguments, CallId, Content, ResultDetail, ToolCall, ToolName, ToolResult, Toolbox,
     exec::{
@@ -365,6 +366,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                     .metadata
                     .insert("_meta".into(), Value::Object(meta.0.0));
             }
+            // A call that runs as a task: its questions go to the task (`AskClient`), set before
+            // the context is made.
+            let as_task = !searching && self.runs_as_task(name, context);
+            if as_task {
+                let _ = round.task.set(TaskInput::new());
+            }
             let ctx = (self.shared.context)(context);
             let conversation = conversation_of(
                 &self.session,
@@ -372,7 +379,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 http.has_session,
                 http.caller.as_ref(),
             );
-            if !searching && self.runs_as_task(name, context) {
+            if as_task {
                 let [call] = calls;
                 // Boxed: the rare task path stays out of every call's future.
                 let started =

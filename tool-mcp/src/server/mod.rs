@@ -376,7 +376,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// with the toolbox's whole pipeline; `tasks/get`, `tasks/update` (answers to its approval
     /// question) and `tasks/cancel` read, answer and cancel it, and the client that started it
     /// hears `notifications/tasks` while its session lasts. Tasks live in `store`: a
-    /// [`MemoryStore`](toolwright_runtime::tasks::MemoryStore) for one process, a
+    /// `MemoryStore` for one process, a
     /// `RedisStore` (feature `redis`) for replicas behind a load balancer, where any replica
     /// answers for any task. A client without the extension gets the synchronous answer, as
     /// before. Tasks run on the toolbox served now; [`with_tasks`](Self::with_tasks) takes

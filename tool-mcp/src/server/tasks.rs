@@ -3,6 +3,7 @@
 //! `tasks/cancel` read, answer and cancel it, on whichever replica shares the store.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rmcp::model::{
     CallToolResponse, CancelTaskParams, CreateTaskResult, DetailedTask, ErrorData, GetTaskParams,
@@ -17,6 +18,7 @@ use toolwright_runtime::exec::{Caller, Conversation};
 use toolwright_runtime::tasks::{TaskError, TaskRecord, TaskStart, TaskStatus, Tasks, iso8601};
 
 use super::McpServer;
+use super::ask::Round;
 use super::call::{into_call_tool_result, takes_structured};
 
 /// Whom a request's tasks belong to: its authenticated caller; else its session (in this
@@ -150,6 +152,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             });
         if let Some(caller) = caller {
             start = start.on_behalf_of(caller);
+        }
+        // Where the tool's questions go (`AskClient`): the call's round says.
+        let input = context
+            .extensions
+            .get::<Arc<Round>>()
+            .and_then(|round| round.task.get().cloned());
+        if let Some(input) = input {
+            start = start.input(input);
         }
         let poll = poll_ms(tasks);
         let (changes, mut heard) = mpsc::unbounded_channel::<DetailedTask>();

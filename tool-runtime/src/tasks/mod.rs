@@ -34,7 +34,7 @@
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let toolbox = Arc::new(Toolbox::new().with(report)?);
+//! let toolbox = Arc::new(Toolbox::new().with(ReportTool)?);
 //! let tasks = Tasks::in_memory(toolbox);
 //! let call = ToolCall::new("c1", "report", r#"{"quarter": 3}"#);
 //! let task = tasks.start(call, (), TaskStart::new().owner("alice")).await?;
@@ -49,19 +49,24 @@
 //! # }
 //! ```
 
+mod input;
 mod record;
 #[cfg(feature = "redis")]
 mod redis;
 mod rule;
 mod runner;
+mod running;
 mod store;
 
+pub use self::input::TaskInput;
 pub use self::record::{TaskRecord, TaskStatus, iso8601};
 #[cfg(feature = "redis")]
 pub use self::redis::RedisStore;
 pub use self::rule::TaskRule;
-pub use self::runner::{TaskError, TaskStart, Tasks};
-pub use self::store::{MemoryStore, StoreError, StoreFuture, TaskStore, TaskUpdate, Updated};
+pub use self::runner::{TaskStart, Tasks};
+pub use self::store::{
+    MemoryStore, StoreError, StoreFuture, TaskError, TaskStore, TaskUpdate, Updated,
+};
 
 /// The key of the approval question a task asks ([`TaskRecord::input_requests`]), answered with
 /// an elicitation result: `{"action": "accept", "content": {"approve": true}}` approves.

@@ -110,7 +110,14 @@ impl RedisStore {
     /// # Errors
     /// The URL is not one, or the server cannot be reached.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
-        let client = redis::Client::open(url).map_err(|error| failed(&error))?;
+        use redis::IntoConnectionInfo as _;
+        // Without Nagle's delay: requests of many tasks share the connection, and a small
+        // write held back for the last one's acknowledgement costs every task milliseconds.
+        let info = url
+            .into_connection_info()
+            .map_err(|error| failed(&error))?
+            .set_tcp_settings(redis::io::tcp::TcpSettings::default().set_nodelay(true));
+        let client = redis::Client::open(info).map_err(|error| failed(&error))?;
         let connection = ConnectionManager::new(client)
             .await
             .map_err(|error| failed(&error))?;

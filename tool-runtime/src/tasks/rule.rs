@@ -16,10 +16,15 @@ use crate::definition::ToolDefinition;
 /// let rule = TaskRule::none()
 ///     .tool("import")
 ///     .timeout_above(Duration::from_secs(30));
-/// let slow = ToolDefinition::new("build", "Builds.", serde_json::json!({"type": "object"}))
+/// let object = serde_json::json!({"type": "object"});
+/// let slow = ToolDefinition::new("build", "Builds.", object.clone())
+///     .unwrap()
 ///     .with_timeout(Duration::from_secs(600));
 /// assert!(rule.matches(&slow));
-/// assert!(!rule.matches(&ToolDefinition::new("add", "Adds.", serde_json::json!({"type": "object"}))));
+/// let add = ToolDefinition::new("add", "Adds.", object.clone()).unwrap();
+/// assert!(!rule.matches(&add));
+/// let import = ToolDefinition::new("import", "Imports.", object).unwrap();
+/// assert!(rule.matches(&import));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TaskRule {

@@ -17,6 +17,31 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 #[error("the task store failed: {0}")]
 pub struct StoreError(pub String);
 
+/// Why a task could not be started, read, answered or cancelled.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TaskError {
+    /// No such task for this owner: never created, forgotten after its time to live, or
+    /// another owner's (told apart from none, it would say that the id exists).
+    #[error("no task `{0}`")]
+    Unknown(String),
+    /// The task does not take this: answers while it waits for none, or to questions it did
+    /// not ask.
+    #[error("task `{id}` {reason}")]
+    Refused {
+        /// The task.
+        id: String,
+        /// Why, as a sentence's end.
+        reason: String,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Tasks run in the background on tokio, and no tokio runtime runs here.
+    #[error("a task runs on a tokio runtime, and this code runs outside one")]
+    NoRuntime,
+}
+
 /// One change to a task. A store applies it atomically, by the rules of [`TaskUpdate::apply`]
 /// (which [`MemoryStore`] uses as written, and a store of its own can too): a task that has
 /// ended changes no more, so no result is given twice.
