@@ -378,6 +378,49 @@ async fn in_process_tasks_run_wait_and_belong_to_their_owner() {
 }
 
 #[tokio::test]
+async fn one_owner_s_flood_of_tasks_leaves_the_others_theirs() {
+    let tasks = Tasks::in_memory(toolbox())
+        .max_running(2)
+        .poll_every(Duration::from_millis(5));
+    let forever = || ToolCall::new("c", "forever", "{}");
+    let mut alice = Vec::new();
+    for _ in 0..2 {
+        let task = tasks
+            .start(forever(), (), TaskStart::new().owner("alice"))
+            .await
+            .unwrap();
+        alice.push(task.id);
+    }
+    let refused = tasks
+        .start(forever(), (), TaskStart::new().owner("alice"))
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("2 tasks running"), "{refused}");
+    // Another owner's are not counted against alice's, nor hers against them.
+    let bob = tasks
+        .start(forever(), (), TaskStart::new().owner("bob"))
+        .await
+        .unwrap();
+    // One of alice's ends: her place is free again.
+    tasks.cancel(&alice[0], "alice").await.unwrap();
+    let mut again = None;
+    for _ in 0..400 {
+        if let Ok(task) = tasks
+            .start(forever(), (), TaskStart::new().owner("alice"))
+            .await
+        {
+            again = Some(task);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let again = again.expect("a place freed by the cancelled task");
+    for (id, owner) in [(&alice[1], "alice"), (&bob.id, "bob"), (&again.id, "alice")] {
+        tasks.cancel(id, owner).await.unwrap();
+    }
+}
+
+#[tokio::test]
 async fn a_task_whose_process_stopped_fails_once_its_lease_runs_out() {
     let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
     lost_lease(store).await;

@@ -18,6 +18,55 @@ use crate::result::ToolResult;
 use crate::task::{Cancellation, Conversation};
 use crate::toolbox::Toolbox;
 
+/// How many tasks of one owner a process runs at once, unless [`Tasks::max_running`] says.
+const DEFAULT_MAX_RUNNING: usize = 256;
+
+/// The tasks this process runs: their stop signals, and how many each owner has.
+#[derive(Default)]
+pub(super) struct Running {
+    stops: HashMap<String, Cancellation>,
+    per_owner: HashMap<String, usize>,
+}
+
+impl<C> Inner<C> {
+    /// Takes one of `owner`'s places for the task `id`, if one is free.
+    fn reserve(&self, id: &str, owner: &str) -> Result<(), TaskError> {
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = running.per_owner.entry(owner.to_owned()).or_default();
+        if *count >= self.max_running {
+            return Err(TaskError::Refused {
+                id: id.to_owned(),
+                reason: format!(
+                    "was not started: its caller has {} tasks running here, the most it may",
+                    self.max_running
+                ),
+            });
+        }
+        *count += 1;
+        Ok(())
+    }
+
+    /// The stop signal of the task `id`, kept for its cancellation.
+    fn stop_of(&self, id: &str) -> Cancellation {
+        let stop = Cancellation::new();
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        running.stops.insert(id.to_owned(), stop.clone());
+        stop
+    }
+
+    /// Gives back the place of `owner`'s task `id`.
+    fn release(&self, id: &str, owner: &str) {
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        running.stops.remove(id);
+        if let Some(count) = running.per_owner.get_mut(owner) {
+            *count -= 1;
+            if *count == 0 {
+                running.per_owner.remove(owner);
+            }
+        }
+    }
+}
+
 /// How a call's result is written into its task ([`TaskRecord::result`]).
 type Encode = Arc<dyn Fn(&ToolCall, ToolResult) -> Value + Send + Sync>;
 
@@ -133,7 +182,9 @@ pub(super) struct Inner<C> {
     pub(super) poll: Duration,
     pub(super) replica: String,
     /// The stop signals of the tasks this process runs, by id.
-    pub(super) running: Mutex<HashMap<String, Cancellation>>,
+    pub(super) running: Mutex<Running>,
+    /// How many tasks of one owner this process runs at once.
+    pub(super) max_running: usize,
 }
 
 impl<C: Send + Sync + 'static> Tasks<C> {
@@ -151,7 +202,8 @@ impl<C: Send + Sync + 'static> Tasks<C> {
                 lease: Duration::from_secs(10),
                 poll: Duration::from_millis(500),
                 replica: format!("{}-{tag:08x}", std::process::id()),
-                running: Mutex::new(HashMap::new()),
+                running: Mutex::new(Running::default()),
+                max_running: DEFAULT_MAX_RUNNING,
             }),
         }
     }
@@ -176,7 +228,8 @@ impl<C: Send + Sync + 'static> Tasks<C> {
                     lease: inner.lease,
                     poll: inner.poll,
                     replica: inner.replica.clone(),
-                    running: Mutex::new(HashMap::new()),
+                    running: Mutex::new(Running::default()),
+                    max_running: inner.max_running,
                 };
                 change(&mut copy);
                 self.inner = Arc::new(copy);
@@ -203,6 +256,13 @@ impl<C: Send + Sync + 'static> Tasks<C> {
     #[must_use]
     pub fn lease(self, lease: Duration) -> Self {
         self.configure(|inner| inner.lease = lease.max(Duration::from_millis(30)))
+    }
+
+    /// How many tasks of one owner this process runs at once (256 by default): a call beyond
+    /// is refused, so that one caller's flood does not take what the others get.
+    #[must_use]
+    pub fn max_running(self, tasks: usize) -> Self {
+        self.configure(|inner| inner.max_running = tasks.max(1))
     }
 
     /// How often a waiting reader polls the store (and clients are asked to).
@@ -258,11 +318,15 @@ impl<C: Send + Sync + 'static> Tasks<C> {
         let inner = &self.inner;
         let now = now_ms();
         let ttl = millis(inner.ttl);
-        let mut record =
-            TaskRecord::new(new_id()?, start.owner.clone(), call.name.clone(), now, ttl);
+        let id = new_id()?;
+        inner.reserve(&id, &start.owner)?;
+        let mut record = TaskRecord::new(id, start.owner.clone(), call.name.clone(), now, ttl);
         record.lease_ms = now.saturating_add(millis(inner.lease));
         record.replica.clone_from(&inner.replica);
-        inner.store.create(&record).await?;
+        if let Err(error) = inner.store.create(&record).await {
+            inner.release(&record.id, &record.owner);
+            return Err(error.into());
+        }
         if let Some(input) = &start.input {
             input.bind(
                 Arc::clone(&inner.store),
@@ -271,21 +335,12 @@ impl<C: Send + Sync + 'static> Tasks<C> {
                 start.watch.clone(),
             );
         }
-        let stop = Cancellation::new();
-        inner
-            .running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(record.id.clone(), stop.clone());
-        let id = record.id.clone();
+        let stop = inner.stop_of(&record.id);
+        let (id, owner) = (record.id.clone(), record.owner.clone());
         let inner = Arc::clone(inner);
         runtime.spawn(async move {
             inner.run(&id, call, ctx, start, stop).await;
-            inner
-                .running
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&id);
+            inner.release(&id, &owner);
         });
         Ok(record)
     }
@@ -395,11 +450,10 @@ impl<C: Send + Sync + 'static> Tasks<C> {
             .update(id, TaskUpdate::Cancel)
             .await?
             .ok_or_else(|| TaskError::Unknown(id.to_owned()))?;
-        if let Some(stop) = self
-            .inner
-            .running
-            .lock()
+        let running = self.inner.running.lock();
+        if let Some(stop) = running
             .unwrap_or_else(PoisonError::into_inner)
+            .stops
             .get(id)
         {
             stop.cancel();

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
@@ -232,6 +233,8 @@ pub trait TaskStore: Send + Sync + 'static {
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     tasks: Mutex<HashMap<String, TaskRecord>>,
+    /// When the forgotten were last dropped (milliseconds since the epoch).
+    purged: AtomicU64,
 }
 
 impl MemoryStore {
@@ -243,9 +246,20 @@ impl MemoryStore {
     fn with<T>(&self, id: &str, then: impl FnOnce(&mut TaskRecord, u64) -> T) -> Option<T> {
         let now = now_ms();
         let mut tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
-        // The forgotten go when the store is used, at most once a call.
-        tasks.retain(|_, record| !record.is_expired(now));
-        tasks.get_mut(id).map(|record| then(record, now))
+        // The forgotten go when the store is used, at most once a second (a pass over every
+        // task); one asked for is never given past its time.
+        if now >= self.purged.load(Ordering::Relaxed).saturating_add(1000) {
+            self.purged.store(now, Ordering::Relaxed);
+            tasks.retain(|_, record| !record.is_expired(now));
+        }
+        match tasks.get_mut(id) {
+            Some(record) if record.is_expired(now) => {
+                tasks.remove(id);
+                None
+            }
+            Some(record) => Some(then(record, now)),
+            None => None,
+        }
     }
 }
 
