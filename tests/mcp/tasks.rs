@@ -158,6 +158,16 @@ async fn settled(
     panic!("task {id} still working after 5 s");
 }
 
+/// Polls until the task has ended (past `input_required` too, once answered).
+async fn ended(client: &RunningService<RoleClient, Client>, id: &str) -> rmcp::model::DetailedTask {
+    let mut got = settled(client, id).await;
+    while got.status() == McpStatus::InputRequired {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        got = settled(client, id).await;
+    }
+    got
+}
+
 #[tokio::test]
 async fn a_task_tool_answers_with_a_handle_and_its_result_comes_by_tasks_get() {
     let client = connect(server(), true).await;
@@ -286,11 +296,7 @@ async fn approval_is_input_required_answered_by_tasks_update() {
             .update_task(UpdateTaskParams::new(&id, answer))
             .await
             .unwrap();
-        let mut done = settled(&client, &id).await;
-        while done.status() == McpStatus::InputRequired {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            done = settled(&client, &id).await;
-        }
+        let done = ended(&client, &id).await;
         let TaskPayload::Completed { result } = done.payload else {
             panic!("not completed: {done:?}")
         };
@@ -326,11 +332,7 @@ async fn a_tool_s_own_question_is_an_input_request_of_its_task() {
         .update_task(UpdateTaskParams::new(&id, answer))
         .await
         .unwrap();
-    let mut done = settled(&client, &id).await;
-    while done.status() == McpStatus::InputRequired {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        done = settled(&client, &id).await;
-    }
+    let done = ended(&client, &id).await;
     let TaskPayload::Completed { result } = done.payload else {
         panic!("not completed: {done:?}")
     };

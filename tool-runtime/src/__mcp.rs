@@ -103,3 +103,22 @@ pub fn found_entries<C: ?Sized + Sync + 'static>(
 ) -> Option<Vec<serde_json::Value>> {
     toolbox.found_entries(crate::forms::Provider::Mcp, result)
 }
+
+/// The elicitation (`elicitation/create`'s params, a form with one `approve` checkbox) that asks
+/// a person to approve `call`, held for `message`: the MCP server asks it of a client, a task
+/// keeps it as an input request.
+pub fn approval_params(call: &ToolCall, message: &str) -> serde_json::Value {
+    let arguments = serde_json::to_string(&call.arguments_as_map()).unwrap_or_default();
+    serde_json::json!({
+        "mode": "form",
+        "message": format!(
+            "The model wants to run `{}` with {arguments}: {message}. Approve?",
+            call.name
+        ),
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"approve": {"type": "boolean", "title": "Approve this call"}},
+            "required": ["approve"],
+        },
+    })
+}

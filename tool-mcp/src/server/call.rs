@@ -24,7 +24,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use toolwright_runtime::__mcp::{
-    error_result, found_entries, is_search_call, lookup, schema_type, structured_content, tool_name,
+    approval_params, error_result, found_entries, is_search_call, lookup, schema_type,
+    structured_content, tool_name,
 };
 use toolwright_runtime::tasks::TaskInput;
 use toolwright_runtime::{
@@ -461,19 +462,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         message: String,
         context: &RequestContext<RoleServer>,
     ) -> Option<ToolResult> {
-        let arguments = serde_json::to_string(&call.arguments_as_map()).unwrap_or_default();
-        let request = json!({
-            "mode": "form",
-            "message": format!(
-                "The model wants to run `{}` with {arguments}: {message}. Approve?",
-                call.name
-            ),
-            "requestedSchema": {
-                "type": "object",
-                "properties": {"approve": {"type": "boolean", "title": "Approve this call"}},
-                "required": ["approve"],
-            },
-        });
+        let request = approval_params(call, &message);
         let answer = match (
             serde_json::from_value::<ElicitRequestParams>(request),
             AskClient::of(context),

@@ -14,6 +14,7 @@ use super::APPROVAL;
 use super::record::{TaskStatus, now_ms};
 use super::runner::{Inner, TaskStart, millis};
 use super::store::{TaskUpdate, Updated};
+use crate::__mcp::approval_params;
 use crate::call::ToolCall;
 use crate::forms::Provider;
 use crate::result::ToolResult;
@@ -251,20 +252,5 @@ impl<C: Send + Sync + 'static> Inner<C> {
 
 /// The approval question of a call that needs one: an MCP elicitation request.
 fn approval_question(call: &ToolCall, message: &str) -> Value {
-    let arguments = serde_json::to_string(&call.arguments_as_map()).unwrap_or_default();
-    json!({
-        "method": "elicitation/create",
-        "params": {
-            "mode": "form",
-            "message": format!(
-                "The model wants to run `{}` with {arguments}: {message}. Approve?",
-                call.name
-            ),
-            "requestedSchema": {
-                "type": "object",
-                "properties": {"approve": {"type": "boolean", "title": "Approve this call"}},
-                "required": ["approve"],
-            },
-        },
-    })
+    json!({"method": "elicitation/create", "params": approval_params(call, message)})
 }
