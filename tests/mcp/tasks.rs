@@ -45,6 +45,12 @@ async fn forever(#[tool(call_info)] info: &CallInfo) -> String {
     "stopped".to_owned()
 }
 
+/// Breaks.
+#[tool(task)]
+fn broken() -> String {
+    panic!("the tool broke")
+}
+
 /// Deletes everything.
 #[tool(task, needs_approval)]
 fn wipe() -> String {
@@ -54,7 +60,7 @@ fn wipe() -> String {
 fn toolbox() -> Arc<Toolbox> {
     Arc::new(
         Toolbox::new()
-            .with_all((WaitTool, ForeverTool, WipeTool))
+            .with_all((WaitTool, ForeverTool, WipeTool, BrokenTool))
             .unwrap(),
     )
 }
@@ -228,6 +234,27 @@ async fn the_session_that_started_a_task_hears_its_changes() {
             (McpStatus::Completed, Some("waiting".to_owned())),
         ]
     );
+}
+
+#[tokio::test]
+async fn a_task_s_call_goes_through_the_whole_pipeline_wrong_arguments_and_panics_too() {
+    let client = connect(server(), true).await;
+    // Wrong arguments: the model's message, as a result, once.
+    let id = started(&client, "wait", json!({"milliseconds": 5})).await;
+    let TaskPayload::Completed { result } = ended(&client, &id).await.payload else {
+        panic!("not completed")
+    };
+    assert_eq!(result["isError"], true);
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("missing required argument `ms`"), "{text}");
+    // A panic: an error result, and the server goes on.
+    let id = started(&client, "broken", json!({})).await;
+    let TaskPayload::Completed { result } = ended(&client, &id).await.payload else {
+        panic!("not completed")
+    };
+    assert_eq!(result["isError"], true, "{result:?}");
+    let id = started(&client, "wait", json!({"ms": 1})).await;
+    assert_eq!(ended(&client, &id).await.status(), McpStatus::Completed);
 }
 
 #[tokio::test]

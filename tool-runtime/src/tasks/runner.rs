@@ -244,7 +244,9 @@ impl<C: Send + Sync + 'static> Tasks<C> {
         self.configure(|inner| inner.rule = rule)
     }
 
-    /// How long the store keeps a task, from its creation.
+    /// How long the store keeps a task, from its creation (an hour by default; MCP's `ttlMs`).
+    /// Give tools that run longer a longer one: a task still running when its time to live
+    /// ends is forgotten by the store, and its body is cancelled at its next lease renewal.
     #[must_use]
     pub fn ttl(self, ttl: Duration) -> Self {
         self.configure(|inner| inner.ttl = ttl)
