@@ -25,7 +25,7 @@ pub use toolwright_mcp as mcp;
 #[doc(inline)]
 pub use toolwright_runtime::rig;
 
-#[cfg(feature = "tokio")]
+#[cfg(feature = "tasks")]
 #[doc(inline)]
 pub use toolwright_runtime::tasks;
 

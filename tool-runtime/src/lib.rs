@@ -45,7 +45,7 @@ pub mod bounds;
 pub mod dynamic;
 pub mod exec;
 pub mod schema;
-#[cfg(feature = "tokio")]
+#[cfg(feature = "tasks")]
 pub mod tasks;
 
 #[doc(hidden)]
