@@ -12,6 +12,10 @@
 //! `tools/call` without credentials (`401` expected), or `big-body`, a 64 KiB body over a server
 //! run with `--max-body 16384` (`413` expected); 32 at a time, every status checked.
 
+#[path = "common/percentile.rs"]
+mod percentile;
+
+use percentile::percentile;
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
@@ -122,16 +126,6 @@ async fn client(
     }
     let _ = service.cancel().await;
     Ok(latencies)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    #[allow(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_precision_loss
-    )]
-    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[at.min(sorted.len() - 1)]
 }
 
 /// Sends `options.requests` requests the server must refuse, 32 at a time, and checks each

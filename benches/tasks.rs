@@ -10,6 +10,10 @@
 //! Prints p50, p99 and max over every task of every round (BENCHMARKS.md has the numbers). Not
 //! criterion: the figure wanted is a percentile over concurrent tasks, not a mean of one loop.
 
+#[path = "common/percentile.rs"]
+mod percentile;
+
+use percentile::percentile;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -52,17 +56,6 @@ async fn one(tasks: &Tasks<()>, n: usize) -> Duration {
         .as_ref()
         .and_then(|result| result["structuredContent"].as_u64());
     (stored - began) + read - Duration::from_nanos(own.expect("the tool's own time"))
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_precision_loss,
-        reason = "an index into a few thousand samples"
-    )]
-    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[at]
 }
 
 async fn measure(name: &str, store: Arc<dyn TaskStore>, rounds: usize, concurrent: usize) {

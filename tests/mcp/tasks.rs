@@ -174,6 +174,27 @@ async fn ended(client: &RunningService<RoleClient, Client>, id: &str) -> rmcp::m
     got
 }
 
+/// Answers the task's question `key` with `answer` (`tasks/update`); the task's result once it
+/// has completed.
+async fn answered(
+    client: &RunningService<RoleClient, Client>,
+    id: &str,
+    key: &str,
+    answer: Value,
+) -> rmcp::model::JsonObject {
+    let answers = BTreeMap::from([(key.to_owned(), answer)]);
+    client
+        .peer()
+        .update_task(UpdateTaskParams::new(id, answers))
+        .await
+        .unwrap();
+    let done = ended(client, id).await;
+    let TaskPayload::Completed { result } = done.payload else {
+        panic!("not completed: {done:?}")
+    };
+    result
+}
+
 #[tokio::test]
 async fn a_task_tool_answers_with_a_handle_and_its_result_comes_by_tasks_get() {
     let client = connect(server(), true).await;
@@ -314,19 +335,8 @@ async fn approval_is_input_required_answered_by_tasks_update() {
                 .await
                 .is_err()
         );
-        let answer = BTreeMap::from([(
-            APPROVAL.to_owned(),
-            json!({"action": "accept", "content": {"approve": approve}}),
-        )]);
-        client
-            .peer()
-            .update_task(UpdateTaskParams::new(&id, answer))
-            .await
-            .unwrap();
-        let done = ended(&client, &id).await;
-        let TaskPayload::Completed { result } = done.payload else {
-            panic!("not completed: {done:?}")
-        };
+        let answer = json!({"action": "accept", "content": {"approve": approve}});
+        let result = answered(&client, &id, APPROVAL, answer).await;
         assert_eq!(result["isError"], error, "{result:?}");
         if approve {
             assert_eq!(result["content"][0]["text"], expected);
@@ -350,19 +360,8 @@ async fn a_tool_s_own_question_is_an_input_request_of_its_task() {
     let question = serde_json::to_value(&input_requests["name"]).unwrap();
     assert_eq!(question["method"], "elicitation/create");
     assert_eq!(question["params"]["message"], "Your name?");
-    let answer = BTreeMap::from([(
-        "name".to_owned(),
-        json!({"action": "accept", "content": {"name": "Ada"}}),
-    )]);
-    client
-        .peer()
-        .update_task(UpdateTaskParams::new(&id, answer))
-        .await
-        .unwrap();
-    let done = ended(&client, &id).await;
-    let TaskPayload::Completed { result } = done.payload else {
-        panic!("not completed: {done:?}")
-    };
+    let answer = json!({"action": "accept", "content": {"name": "Ada"}});
+    let result = answered(&client, &id, "name", answer).await;
     assert_eq!(result["content"][0]["text"], "hello Ada");
 }
 
@@ -447,6 +446,29 @@ async fn one_owner_s_flood_of_tasks_leaves_the_others_theirs() {
     for (id, owner) in [(&alice[1], "alice"), (&bob.id, "bob"), (&again.id, "alice")] {
         tasks.cancel(id, owner).await.unwrap();
     }
+}
+
+#[tokio::test]
+async fn over_mcp_a_caller_past_its_cap_is_refused_with_an_error() {
+    let toolbox = toolbox();
+    let tasks = Tasks::in_memory(Arc::clone(&toolbox))
+        .rule(TaskRule::none().tool("forever"))
+        .max_running(1)
+        .poll_every(Duration::from_millis(20));
+    let server = McpServer::new(toolbox, ()).unwrap().with_tasks(tasks);
+    let client = connect(server, true).await;
+    let id = started(&client, "forever", json!({})).await;
+    let refused = client
+        .peer()
+        .call_tool_once(call("forever", json!({})))
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("1 tasks running"), "{refused}");
+    client
+        .peer()
+        .cancel_task(CancelTaskParams::new(&id))
+        .await
+        .unwrap();
 }
 
 #[tokio::test]

@@ -353,12 +353,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             let mut calls = [ToolCall::new(call_id(&context.id), name, arguments)];
             // A tool the caller may not call is unknown to it, answered in the same words.
             let searching = is_search_call(toolbox, &calls[0]);
-            let (output_schema, logger) = match lookup(toolbox, &calls[0], http.caller.as_ref()) {
-                Ok((_, tool)) => (tool.definition().output_schema(), tool_name(tool)),
-                // The toolbox's search tool: the toolbox answers it.
-                Err(_) if searching => (None, ToolName::from(name)),
-                Err(unknown) => return Err(unknown_tool(&unknown)),
-            };
+            let (output_schema, logger, as_task) =
+                match lookup(toolbox, &calls[0], http.caller.as_ref()) {
+                    Ok((_, tool)) => (
+                        tool.definition().output_schema(),
+                        tool_name(tool),
+                        self.runs_as_task(tool.definition(), context),
+                    ),
+                    // The toolbox's search tool: the toolbox answers it.
+                    Err(_) if searching => (None, ToolName::from(name), false),
+                    Err(unknown) => return Err(unknown_tool(&unknown)),
+                };
             // The request's `_meta`, moved as it came (no copy).
             if let Some(meta) = request.meta
                 && !meta.0.0.is_empty()
@@ -369,7 +374,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             }
             // A call that runs as a task: its questions go to the task (`AskClient`), set before
             // the context is made.
-            let as_task = !searching && self.runs_as_task(name, context);
             if as_task {
                 let _ = round.task.set(TaskInput::new());
             }

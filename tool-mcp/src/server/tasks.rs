@@ -13,9 +13,9 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use tokio::sync::mpsc;
-use toolwright_runtime::ToolCall;
 use toolwright_runtime::exec::{Caller, Conversation};
 use toolwright_runtime::tasks::{TaskError, TaskRecord, TaskStart, TaskStatus, Tasks, iso8601};
+use toolwright_runtime::{ToolCall, ToolDefinition};
 
 use super::McpServer;
 use super::ask::Round;
@@ -116,12 +116,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         )
     }
 
-    /// Whether a call of `name` on this request runs as a task: tasks are on, the tool is one,
-    /// and the client declared the extension.
-    pub(super) fn runs_as_task(&self, name: &str, context: &RequestContext<RoleServer>) -> bool {
+    /// Whether a call of the tool `definition` describes runs as a task on this request: tasks
+    /// are on, the tool is one, and the client declared the extension. (The definition the
+    /// call's lookup found: no second lookup by name.)
+    pub(super) fn runs_as_task(
+        &self,
+        definition: &ToolDefinition,
+        context: &RequestContext<RoleServer>,
+    ) -> bool {
         self.tasks
             .as_ref()
-            .is_some_and(|tasks| tasks.runs_as_task(name))
+            .is_some_and(|tasks| tasks.task_rule().matches(definition))
             && context
                 .client_capabilities()
                 .is_some_and(|capabilities| capabilities.supports_tasks())

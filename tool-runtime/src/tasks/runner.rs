@@ -296,6 +296,11 @@ impl<C: Send + Sync + 'static> Tasks<C> {
         self.inner.poll
     }
 
+    /// Which tools run as tasks besides those marked so ([`rule`](Self::rule) set it).
+    pub fn task_rule(&self) -> &TaskRule {
+        &self.inner.rule
+    }
+
     /// Whether a call of the tool `name` runs as a task (an unknown tool does not).
     pub fn runs_as_task(&self, name: &str) -> bool {
         self.inner
