@@ -4,6 +4,7 @@ pub mod auth;
 #[path = "../support/authorization_server.rs"]
 pub mod authorization_server;
 pub mod client;
+pub mod cost;
 pub mod declared;
 #[path = "../support/http.rs"]
 pub mod http;

@@ -5,6 +5,8 @@
 //! continued, the client's own context sent, and the operation-duration histograms.
 
 use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 use std::time::Instant;
 
 use rmcp::model::{ErrorData, RequestId};
@@ -244,43 +246,94 @@ pub(crate) enum End<'a> {
 /// Serves a request under its span: the span is current while the request is served (the
 /// tool's span is its child), and records how the request ended; `failed` tells a result that
 /// reports a failure (a tool's error result).
-pub(crate) async fn served<T>(
-    traced: Traced,
-    request: impl Future<Output = Result<T, ErrorData>>,
-    failed: impl FnOnce(&T) -> bool,
-) -> Result<T, ErrorData> {
-    if traced.started.is_none() {
-        return request.await;
-    }
-    let answer = tracing::Instrument::instrument(request, traced.span.clone()).await;
-    match &answer {
-        Ok(result) if failed(result) => traced.end(Some(End::Failed("tool_error"))),
-        Ok(_) => traced.end(None),
-        Err(error) => traced.end(Some(End::Rpc(error))),
-    }
-    answer
+pub(crate) fn served<T, F, P>(traced: Traced, request: F, failed: P) -> Observed<F, P>
+where
+    F: Future<Output = Result<T, ErrorData>>,
+    P: FnOnce(&T) -> bool,
+{
+    Observed::new(traced, request, failed)
 }
 
 /// Sends a request under its client span (current while it is sent and answered) and records
 /// how it ended: a JSON-RPC error by its code, a failure without an answer by a short fixed name,
 /// a result that reports a failure (`failed`: a tool's error result) as `tool_error`.
-pub(crate) async fn sent<T>(
-    traced: Traced,
-    request: impl Future<Output = Result<T, rmcp::ServiceError>>,
-    failed: impl FnOnce(&T) -> bool,
-) -> Result<T, rmcp::ServiceError> {
-    let answer = if traced.span.is_disabled() {
-        request.await
-    } else {
-        tracing::Instrument::instrument(request, traced.span.clone()).await
-    };
-    match &answer {
-        Ok(result) if failed(result) => traced.end(Some(End::Failed("tool_error"))),
-        Ok(_) => traced.end(None),
-        Err(rmcp::ServiceError::McpError(error)) => traced.end(Some(End::Rpc(error))),
-        Err(other) => traced.end(Some(End::Failed(service_error_type(other)))),
+pub(crate) fn sent<T, F, P>(traced: Traced, request: F, failed: P) -> Observed<F, P>
+where
+    F: Future<Output = Result<T, rmcp::ServiceError>>,
+    P: FnOnce(&T) -> bool,
+{
+    Observed::new(traced, request, failed)
+}
+
+pin_project_lite::pin_project! {
+    /// A request under its span, as [`served`] and [`sent`] make it. A future of its own, not an
+    /// `async fn`: an `async fn` keeps the request's future it is given and, beside it, the
+    /// instrumented one it awaits, two copies of a tool call's kilobytes that rmcp's task for
+    /// each request then moves (BENCHMARKS.md, "MCP cost").
+    pub(crate) struct Observed<F, P> {
+        #[pin]
+        request: F,
+        traced: Option<Traced>,
+        failed: Option<P>,
     }
-    answer
+}
+
+impl<F, P> Observed<F, P> {
+    fn new(traced: Traced, request: F, failed: P) -> Self {
+        Observed {
+            request,
+            traced: Some(traced),
+            failed: Some(failed),
+        }
+    }
+}
+
+/// A request's error as its span tells it.
+pub(crate) trait Failure {
+    fn end(&self) -> End<'_>;
+}
+
+impl Failure for ErrorData {
+    fn end(&self) -> End<'_> {
+        End::Rpc(self)
+    }
+}
+
+impl Failure for rmcp::ServiceError {
+    fn end(&self) -> End<'_> {
+        match self {
+            rmcp::ServiceError::McpError(error) => End::Rpc(error),
+            other => End::Failed(service_error_type(other)),
+        }
+    }
+}
+
+impl<T, E, F, P> Future for Observed<F, P>
+where
+    E: Failure,
+    F: Future<Output = Result<T, E>>,
+    P: FnOnce(&T) -> bool,
+{
+    type Output = Result<T, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let answer = match this.traced {
+            Some(traced) if !traced.span.is_disabled() => {
+                let _current = traced.span.enter();
+                ready!(this.request.poll(cx))
+            }
+            _ => ready!(this.request.poll(cx)),
+        };
+        if let (Some(traced), Some(failed)) = (this.traced.take(), this.failed.take()) {
+            match &answer {
+                Ok(result) if failed(result) => traced.end(Some(End::Failed("tool_error"))),
+                Ok(_) => traced.end(None),
+                Err(error) => traced.end(Some(error.end())),
+            }
+        }
+        Poll::Ready(answer)
+    }
 }
 
 /// A request's failure without a JSON-RPC error, as `error.type`.

@@ -432,7 +432,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 return Err(ErrorData::internal_error("the call gave no result", None));
             };
             if searching {
-                found_tools(toolbox, &mut result, context, http.has_session).await;
+                // Boxed, as `decide` is: inline, the search's future (1.2 KB) would make every
+                // call's as large, and rmcp's task for each request, which is copied whole
+                // several times a request (BENCHMARKS.md, "MCP cost").
+                Box::pin(found_tools(toolbox, &mut result, context, http.has_session)).await;
             }
             if let Some(interrupt) = result.interrupt() {
                 let message = interrupt.message.clone();
