@@ -387,6 +387,23 @@ async fn toolwright_s_client_follows_a_remote_task_to_its_end() {
 }
 
 #[tokio::test]
+async fn a_tool_runs_as_a_task_when_marked_or_named_by_the_rule() {
+    let named = Tasks::in_memory(toolbox()).rule(TaskRule::none().tool("forever"));
+    // `#[tool(task)]`, whatever the rule.
+    assert!(named.runs_as_task("wait"));
+    assert!(named.runs_as_task("forever"));
+    assert!(!named.runs_as_task("no_such_tool"));
+    let unnamed = Tasks::in_memory(toolbox());
+    assert!(unnamed.runs_as_task("wait"));
+    assert!(!unnamed.runs_as_task("forever"));
+    assert!(
+        Tasks::in_memory(toolbox())
+            .rule(TaskRule::all())
+            .runs_as_task("forever")
+    );
+}
+
+#[tokio::test]
 async fn in_process_tasks_run_wait_and_belong_to_their_owner() {
     let tasks = Tasks::in_memory(toolbox()).poll_every(Duration::from_millis(5));
     let alice = Caller::new("alice");
