@@ -81,7 +81,7 @@ out="$(printf '%s\n' \
 echo "$out"
 expected_first='{"name":"py_multiply","is_error":false,"content":"42"}'
 [ "$(echo "$out" | sed -n 1p)" = "$expected_first" ] || { echo "mcp_client: unexpected first line" >&2; exit 1; }
-echo "$out" | sed -n 2p | grep -q '"is_error":true.*from 1 to 7' || { echo "mcp_client: the bound was not enforced" >&2; exit 1; }
+grep -q '"is_error":true.*from 1 to 7' <<< "$(sed -n 2p <<< "$out")" || { echo "mcp_client: the bound was not enforced" >&2; exit 1; }
 
 echo "== the MCP Inspector's CLI (@modelcontextprotocol/inspector 2.12.0, from npm)"
 (cd "$work" && npm install --silent --no-audit --no-fund @modelcontextprotocol/inspector@2.12.0 > /dev/null)
@@ -111,7 +111,7 @@ if refused="$("$inspector" --cli "$protected" --transport http --method tools/li
   echo "the inspector listed a protected server's tools without a token: $refused" >&2
   exit 1
 fi
-echo "$refused" | grep -q 'auth_required' || { echo "the inspector failed otherwise: $refused" >&2; exit 1; }
+grep -q 'auth_required' <<< "$refused" || { echo "the inspector failed otherwise: $refused" >&2; exit 1; }
 echo "ok: without a token the inspector stops at the 401"
 
 echo "== OpenTelemetry (issue 45): the Python SDK calls examples/mcp_server --features mcp,otel with a traceparent in _meta"
