@@ -13,3 +13,4 @@ pub mod architecture;
 pub mod docs;
 pub mod examples;
 pub mod paths;
+pub mod scripts;
